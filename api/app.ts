@@ -1,0 +1,29 @@
+// Builds the Koa application: request context, error mapping, health routes, then authenticated /v1 routes.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { routeNotFound } from '../domain/errors.js';
+import { authenticate } from './middleware/auth.js';
+import { errorMapping } from './middleware/errors.js';
+import { requestContext } from './middleware/request-context.js';
+import { healthRouter } from './routes/health.js';
+
+/** Each resource router mounts itself under /v1; see api/routes/. */
+const resourceRouters: Router[] = [];
+
+export function createApp(): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
+  app.use(requestContext());
+  app.use(errorMapping());
+  app.use(healthRouter.routes());
+
+  // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
+  const authenticateV1 = authenticate();
+  app.use((ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? authenticateV1(ctx, next) : next()));
+  for (const router of resourceRouters) app.use(router.routes()).use(router.allowedMethods());
+
+  app.use(() => {
+    throw routeNotFound();
+  });
+  return app;
+}

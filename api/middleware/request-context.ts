@@ -1,0 +1,38 @@
+// Gives every request an id (echoed as X-Request-Id) and a child logger, and logs one line when it ends.
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { logger, type Logger } from '../../platform/logger.js';
+
+declare module 'koa' {
+  interface DefaultState {
+    requestId: string;
+    log: Logger;
+  }
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function requestContext(): Middleware {
+  return async (ctx, next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = performance.now();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ category: 'http', request_id: requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      ctx.state.log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          duration_ms: Math.round(performance.now() - started),
+          workspace_uuid: ctx.state.auth?.workspaceUuid,
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,159 @@
+// Folio's configuration: every environment variable, its default and its check, validated once at start.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { parseDuration } from './duration.js';
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === undefined || ms <= 0) {
+        ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 10s, 5m, 24h or 30d` });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+const EnvSchema = z.object({
+  /** development | test | production. Production refuses to start without FOLIO_MASTER_KEY. */
+  FOLIO_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /** Interface and port the API listens on. */
+  FOLIO_HOST: z.string().min(1).default('127.0.0.1'),
+  FOLIO_PORT: port(8080),
+  /** The address clients use to reach the API; public links and document URLs are built from it. */
+  FOLIO_PUBLIC_URL: z.url().optional(),
+  /** Where the document editor app lives; a document's url is <FOLIO_DOCS_URL>/<uuid>. */
+  FOLIO_DOCS_URL: z.url().default('http://127.0.0.1:8080/docs'),
+  /** pino level: fatal, error, warn, info, debug, trace, silent. */
+  FOLIO_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  /** PostgreSQL connection string. */
+  FOLIO_DATABASE_URL: z.string().startsWith('postgres').default('postgres://postgres@127.0.0.1:5432/folio'),
+
+  /** Temporal frontend address, namespace and Folio's task queue. */
+  FOLIO_TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  FOLIO_TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  FOLIO_TASK_QUEUE: z.string().min(1).default('folio'),
+
+  /** S3-compatible object storage (MinIO locally). */
+  FOLIO_S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
+  FOLIO_S3_REGION: z.string().min(1).default('us-east-1'),
+  FOLIO_S3_ACCESS_KEY: z.string().min(3).default('folio-dev'),
+  FOLIO_S3_SECRET_KEY: z.string().min(8).default('folio-dev-secret'),
+  FOLIO_S3_BUCKET: z.string().min(3).default('folio'),
+
+  /** 32 random bytes, base64: wraps every per-file key. Development keeps a generated one in .data/. */
+  FOLIO_MASTER_KEY: z.string().optional(),
+  FOLIO_MASTER_KEY_FILE: z.string().default('.data/master.key'),
+
+  /** Default storage pool of a new workspace, in bytes (the CLI can set another). */
+  FOLIO_DEFAULT_STORAGE_LIMIT: z.coerce.number().int().positive().default(15 * 1024 ** 3),
+  /** Lifetime of an access token issued without --expires-in. */
+  FOLIO_TOKEN_TTL: duration('30d'),
+
+  /** Durations the spec fixes; operators and tests may shorten them. */
+  FOLIO_UPLOAD_EXPIRY: duration('24h'),
+  FOLIO_FILE_VERSION_RETENTION: duration('24h'),
+  FOLIO_DOCUMENT_TRASH_RETENTION: duration('30d'),
+  FOLIO_WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default('1m,5m,30m,2h')
+    .transform((text, ctx) => {
+      const delays = text.split(',').map((part) => parseDuration(part));
+      if (delays.some((ms) => ms === undefined)) {
+        ctx.addIssue({ code: 'custom', message: `"${text}" is not a comma-separated list of durations` });
+        return z.NEVER;
+      }
+      return delays as number[];
+    }),
+  FOLIO_WEBHOOK_TIMEOUT: duration('10s'),
+  FOLIO_WEBHOOK_DISABLE_AFTER: z.coerce.number().int().positive().default(50),
+  /** CIDRs a webhook may target although private (for example 127.0.0.0/8); empty refuses them all. */
+  FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  return {
+    env: values.FOLIO_ENV,
+    host: values.FOLIO_HOST,
+    port: values.FOLIO_PORT,
+    publicUrl: (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, ''),
+    docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
+    logLevel: values.FOLIO_LOG_LEVEL,
+    databaseUrl: values.FOLIO_DATABASE_URL,
+    temporal: {
+      address: values.FOLIO_TEMPORAL_ADDRESS,
+      namespace: values.FOLIO_TEMPORAL_NAMESPACE,
+      taskQueue: values.FOLIO_TASK_QUEUE,
+    },
+    storage: {
+      endpoint: values.FOLIO_S3_ENDPOINT,
+      region: values.FOLIO_S3_REGION,
+      accessKey: values.FOLIO_S3_ACCESS_KEY,
+      secretKey: values.FOLIO_S3_SECRET_KEY,
+      bucket: values.FOLIO_S3_BUCKET,
+    },
+    masterKey: resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE),
+    defaultStorageLimit: values.FOLIO_DEFAULT_STORAGE_LIMIT,
+    tokenTtlMs: values.FOLIO_TOKEN_TTL,
+    uploadExpiryMs: values.FOLIO_UPLOAD_EXPIRY,
+    fileVersionRetentionMs: values.FOLIO_FILE_VERSION_RETENTION,
+    documentTrashRetentionMs: values.FOLIO_DOCUMENT_TRASH_RETENTION,
+    webhook: {
+      retryDelaysMs: values.FOLIO_WEBHOOK_RETRY_DELAYS,
+      timeoutMs: values.FOLIO_WEBHOOK_TIMEOUT,
+      disableAfter: values.FOLIO_WEBHOOK_DISABLE_AFTER,
+      allowedPrivateCidrs: values.FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS,
+    },
+  };
+}
+
+function decodeMasterKey(text: string): Buffer {
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('Invalid configuration:\n  FOLIO_MASTER_KEY: must be 32 bytes, base64-encoded');
+  }
+  return key;
+}
+
+// Production must be given its key: a generated one would make every stored file unreadable on the next host.
+function resolveMasterKey(env: string, value: string | undefined, file: string): Buffer {
+  if (value) return decodeMasterKey(value);
+  if (env === 'production') {
+    throw new ConfigError('Invalid configuration:\n  FOLIO_MASTER_KEY: required in production (32 bytes, base64)');
+  }
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  return decodeMasterKey(readFileSync(path, 'utf8'));
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration, loaded on first use. */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
