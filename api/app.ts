@@ -5,10 +5,25 @@ import { routeNotFound } from '../domain/errors.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { changesRouter } from './routes/drive/changes.js';
+import { fileContentRouter } from './routes/drive/file-content.js';
+import { filesRouter } from './routes/drive/files.js';
+import { foldersRouter } from './routes/drive/folders.js';
+import { sharingRouter } from './routes/drive/sharing.js';
+import { trashRouter } from './routes/drive/trash.js';
+import { uploadsRouter } from './routes/drive/uploads.js';
 import { healthRouter } from './routes/health.js';
 
 /** Each resource router mounts itself under /v1; see api/routes/. */
-const resourceRouters: Router[] = [];
+const resourceRouters: Router[] = [
+  filesRouter,
+  fileContentRouter,
+  foldersRouter,
+  uploadsRouter,
+  trashRouter,
+  sharingRouter,
+  changesRouter,
+];
 
 export function createApp(): Koa {
   const app = new Koa({ proxy: false });

@@ -1,9 +1,17 @@
 // Runs Folio's migrations. The list is explicit so compiled and source builds migrate the same way.
 import type { Knex } from 'knex';
 import * as accounts from './migrations/001_accounts.js';
+import * as drive from './migrations/002_drive.js';
+import * as driveContent from './migrations/003_drive_content.js';
+import * as driveTrash from './migrations/004_drive_trash.js';
+import * as driveFeedSharing from './migrations/005_drive_feed_sharing.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
+  '002_drive': drive,
+  '003_drive_content': driveContent,
+  '004_drive_trash': driveTrash,
+  '005_drive_feed_sharing': driveFeedSharing,
 };
 
 const source: Knex.MigrationSource<string> = {

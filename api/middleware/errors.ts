@@ -1,5 +1,6 @@
 // Turns any thrown error into the spec's body: Drive {error, ...}, Documents {error, error_description, ...}.
 import type { Context, Middleware } from 'koa';
+import { constraintError } from '../../db/constraint-errors.js';
 import { AppError, internalError, invalidBody, bodyTooLarge } from '../../domain/errors.js';
 
 export function errorBody(path: string, error: AppError): Record<string, unknown> {
@@ -10,6 +11,8 @@ export function errorBody(path: string, error: AppError): Record<string, unknown
 /** Errors thrown by Koa's own parsers carry an HTTP status; map those we expect, hide the rest. */
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
+  const fromDatabase = constraintError(error);
+  if (fromDatabase) return fromDatabase;
   const status = (error as { status?: number; type?: string })?.status;
   if (status === 413) return bodyTooLarge();
   if (status === 400 || status === 415 || status === 422) return invalidBody('The request body is not valid JSON.');

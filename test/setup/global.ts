@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { createDb } from '../../platform/database.js';
 import { migrateLatest } from '../../db/migrate.js';
 import { ensureTools } from '../../deploy/local/tools.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal } from '../../deploy/local/services.js';
+import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopRecorded } from '../../deploy/local/services.js';
 import { startApi, startWorker, waitForApi } from '../../deploy/local/folio-processes.js';
 
 declare module 'vitest' {
@@ -73,10 +73,11 @@ export default async function setup(project: TestProject) {
     await knex.destroy();
 
     const processEnv = { ...process.env, ...env };
-    const worker = startWorker(processEnv, join(root, 'worker.log'));
-    stops.push(worker.service.stop);
-    const api = startApi(processEnv, join(root, 'api.log'));
-    stops.push(api.service.stop);
+    // Pid files in the test root let tests kill and restart the worker (test/support/worker.ts), and let
+    // teardown stop whichever worker is current.
+    stops.push(() => stopRecorded(root));
+    startWorker(processEnv, join(root, 'worker.log'), root);
+    const api = startApi(processEnv, join(root, 'api.log'), root);
     await waitForApi(env.FOLIO_API_URL!, api);
 
     project.provide('stackEnv', env);

@@ -16,7 +16,7 @@ export interface ApiResponse<T = any> {
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  options: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;

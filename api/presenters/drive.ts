@@ -1,0 +1,62 @@
+// The exact Drive response objects of spec/drive.md, built field by field from domain rows.
+import type { VisibleItem } from '../../domain/drive/items.js';
+
+function presentOwner(item: VisibleItem, callerUuid: string) {
+  const first = item.owner_first_name ?? null;
+  const last = item.owner_last_name ?? null;
+  const display = [first, last].filter(Boolean).join(' ');
+  return { self: item.owner_uuid === callerUuid, first_name: first, last_name: last, display_name: display || null };
+}
+
+export function presentFile(item: VisibleItem, callerUuid: string) {
+  return {
+    object: 'drive_file',
+    uuid: item.uuid,
+    folder_uuid: item.parent_uuid,
+    name: item.name,
+    content_type: item.content_type,
+    file_size_bytes: Number(item.file_size_bytes ?? 0),
+    upload_status: item.upload_status,
+    trashed: item.trashed,
+    has_preview: item.has_preview,
+    version: item.version,
+    ctag: item.ctag,
+    created_at: item.created_at.toISOString(),
+    updated_at: item.updated_at.toISOString(),
+    my_role: item.my_role,
+    shared: item.shared,
+    owner: presentOwner(item, callerUuid),
+  };
+}
+
+export function presentFolder(item: VisibleItem, callerUuid: string) {
+  return {
+    object: 'drive_folder',
+    uuid: item.uuid,
+    parent_uuid: item.parent_uuid,
+    name: item.name,
+    color: item.color,
+    trashed: item.trashed,
+    version: item.version,
+    created_at: item.created_at.toISOString(),
+    updated_at: item.updated_at.toISOString(),
+    my_role: item.my_role,
+    shared: item.shared,
+    owner: presentOwner(item, callerUuid),
+  };
+}
+
+export function presentItem(item: VisibleItem, callerUuid: string) {
+  return item.kind === 'file' ? presentFile(item, callerUuid) : presentFolder(item, callerUuid);
+}
+
+/** The list envelope of the files list (with folder_uuid) and the trash list (without). */
+export function presentList(url: string, items: VisibleItem[], callerUuid: string, folderUuid?: string | null) {
+  return {
+    object: 'list',
+    url,
+    ...(folderUuid !== undefined ? { folder_uuid: folderUuid } : {}),
+    folders: items.filter((item) => item.kind === 'folder').map((item) => presentFolder(item, callerUuid)),
+    files: items.filter((item) => item.kind === 'file').map((item) => presentFile(item, callerUuid)),
+  };
+}

@@ -1,0 +1,4 @@
+// Placeholder router, filled in by its own change.
+import Router from '@koa/router';
+
+export const uploadsRouter = new Router({ prefix: '/v1/drive' });

@@ -1,0 +1,5 @@
+// Placeholder: Drive content changes land here.
+import type { Knex } from 'knex';
+
+export async function up(_knex: Knex): Promise<void> {}
+export async function down(_knex: Knex): Promise<void> {}

@@ -1,0 +1,22 @@
+// Drive's error codes (spec/drive.md § Errors) as factories of the one AppError type.
+import { AppError } from '../errors.js';
+
+export const notAuthorized = (description = 'You can see this item but your role does not allow this change.') =>
+  new AppError(403, 'not_authorized', description);
+export const nameTaken = () => new AppError(422, 'name_taken', 'A live item with that name exists in the folder.');
+export const missingRequiredFields = (fields: string[]) =>
+  new AppError(422, 'missing_required_fields', `Missing required fields: ${fields.join(', ')}.`, { fields });
+export const invalidFileSize = (description = 'The declared file size is not valid.') =>
+  new AppError(422, 'invalid_file_size', description);
+export const fileTooLarge = (maxBytes: number) =>
+  new AppError(413, 'file_too_large', 'The simple upload cap was exceeded; use the chunked upload.', { max_bytes: maxBytes });
+export const storageLimitExceeded = (poolBytes: number) =>
+  new AppError(422, 'storage_limit_exceeded', 'The workspace storage pool is full.', { pool_bytes: poolBytes });
+export const invalidMove = () => new AppError(422, 'invalid_move', 'A folder cannot move inside its own subtree.');
+export const invalidField = (field: string, description: string) => new AppError(422, 'invalid', description, { field });
+export const invalidVariant = () => new AppError(400, 'invalid_variant', 'Unknown thumbnail variant.');
+export const tooManyUuids = () => new AppError(400, 'too_many_uuids', 'At most 25 uuids per thumbnail batch.');
+export const syncTokenInvalid = () =>
+  new AppError(410, 'sync_token_invalid', 'The changes cursor cannot be honored; discard it and reseed without since.');
+export const invalidUploadStatus = (description = 'The upload is not in a state that allows this.') =>
+  new AppError(422, 'invalid_upload_status', description);

@@ -1,0 +1,204 @@
+// Drive items: loading them with the caller's role, and the metadata changes (create, rename, move, color).
+import type { Knex } from 'knex';
+import { notFound } from '../errors.js';
+import { appendChange } from './changes.js';
+import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
+import { atLeast, type Role } from './roles.js';
+
+export interface DriveCaller {
+  userUuid: string;
+  workspaceUuid: string;
+}
+
+export type ItemKind = 'file' | 'folder';
+
+export interface ItemRow {
+  uuid: string;
+  workspace_uuid: string;
+  owner_uuid: string;
+  kind: ItemKind;
+  parent_uuid: string | null;
+  name: string;
+  content_type: string | null;
+  file_size_bytes: string | number | null;
+  upload_status: 'uploading' | 'completed' | null;
+  color: string | null;
+  trashed: boolean;
+  trashed_at: Date | null;
+  trashed_with: string | null;
+  depth: number;
+  version: number;
+  ctag: number;
+  has_preview: boolean;
+  live_version_uuid: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An item as a caller sees it: the row, the caller's role, and what its presenter needs. */
+export interface VisibleItem extends ItemRow {
+  my_role: Role;
+  shared: boolean;
+  owner_first_name: string | null;
+  owner_last_name: string | null;
+}
+
+/** Selects items with the caller's role, the share-root flag and the owner's names. */
+export function selectVisible(knex: Knex, caller: DriveCaller) {
+  return knex('drive_items as i')
+    .join('users as o', 'o.uuid', 'i.owner_uuid')
+    .select(
+      'i.*',
+      knex.raw('drive_effective_role(i.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
+      knex.raw(`(exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
+                 or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared`),
+      'o.first_name as owner_first_name',
+      'o.last_name as owner_last_name',
+    )
+    .where('i.workspace_uuid', caller.workspaceUuid)
+    .whereRaw('drive_effective_role(i.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
+}
+
+/** The item if the caller can see it, else 404 not_found. With `needs`, 403 not_authorized below that role. */
+export async function findVisibleItem(
+  knex: Knex,
+  caller: DriveCaller,
+  uuid: string,
+  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; includeUploading?: boolean } = {},
+): Promise<VisibleItem> {
+  if (!isUuid(uuid)) throw notFound();
+  const query = selectVisible(knex, caller).where('i.uuid', uuid);
+  if (options.kind) query.where('i.kind', options.kind);
+  if (!options.includeUploading) query.whereRaw(`i.upload_status is distinct from 'uploading'`);
+  if (options.forUpdate) query.forUpdate('i');
+  const item = (await query.first()) as VisibleItem | undefined;
+  if (!item) throw notFound();
+  if (options.needs && !atLeast(item.my_role, options.needs)) throw notAuthorized();
+  return item;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+const COLOR = /^#[0-9A-Fa-f]{6}$/;
+const MAX_NAME_LENGTH = 255;
+
+/** Names are trimmed of nothing; they must be non-blank, at most 255 characters, without / or NUL. */
+export function checkName(name: unknown): string {
+  if (typeof name !== 'string' || name.trim() === '') throw missingRequiredFields(['name']);
+  if (name.length > MAX_NAME_LENGTH || /[/\0]/.test(name) || name === '.' || name === '..') {
+    throw invalidField('name', 'A name is at most 255 characters and has no "/" or NUL, and is not "." or "..".');
+  }
+  return name;
+}
+
+/** `#RRGGBB`, or blank/null to clear (null). */
+export function checkColor(color: unknown): string | null {
+  if (color === null || color === '') return null;
+  if (typeof color !== 'string' || !COLOR.test(color)) throw invalidField('color', 'A folder color is a #RRGGBB string.');
+  return color.toUpperCase();
+}
+
+/**
+ * Where a new or moved item goes: the Drive root of its owner (null) or a live folder on which the caller
+ * is at least editor. Returns the folder's depth + 1.
+ */
+export async function resolveDestination(
+  tx: Knex.Transaction,
+  caller: DriveCaller,
+  folderUuid: string | null,
+): Promise<{ parentUuid: string | null; depth: number }> {
+  if (folderUuid === null) return { parentUuid: null, depth: 0 };
+  const folder = await findVisibleItem(tx, caller, folderUuid, { kind: 'folder', needs: 'editor' });
+  if (folder.trashed) throw notFound('The destination folder is in the trash.');
+  return { parentUuid: folder.uuid, depth: folder.depth + 1 };
+}
+
+export async function ancestorUuids(knex: Knex, parentUuid: string | null): Promise<string[]> {
+  if (!parentUuid) return [];
+  const rows = await knex.raw(
+    `with recursive up as (
+       select uuid, parent_uuid, 0 as n from drive_items where uuid = ?
+       union all
+       select d.uuid, d.parent_uuid, up.n + 1 from drive_items d join up on d.uuid = up.parent_uuid
+     ) select uuid from up order by n`,
+    [parentUuid],
+  );
+  return rows.rows.map((row: { uuid: string }) => row.uuid);
+}
+
+export async function createFolder(
+  tx: Knex.Transaction,
+  caller: DriveCaller,
+  input: { name: unknown; parentUuid: string | null; color?: unknown },
+): Promise<string> {
+  const name = checkName(input.name);
+  const color = input.color === undefined ? null : checkColor(input.color);
+  const { parentUuid, depth } = await resolveDestination(tx, caller, input.parentUuid);
+  const [folder] = await tx('drive_items')
+    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'folder', parent_uuid: parentUuid, name, color, depth })
+    .returning('*');
+  await appendChange(tx, 'create', folder);
+  return folder.uuid;
+}
+
+export interface MetadataChange {
+  name?: unknown;
+  parentUuid?: string | null;
+  color?: unknown;
+}
+
+/**
+ * Renames, moves and recolours an item in one change: version +1 and one update in the feed. A move also
+ * re-depths the subtree, and refuses a folder moving into itself (422 invalid_move).
+ */
+export async function updateItemMetadata(tx: Knex.Transaction, caller: DriveCaller, item: VisibleItem, change: MetadataChange): Promise<void> {
+  const patch: Record<string, unknown> = {};
+  if (change.name !== undefined) patch.name = checkName(change.name);
+  if (change.color !== undefined) patch.color = checkColor(change.color);
+  let depthDelta = 0;
+  if (change.parentUuid !== undefined && change.parentUuid !== item.parent_uuid) {
+    if (change.parentUuid === null && item.owner_uuid !== caller.userUuid) {
+      throw notAuthorized('Only the owner can move an item to their Drive root.');
+    }
+    if (change.parentUuid !== null && item.kind === 'folder') {
+      const chain = await ancestorUuids(tx, change.parentUuid);
+      if (chain.includes(item.uuid)) throw invalidMove();
+    }
+    const destination = await resolveDestination(tx, caller, change.parentUuid);
+    patch.parent_uuid = destination.parentUuid;
+    patch.depth = destination.depth;
+    depthDelta = destination.depth - item.depth;
+  }
+  if (!Object.keys(patch).length) return;
+  const [updated] = await tx('drive_items')
+    .where({ uuid: item.uuid })
+    .update({ ...patch, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
+    .returning('*');
+  if (depthDelta !== 0 && item.kind === 'folder') {
+    await tx.raw(
+      `with recursive sub as (
+         select uuid from drive_items where parent_uuid = ?
+         union all select d.uuid from drive_items d join sub on d.parent_uuid = sub.uuid
+       ) update drive_items set depth = depth + ? where uuid in (select uuid from sub)`,
+      [item.uuid, depthDelta],
+    );
+  }
+  await appendChange(tx, 'update', updated);
+}
+
+export async function listChildren(knex: Knex, caller: DriveCaller, folderUuid: string | null): Promise<VisibleItem[]> {
+  const query = selectVisible(knex, caller)
+    .where('i.trashed', false)
+    .whereRaw(`i.upload_status is distinct from 'uploading'`)
+    .orderBy([{ column: 'i.name', order: 'asc' }, { column: 'i.uuid', order: 'asc' }]);
+  if (folderUuid === null) query.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid);
+  else query.where('i.parent_uuid', folderUuid);
+  return (await query) as VisibleItem[];
+}
+
+export async function listTrash(knex: Knex, caller: DriveCaller): Promise<VisibleItem[]> {
+  return (await selectVisible(knex, caller)
+    .where('i.trashed', true)
+    .orderBy([{ column: 'i.trashed_at', order: 'desc' }, { column: 'i.uuid', order: 'asc' }])) as VisibleItem[];
+}

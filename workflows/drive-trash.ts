@@ -1,0 +1,2 @@
+// Placeholder: workflows filled in by their own change.
+export {};
