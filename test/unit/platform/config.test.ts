@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../platform/config.js';
+import { parseDuration } from '../../../platform/duration.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ FOLIO_MASTER_KEY: KEY });
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.uploadExpiryMs).toBe(24 * 3_600_000);
+    expect(config.documentTrashRetentionMs).toBe(30 * 86_400_000);
+    expect(config.webhook.retryDelaysMs).toEqual([60_000, 300_000, 1_800_000, 7_200_000]);
+    expect(config.webhook.allowedPrivateCidrs).toEqual([]);
+  });
+
+  it('names every bad variable in one message', () => {
+    const attempt = () => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PORT: 'eighty', FOLIO_UPLOAD_EXPIRY: 'soon' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/FOLIO_PORT/);
+    expect(attempt).toThrow(/FOLIO_UPLOAD_EXPIRY: "soon" is not a duration/);
+  });
+
+  it('refuses to start in production without a master key', () => {
+    expect(() => loadConfig({ FOLIO_ENV: 'production' })).toThrow(/FOLIO_MASTER_KEY: required in production/);
+  });
+
+  it('refuses a master key that is not 32 bytes', () => {
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/must be 32 bytes/);
+  });
+
+  it('parses durations in ms, s, m, h and d', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('10s')).toBe(10_000);
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('2h')).toBe(7_200_000);
+    expect(parseDuration('30d')).toBe(2_592_000_000);
+    expect(parseDuration('1.5h')).toBe(5_400_000);
+    expect(parseDuration('10')).toBeUndefined();
+    expect(parseDuration('ten s')).toBeUndefined();
+  });
+});
