@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/accounts/credentials.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
+import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 
@@ -33,6 +34,14 @@ function output(result: object, options: { json?: boolean }) {
 
 export function buildProgram(): Command {
   const program = new Command('folio').description('Operate a Folio installation.').showHelpAfterError();
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations.')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      output({ applied: await migrateLatest(db()) }, options);
+    });
 
   const workspace = program.command('workspace').description('Workspaces and their storage pools.');
   workspace

@@ -7,5 +7,6 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s ==\n' "$1"; }
 step "typecheck"; npx tsc --noEmit
 step "lint"; npx eslint .
+step "deploy files"; bash deploy/check.sh
 step "unit tests"; npx vitest run --project unit
 step "integration tests (real PostgreSQL, Temporal and MinIO)"; npx vitest run --project integration
