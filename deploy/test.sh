@@ -3,7 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ -d node_modules ] || npm ci --no-audit --no-fund
+# npm install, not npm ci: the lock holds only the platform builds of optional packages this registry serves,
+# which npm ci refuses as out of sync; npm install still installs exactly the locked versions.
+[ -d node_modules ] || npm install --no-audit --no-fund
 step() { printf '\n== %s ==\n' "$1"; }
 step "typecheck"; npx tsc --noEmit
 step "lint"; npx eslint .
