@@ -4,6 +4,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/accounts/credentials.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
+import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
+import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, isGrantRole, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
+import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents-store/grants.js';
+import { isUuid, type ItemKind } from '../domain/drive/items.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
@@ -21,6 +25,37 @@ function scopeList(value: string): Scope[] {
     throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`);
   }
   return scopes as Scope[];
+}
+
+function grantRole(value: string) {
+  if (!isGrantRole(value)) throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
+  return value;
+}
+
+function grantStatus(value: string): 'pending' | 'accepted' {
+  if (value !== 'pending' && value !== 'accepted') throw new InvalidArgumentError('must be pending or accepted');
+  return value;
+}
+
+/** Exactly one of --file, --folder (and, for grants, --document) names what is shared. */
+function shareTarget(options: { file?: string; folder?: string; document?: string }): { kind: ItemKind | 'document'; uuid: string } {
+  const given = (['file', 'folder', 'document'] as const).filter((key) => options[key] !== undefined);
+  if (given.length !== 1) throw new Error('Name exactly one item: --file ID or --folder ID (or, for a grant, --document ID).');
+  return { kind: given[0]!, uuid: options[given[0]!]! };
+}
+
+function driveTarget(options: { file?: string; folder?: string }): { kind: ItemKind; uuid: string } {
+  const target = shareTarget(options);
+  if (target.kind === 'document') throw new Error('A public link is for a --file or a --folder.');
+  return { kind: target.kind, uuid: target.uuid };
+}
+
+const isDocumentGrant = async (uuid: string) =>
+  isUuid(uuid) && Boolean(await db()('document_grants').where({ uuid }).first('uuid'));
+
+function sharePrincipal(options: { user?: string; workspace?: string }): GrantPrincipal {
+  if ((options.user === undefined) === (options.workspace === undefined)) throw new Error('Name exactly one principal: --user U or --workspace WS.');
+  return options.user !== undefined ? { type: 'user', userUuid: options.user } : { type: 'workspace', workspaceUuid: options.workspace! };
 }
 
 /** Prints the result as one JSON object with --json, else as readable lines. */
@@ -122,6 +157,71 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       output(await issueApiKey(db(), options.workspace), options);
+    });
+
+  const share = program.command('share').description('Sharing of Drive files and folders and of documents: grants and public links (docs/drive-sharing.md).');
+  share
+    .command('grant')
+    .description('Give a user, or every member of the workspace, a role on a file, a folder (and its subtree) or a document.')
+    .option('--file <uuid>', 'file uuid')
+    .option('--folder <uuid>', 'folder uuid')
+    .option('--document <uuid>', 'document uuid')
+    .option('--user <uuid>', 'a user of the item\'s workspace')
+    .option('--workspace <uuid>', "the item's workspace: every member")
+    .requiredOption('--role <role>', GRANT_ROLES.join(', '), grantRole)
+    .option('--status <status>', 'pending (no access until accepted) or accepted', grantStatus, 'accepted')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      const target = shareTarget(options);
+      const principal = sharePrincipal(options);
+      if (target.kind === 'document') {
+        // Documents keep their own grants (domain/documents-store/grants.ts).
+        const documentGrant = await grantDocumentAccess(db(), {
+          documentUuid: target.uuid,
+          ...(principal.type === 'user' ? { principalUserUuid: principal.userUuid } : { principalWorkspaceUuid: principal.workspaceUuid }),
+          role: options.role,
+          status: options.status,
+        });
+        output({ uuid: documentGrant.uuid }, options);
+        return;
+      }
+      const kind = target.kind;
+      const grant = await db().transaction((tx) => grantAccess(tx, { itemUuid: target.uuid, kind, principal, role: options.role, status: options.status }));
+      output({ uuid: grant.uuid }, options);
+    });
+  share
+    .command('accept')
+    .description('Accept a pending grant: it starts giving access.')
+    .argument('<grant>', 'grant uuid')
+    .option('--json', 'print one JSON object')
+    .action(async (grantUuid: string, options) => {
+      if (await isDocumentGrant(grantUuid)) {
+        throw new Error('share accept is for file and folder grants; run share grant --document … --status accepted again for a document.');
+      }
+      output(presentAccess(await db().transaction((tx) => acceptGrant(tx, grantUuid))), options);
+    });
+  share
+    .command('revoke')
+    .description('Revoke a grant: it stops giving access at once. Revoking twice is harmless.')
+    .argument('<grant>', 'grant uuid')
+    .option('--json', 'print one JSON object')
+    .action(async (grantUuid: string, options) => {
+      if (await isDocumentGrant(grantUuid)) {
+        await revokeDocumentGrant(db(), grantUuid);
+        output({ uuid: grantUuid, status: 'revoked' }, options);
+        return;
+      }
+      output(presentAccess(await db().transaction((tx) => revokeGrant(tx, grantUuid))), options);
+    });
+  share
+    .command('link')
+    .description("Create the item's public link (or show the one it has).")
+    .option('--file <uuid>', 'file uuid')
+    .option('--folder <uuid>', 'folder uuid')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      const target = driveTarget(options);
+      output(presentPublicLink(await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }))), options);
     });
 
   return program;

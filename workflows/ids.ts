@@ -4,3 +4,24 @@
 export const TOKEN_CLEANUP_SCHEDULE_ID = 'folio-access-token-cleanup';
 
 export const tokenCleanupWorkflowId = (runKey: string) => `access-token-cleanup:${runKey}`;
+
+/** The lifecycle of a new file's upload (simple or chunked), keyed by the file uuid. */
+export const uploadWorkflowId = (fileUuid: string) => `drive-upload:${fileUuid}`;
+export const fileUuidOfUploadWorkflow = (workflowId: string) => workflowId.replace(/^drive-upload:/, '');
+
+/** The lifecycle of a content replacement, keyed by the new version's uuid. */
+export const replaceWorkflowId = (versionUuid: string) => `drive-replace:${versionUuid}`;
+export const versionUuidOfReplaceWorkflow = (workflowId: string) => workflowId.replace(/^drive-replace:/, '');
+
+/** Trash, restore and permanent-delete cascades over a folder's subtree, keyed by root and operation. */
+export type DriveCascadeKind = 'trash' | 'restore' | 'delete';
+export const driveCascadeWorkflowId = (kind: DriveCascadeKind, rootUuid: string, operationUuid: string) =>
+  `drive-${kind}:${rootUuid}:${operationUuid}`;
+export function driveCascadeOfWorkflow(workflowId: string): { kind: DriveCascadeKind; rootUuid: string; operationUuid: string } | undefined {
+  const match = /^drive-(trash|restore|delete):([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(workflowId);
+  return match ? { kind: match[1] as DriveCascadeKind, rootUuid: match[2]!, operationUuid: match[3]! } : undefined;
+}
+
+/** The 30-day purge of a trashed document, keyed by the document uuid (one per document at a time). */
+export const documentPurgeWorkflowId = (documentUuid: string) => `document-purge:${documentUuid}`;
+export const documentUuidOfPurgeWorkflow = (workflowId: string) => workflowId.replace(/^document-purge:/, '');

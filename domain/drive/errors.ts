@@ -20,3 +20,5 @@ export const syncTokenInvalid = () =>
   new AppError(410, 'sync_token_invalid', 'The changes cursor cannot be honored; discard it and reseed without since.');
 export const invalidUploadStatus = (description = 'The upload is not in a state that allows this.') =>
   new AppError(422, 'invalid_upload_status', description);
+export const invalidParts = (partNumbers: number[]) =>
+  new AppError(422, 'invalid_parts', 'Some parts are missing, unexpected, or differ from what storage holds.', { part_numbers: partNumbers });

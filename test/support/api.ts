@@ -67,3 +67,96 @@ export async function tokenFor(user: TestUser, scopes: Scope[]): Promise<string>
   const { access_token } = await issueAccessToken(db(), { workspaceUuid: user.workspaceUuid, userUuid: user.uuid, scopes, expiresInMs: 3_600_000 });
   return access_token;
 }
+
+// --- Drive sharing and feed helpers ------------------------------------------------------------------
+
+/**
+ * A completed (or, with uploadStatus, still uploading) file row with its create change, written straight to
+ * the database: metadata tests need no bytes. `folderUuid` must be a folder the owner may create in.
+ */
+export async function insertDriveFile(
+  owner: TestUser,
+  options: { name?: string; folderUuid?: string | null; uploadStatus?: 'uploading' | 'completed'; contentType?: string; sizeBytes?: number } = {},
+): Promise<string> {
+  const { appendChange } = await import('../../domain/drive/changes.js');
+  return db().transaction(async (tx) => {
+    const parent = options.folderUuid ? await tx('drive_items').where({ uuid: options.folderUuid }).first() : undefined;
+    const [file] = await tx('drive_items')
+      .insert({
+        workspace_uuid: owner.workspaceUuid,
+        owner_uuid: owner.uuid,
+        kind: 'file',
+        parent_uuid: options.folderUuid ?? null,
+        name: options.name ?? `file-${randomUUID().slice(0, 8)}.txt`,
+        content_type: options.contentType ?? 'text/plain',
+        file_size_bytes: options.sizeBytes ?? 5,
+        upload_status: options.uploadStatus ?? 'completed',
+        depth: parent ? parent.depth + 1 : 0,
+      })
+      .returning('*');
+    await appendChange(tx, 'create', file);
+    return file.uuid as string;
+  });
+}
+
+/** Shares an item the way `folio share grant` does; returns the grant uuid. */
+export async function grant(
+  item: { file: string } | { folder: string },
+  principal: { user: TestUser } | { workspace: TestWorkspace | string },
+  role: 'viewer' | 'commenter' | 'editor' | 'manager',
+  status: 'pending' | 'accepted' = 'accepted',
+): Promise<string> {
+  const { grantAccess } = await import('../../domain/drive/sharing.js');
+  const kind = 'file' in item ? 'file' : 'folder';
+  const itemUuid = 'file' in item ? item.file : item.folder;
+  const to =
+    'user' in principal
+      ? ({ type: 'user', userUuid: principal.user.uuid } as const)
+      : ({ type: 'workspace', workspaceUuid: typeof principal.workspace === 'string' ? principal.workspace : principal.workspace.uuid } as const);
+  const row = await db().transaction((tx) => grantAccess(tx, { itemUuid, kind, principal: to, role, status }));
+  return row.uuid;
+}
+
+/** Revokes a grant the way `folio share revoke` does. */
+export async function revokeGrantFor(grantUuid: string): Promise<void> {
+  const { revokeGrant } = await import('../../domain/drive/sharing.js');
+  await db().transaction((tx) => revokeGrant(tx, grantUuid));
+}
+
+/** Another member of the given user's workspace, with a token carrying all scopes unless told. */
+export async function makeColleague(of: TestUser, options: { scopes?: Scope[]; firstName?: string; lastName?: string } = {}): Promise<TestUser> {
+  return makeUser({ workspace: { uuid: of.workspaceUuid }, ...options });
+}
+
+// --- Documents helpers ---------------------------------------------------------------------------------
+
+/** A new document owned by the user, with its markdown set by one edit when given. Answers the document object. */
+export async function makeDocument(user: TestUser, options: { title?: string; markdown?: string } = {}): Promise<any> {
+  const created = await call('POST', '/v1/documents', { token: user.token, json: options.title === undefined ? {} : { title: options.title } });
+  if (created.status !== 201) throw new Error(`document create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  if (options.markdown !== undefined) {
+    const edit = await call('POST', `/v1/documents/${created.body.uuid}/content`, {
+      token: user.token,
+      json: { operations: [{ type: 'set_document', markdown: options.markdown }] },
+    });
+    if (edit.status !== 200) throw new Error(`set_document answered ${edit.status}: ${JSON.stringify(edit.body)}`);
+  }
+  return created.body;
+}
+
+/** Shares a document with a user (or, with `workspace`, their whole workspace) through the domain grant function. */
+export async function shareDocument(
+  documentUuid: string,
+  grantee: { uuid: string; workspaceUuid: string },
+  role: 'viewer' | 'commenter' | 'editor' | 'manager',
+  options: { workspace?: boolean; status?: 'pending' | 'accepted' } = {},
+): Promise<string> {
+  const { grantDocumentAccess } = await import('../../domain/documents-store/grants.js');
+  const { uuid } = await grantDocumentAccess(db(), {
+    documentUuid,
+    ...(options.workspace ? { principalWorkspaceUuid: grantee.workspaceUuid } : { principalUserUuid: grantee.uuid }),
+    role,
+    status: options.status ?? 'accepted',
+  });
+  return uuid;
+}

@@ -1,0 +1,173 @@
+// Benchmark: a full first sync of a large Drive through GET /v1/drive/changes, in items per second.
+//
+//   node --import tsx bench/changes-feed.ts
+//
+// Seeds FOLIO_BENCH_ITEMS items (default 100000) for one user with bulk SQL (folders 3 levels deep, files
+// spread across them, one create change each), then pages the first sync with limit=1000 until has_more is
+// false. Against a running stack set FOLIO_API_URL and FOLIO_DATABASE_URL (the same database the API uses);
+// otherwise it starts its own throw-away stack the way the integration tests do (PostgreSQL database,
+// in-memory Temporal, MinIO, the API; no worker) and removes it afterwards.
+import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Knex } from 'knex';
+import { migrateLatest } from '../db/migrate.js';
+import { ensureTools } from '../deploy/local/tools.js';
+import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal } from '../deploy/local/services.js';
+import { startApi, waitForApi } from '../deploy/local/folio-processes.js';
+import { issueAccessToken } from '../domain/accounts/credentials.js';
+import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
+import { createDb } from '../platform/database.js';
+
+const ITEMS = Number(process.env.FOLIO_BENCH_ITEMS ?? 100_000);
+const PAGE = 1000;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Stack {
+  apiUrl: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function ownStack(): Promise<Stack> {
+  ensureTools(say);
+  const root = mkdtempSync(join(tmpdir(), 'folio-bench-'));
+  chmodSync(root, 0o755);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log') });
+    stops.push(postgres.stop);
+    const database = `folio_bench_${randomBytes(6).toString('hex')}`;
+    await createDatabaseIfMissing(postgres.serverUrl, database);
+    stops.push(() => dropDatabase(postgres.serverUrl, database));
+    const databaseUrl = `${postgres.serverUrl}/${database}`;
+    const knex = createDb(databaseUrl);
+    await migrateLatest(knex);
+    await knex.destroy();
+
+    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [temporal, minio] = await Promise.all([
+      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
+      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, accessKey: 'folio-bench', secretKey: 'folio-bench-secret', logFile: join(root, 'minio.log') }),
+    ]);
+    stops.push(temporal.stop, minio.stop);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const env = {
+      ...process.env,
+      FOLIO_ENV: 'test',
+      FOLIO_LOG_LEVEL: 'warn',
+      FOLIO_PORT: String(apiPort),
+      FOLIO_DATABASE_URL: databaseUrl,
+      FOLIO_TEMPORAL_ADDRESS: temporal.address,
+      FOLIO_S3_ENDPOINT: minio.endpoint,
+      FOLIO_S3_ACCESS_KEY: 'folio-bench',
+      FOLIO_S3_SECRET_KEY: 'folio-bench-secret',
+      FOLIO_S3_BUCKET: 'folio-bench',
+      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
+    };
+    const api = startApi(env, join(root, 'api.log'));
+    stops.push(api.service.stop);
+    await waitForApi(apiUrl, api);
+    return { apiUrl, databaseUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** 100 root folders × 9 subfolders × 1 sub-subfolder each, then files spread evenly over all folders. */
+async function seed(knex: Knex): Promise<{ token: string; workspaceUuid: string }> {
+  const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 10 ** 15 });
+  const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomBytes(4).toString('hex')}@example.test`, firstName: 'Bench' });
+  const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: ['drive.read'], expiresInMs: 3_600_000 });
+  const roots = 100;
+  const folders = roots + roots * 9 + roots * 9;
+  const files = Math.max(0, ITEMS - folders);
+  await knex.transaction(async (tx) => {
+    const bind = [workspace.uuid, user.uuid];
+    await tx.raw(
+      `insert into drive_items (workspace_uuid, owner_uuid, kind, name, depth)
+       select ?, ?, 'folder', 'root-' || n, 0 from generate_series(1, ${roots}) n`,
+      bind,
+    );
+    await tx.raw(
+      `insert into drive_items (workspace_uuid, owner_uuid, kind, parent_uuid, name, depth)
+       select ?, ?, 'folder', p.uuid, 'sub-' || n, 1 from drive_items p, generate_series(1, 9) n
+       where p.workspace_uuid = ? and p.depth = 0`,
+      [...bind, workspace.uuid],
+    );
+    await tx.raw(
+      `insert into drive_items (workspace_uuid, owner_uuid, kind, parent_uuid, name, depth)
+       select ?, ?, 'folder', p.uuid, 'leaf', 2 from drive_items p where p.workspace_uuid = ? and p.depth = 1`,
+      [...bind, workspace.uuid],
+    );
+    await tx.raw(
+      `with parents as (select uuid, depth, row_number() over (order by uuid) - 1 as i, count(*) over () as total
+                        from drive_items where workspace_uuid = ? and kind = 'folder')
+       insert into drive_items (workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type, file_size_bytes, upload_status, depth)
+       select ?, ?, 'file', p.uuid, 'file-' || n || '.txt', 'text/plain', 1024, 'completed', p.depth + 1
+       from generate_series(0, ${files - 1}) n join parents p on p.i = n % p.total`,
+      [workspace.uuid, ...bind],
+    );
+    await tx.raw(
+      `insert into drive_changes (workspace_uuid, item_uuid, resource_type, change_type, item_version, parent_uuid, owner_uuid)
+       select workspace_uuid, uuid, kind, 'create', version, parent_uuid, owner_uuid from drive_items
+       where workspace_uuid = ? order by depth, uuid`,
+      [workspace.uuid],
+    );
+  });
+  await knex.raw('analyze drive_items');
+  await knex.raw('analyze drive_changes');
+  return { token: access_token, workspaceUuid: workspace.uuid };
+}
+
+async function firstSync(apiUrl: string, token: string): Promise<{ items: number; pages: number; ms: number }> {
+  const started = performance.now();
+  let since: string | undefined;
+  let items = 0;
+  let pages = 0;
+  for (;;) {
+    const url = `${apiUrl}/v1/drive/changes?limit=${PAGE}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 200) throw new Error(`GET /v1/drive/changes: ${response.status} ${await response.text()}`);
+    const page = (await response.json()) as { changes: unknown[]; has_more: boolean; sync_token: string };
+    items += page.changes.length;
+    pages += 1;
+    since = page.sync_token;
+    if (!page.has_more) break;
+  }
+  return { items, pages, ms: performance.now() - started };
+}
+
+async function main() {
+  const given = process.env.FOLIO_API_URL && process.env.FOLIO_DATABASE_URL;
+  const stack: Stack = given
+    ? { apiUrl: process.env.FOLIO_API_URL!, databaseUrl: process.env.FOLIO_DATABASE_URL!, stop: async () => undefined }
+    : await ownStack();
+  const knex = createDb(stack.databaseUrl);
+  try {
+    say(`seeding ${ITEMS} items...`);
+    const seeded = performance.now();
+    const { token } = await seed(knex);
+    say(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    const result = await firstSync(stack.apiUrl, token);
+    if (result.items !== ITEMS) throw new Error(`first sync returned ${result.items} items, expected ${ITEMS}`);
+    say(
+      `first sync: ${result.items} items in ${result.pages} pages of ${PAGE}, ${(result.ms / 1000).toFixed(1)} s, ` +
+        `${Math.round(result.items / (result.ms / 1000))} items/s`,
+    );
+  } finally {
+    await knex.destroy();
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

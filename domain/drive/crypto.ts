@@ -1,0 +1,182 @@
+// Encryption at rest of Drive contents: per-version data keys wrapped by the master key, and the one chunk
+// layout that the simple routes (server side) and the chunked routes (client side) share. See docs/drive-encryption.md.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+export const MiB = 1024 * 1024;
+/** Plaintext bytes per chunk unless the file needs more than MAX_CHUNK_COUNT chunks. */
+export const DEFAULT_CHUNK_SIZE_BYTES = 8 * MiB;
+/** S3 allows 10,000 parts per multipart upload, and each chunk is one part. */
+export const MAX_CHUNK_COUNT = 10_000;
+export const NONCE_BYTES = 12;
+export const TAG_BYTES = 16;
+/** Ciphertext bytes a chunk adds to its plaintext: nonce before, tag after. */
+export const CHUNK_OVERHEAD_BYTES = NONCE_BYTES + TAG_BYTES;
+export const DATA_KEY_BYTES = 32;
+/** Largest plaintext the chunked flow accepts: 1 TiB (chunks then grow to at most 105 MiB). */
+export const MAX_CHUNKED_FILE_BYTES = 2 ** 40;
+
+const CHUNK_AAD_PREFIX = 'folio-drive-chunk-v1';
+const KEY_AAD_PREFIX = 'folio-drive-key-v1';
+const WRAP_FORMAT_V1 = 0x01;
+
+export class ContentIntegrityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContentIntegrityError';
+  }
+}
+
+export interface ChunkLayout {
+  plaintextSizeBytes: number;
+  chunkSizeBytes: number;
+  chunkCount: number;
+  ciphertextSizeBytes: number;
+}
+
+export interface LayoutRules {
+  baseChunkSizeBytes?: number;
+  maxChunkCount?: number;
+  growthUnitBytes?: number;
+}
+
+/**
+ * The chunking of a plaintext of `size` bytes: 8 MiB chunks, or the smallest whole number of MiB that keeps
+ * the count within 10,000. Every chunk but the last is full; an empty file is one chunk of empty plaintext.
+ */
+export function chunkLayout(size: number, rules: LayoutRules = {}): ChunkLayout {
+  const base = rules.baseChunkSizeBytes ?? DEFAULT_CHUNK_SIZE_BYTES;
+  const maxCount = rules.maxChunkCount ?? MAX_CHUNK_COUNT;
+  const unit = rules.growthUnitBytes ?? MiB;
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`invalid plaintext size ${size}`);
+  let chunkSizeBytes = base;
+  if (Math.ceil(size / base) > maxCount) chunkSizeBytes = Math.ceil(size / (maxCount * unit)) * unit;
+  const chunkCount = Math.max(1, Math.ceil(size / chunkSizeBytes));
+  return { plaintextSizeBytes: size, chunkSizeBytes, chunkCount, ciphertextSizeBytes: size + chunkCount * CHUNK_OVERHEAD_BYTES };
+}
+
+export function chunkPlaintextSize(layout: ChunkLayout, index: number): number {
+  if (index < layout.chunkCount - 1) return layout.chunkSizeBytes;
+  return layout.plaintextSizeBytes - (layout.chunkCount - 1) * layout.chunkSizeBytes;
+}
+
+export const chunkCiphertextSize = (layout: ChunkLayout, index: number): number =>
+  chunkPlaintextSize(layout, index) + CHUNK_OVERHEAD_BYTES;
+
+export const chunkCiphertextOffset = (layout: ChunkLayout, index: number): number =>
+  index * (layout.chunkSizeBytes + CHUNK_OVERHEAD_BYTES);
+
+/** Binds a chunk to its version, its position and the total count: no reorder, truncation or swap. */
+export function chunkAad(versionUuid: string, index: number, count: number): Buffer {
+  return Buffer.from(`${CHUNK_AAD_PREFIX}:${versionUuid.toLowerCase()}:${index}:${count}`, 'utf8');
+}
+
+/** One at-rest chunk: 12-byte random nonce || AES-256-GCM ciphertext || 16-byte tag. */
+export function encryptChunk(key: Buffer, versionUuid: string, index: number, count: number, plaintext: Buffer): Buffer {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(chunkAad(versionUuid, index, count));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+}
+
+export function decryptChunk(key: Buffer, versionUuid: string, index: number, count: number, frame: Buffer): Buffer {
+  if (frame.length < CHUNK_OVERHEAD_BYTES) throw new ContentIntegrityError(`chunk ${index} is shorter than its nonce and tag`);
+  const nonce = frame.subarray(0, NONCE_BYTES);
+  const tag = frame.subarray(frame.length - TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  decipher.setAAD(chunkAad(versionUuid, index, count));
+  decipher.setAuthTag(tag);
+  try {
+    return Buffer.concat([decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new ContentIntegrityError(`chunk ${index} of ${count} failed authentication`);
+  }
+}
+
+export const generateDataKey = (): Buffer => randomBytes(DATA_KEY_BYTES);
+
+/** data_key on the wire: standard base64 (RFC 4648 §4, padded) of the 32 raw key bytes. */
+export const encodeDataKey = (key: Buffer): string => key.toString('base64');
+
+/**
+ * The stored form of a data key: 0x01 || 12-byte nonce || AES-256-GCM(master key) of the 32 key bytes || 16-byte
+ * tag, with the version uuid as AAD so a wrapped key cannot be moved to another version row.
+ */
+export function wrapDataKey(masterKey: Buffer, versionUuid: string, dataKey: Buffer): Buffer {
+  if (dataKey.length !== DATA_KEY_BYTES) throw new RangeError('a data key is 32 bytes');
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', masterKey, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(`${KEY_AAD_PREFIX}:${versionUuid.toLowerCase()}`, 'utf8'));
+  const body = Buffer.concat([cipher.update(dataKey), cipher.final()]);
+  return Buffer.concat([Buffer.from([WRAP_FORMAT_V1]), nonce, body, cipher.getAuthTag()]);
+}
+
+export function unwrapDataKey(masterKey: Buffer, versionUuid: string, wrapped: Buffer): Buffer {
+  if (wrapped.length !== 1 + NONCE_BYTES + DATA_KEY_BYTES + TAG_BYTES || wrapped[0] !== WRAP_FORMAT_V1) {
+    throw new ContentIntegrityError('unknown wrapped key format');
+  }
+  const nonce = wrapped.subarray(1, 1 + NONCE_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, nonce, { authTagLength: TAG_BYTES });
+  decipher.setAAD(Buffer.from(`${KEY_AAD_PREFIX}:${versionUuid.toLowerCase()}`, 'utf8'));
+  decipher.setAuthTag(wrapped.subarray(wrapped.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(wrapped.subarray(1 + NONCE_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new ContentIntegrityError('the wrapped key does not open with this master key and version');
+  }
+}
+
+/** Encrypts a whole plaintext chunk by chunk, yielding each at-rest chunk in order. */
+export function* encryptChunks(key: Buffer, versionUuid: string, layout: ChunkLayout, plaintext: Buffer): Generator<Buffer> {
+  if (plaintext.length !== layout.plaintextSizeBytes) throw new RangeError('plaintext does not match its layout');
+  for (let index = 0; index < layout.chunkCount; index++) {
+    const start = index * layout.chunkSizeBytes;
+    const piece = plaintext.subarray(start, start + chunkPlaintextSize(layout, index));
+    yield encryptChunk(key, versionUuid, index, layout.chunkCount, piece);
+  }
+}
+
+/**
+ * Decrypts a ciphertext stream of any piece sizes, yielding each chunk's plaintext once it authenticates.
+ * A stream that ends early, runs long, or holds a chunk out of place throws ContentIntegrityError.
+ */
+export async function* decryptChunks(
+  source: AsyncIterable<Buffer>,
+  key: Buffer,
+  versionUuid: string,
+  layout: ChunkLayout,
+): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let index = 0;
+  const take = (length: number): Buffer => {
+    const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+    pending = all.length > length ? [all.subarray(length)] : [];
+    pendingBytes = all.length - length;
+    return all.subarray(0, length);
+  };
+  for await (const piece of source) {
+    pending.push(piece);
+    pendingBytes += piece.length;
+    while (index < layout.chunkCount && pendingBytes >= chunkCiphertextSize(layout, index)) {
+      yield decryptChunk(key, versionUuid, index, layout.chunkCount, take(chunkCiphertextSize(layout, index)));
+      index++;
+    }
+    if (index === layout.chunkCount && pendingBytes > 0) throw new ContentIntegrityError('ciphertext runs past its last chunk');
+  }
+  if (index < layout.chunkCount) throw new ContentIntegrityError(`ciphertext ends after ${index} of ${layout.chunkCount} chunks`);
+}
+
+/** Standard base64 of a byte stream, emitted in pieces (each a multiple of 4 characters until the end). */
+export async function* base64Stream(source: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  let carry = Buffer.alloc(0);
+  for await (const piece of source) {
+    const joined = carry.length ? Buffer.concat([carry, piece]) : piece;
+    const whole = joined.length - (joined.length % 3);
+    if (whole > 0) yield joined.subarray(0, whole).toString('base64');
+    carry = Buffer.from(joined.subarray(whole));
+  }
+  if (carry.length) yield carry.toString('base64');
+}
+
+export const base64Length = (bytes: number): number => 4 * Math.ceil(bytes / 3);

@@ -1,0 +1,292 @@
+// The Drive changes feed: a first-sync snapshot that flows into the live delta of the workspace change log,
+// filtered to what the caller can see now. The rules and their limits are in docs/drive-sync.md.
+import type { Knex } from 'knex';
+import type { ChangeType } from './changes.js';
+import { syncTokenInvalid } from './errors.js';
+import { selectVisible, type DriveCaller, type ItemKind, type VisibleItem } from './items.js';
+import type { FeedCursor } from './sync-token.js';
+
+export const DEFAULT_PAGE_SIZE = 250;
+export const MAX_PAGE_SIZE = 1000;
+
+export type FeedEntry =
+  | { type: 'create' | 'update'; resourceType: ItemKind; uuid: string; item: VisibleItem }
+  | { type: 'delete'; resourceType: ItemKind; uuid: string; parentUuid: string | null };
+
+type UpsertEntry = Extract<FeedEntry, { item: VisibleItem }>;
+
+export interface FeedPage {
+  entries: FeedEntry[];
+  /** Where the next call resumes; the route seals it into the sync_token. */
+  cursor: FeedCursor;
+  hasMore: boolean;
+  asOf: Date;
+}
+
+interface ChangeRow {
+  seq: string;
+  item_uuid: string;
+  resource_type: ItemKind;
+  change_type: ChangeType;
+  parent_uuid: string | null;
+  owner_uuid: string;
+  ancestor_uuids: string[];
+}
+
+/**
+ * One page of the feed. Without a cursor this starts the first sync: a snapshot of everything visible
+ * taken at the current head of the change log, which then continues into the delta from that head.
+ * Runs in one repeatable-read snapshot, so the page is consistent and a pruning that commits meanwhile
+ * cannot hide rows from it.
+ */
+export async function readChanges(knex: Knex, caller: DriveCaller, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
+  return knex.transaction(
+    async (tx) => {
+      const bounds = await logBounds(tx, caller.workspaceUuid);
+      if (cursor) {
+        if (cursor.workspaceUuid !== caller.workspaceUuid || cursor.userUuid !== caller.userUuid) throw syncTokenInvalid();
+        // Behind the pruning floor some changes are gone; beyond the head the token is from another history.
+        if (BigInt(cursor.seq) < bounds.floor || BigInt(cursor.seq) > bounds.head) throw syncTokenInvalid();
+      }
+      const start: FeedCursor = cursor ?? {
+        phase: 'snapshot',
+        workspaceUuid: caller.workspaceUuid,
+        userUuid: caller.userUuid,
+        seq: bounds.head.toString(),
+        after: null,
+      };
+      const asOf = ((await tx.raw('select now() as now')).rows[0] as { now: Date }).now;
+      return start.phase === 'snapshot' ? snapshotPage(tx, caller, start, limit, asOf) : deltaPage(tx, caller, start, limit, asOf);
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
+/** The pruning floor and the newest seq of a workspace's log (at least the floor; 0 for an empty log). */
+async function logBounds(knex: Knex, workspaceUuid: string): Promise<{ floor: bigint; head: bigint }> {
+  const floorRow = await knex('drive_change_log_floors').where({ workspace_uuid: workspaceUuid }).first('pruned_through_seq');
+  const headRow = await knex('drive_changes').where({ workspace_uuid: workspaceUuid }).max('seq as seq').first();
+  const floor = BigInt(floorRow?.pruned_through_seq ?? 0);
+  const head = BigInt(headRow?.seq ?? 0);
+  return { floor, head: head > floor ? head : floor };
+}
+
+async function changedAfter(knex: Knex, workspaceUuid: string, seq: string): Promise<boolean> {
+  return Boolean(await knex('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '>', seq).first('seq'));
+}
+
+const upsert = (item: VisibleItem, type: 'create' | 'update'): UpsertEntry => ({ type, resourceType: item.kind, uuid: item.uuid, item });
+
+/** Snapshot: visible items (trashed included, uploading files withheld) by (depth, uuid), parents first. */
+async function snapshotPage(
+  tx: Knex.Transaction,
+  caller: DriveCaller,
+  cursor: Extract<FeedCursor, { phase: 'snapshot' }>,
+  limit: number,
+  asOf: Date,
+): Promise<FeedPage> {
+  let take = limit;
+  for (;;) {
+    const query = selectVisible(tx, caller)
+      .whereRaw(`i.upload_status is distinct from 'uploading'`)
+      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
+      .limit(take + 1);
+    if (cursor.after) query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [cursor.after.depth, cursor.after.uuid]);
+    const loaded = (await query) as VisibleItem[];
+    const more = loaded.length > take;
+    const page = loaded.slice(0, take);
+    const entries = page.map((item) => upsert(item, 'create'));
+    // Items that moved after the snapshot position may have a parent the reader has not met yet.
+    const ordered = await withParentsFirst(tx, caller, entries, cursor.seq);
+    if (ordered.length > limit && take > 1) {
+      take = Math.max(1, take - (ordered.length - limit));
+      continue;
+    }
+    const last = page.at(-1);
+    if (more && last) return { entries: ordered, cursor: { ...cursor, after: { depth: last.depth, uuid: last.uuid } }, hasMore: true, asOf };
+    return {
+      entries: ordered,
+      cursor: { phase: 'delta', workspaceUuid: cursor.workspaceUuid, userUuid: cursor.userUuid, seq: cursor.seq },
+      hasMore: await changedAfter(tx, caller.workspaceUuid, cursor.seq),
+      asOf,
+    };
+  }
+}
+
+/** Delta: change-log rows after the cursor in seq (= commit) order, one entry per item, current state. */
+async function deltaPage(
+  tx: Knex.Transaction,
+  caller: DriveCaller,
+  cursor: Extract<FeedCursor, { phase: 'delta' }>,
+  limit: number,
+  asOf: Date,
+): Promise<FeedPage> {
+  let take = limit;
+  for (;;) {
+    const rows = (await tx('drive_changes')
+      .select('seq', 'item_uuid', 'resource_type', 'change_type', 'parent_uuid', 'owner_uuid', 'ancestor_uuids')
+      .where('workspace_uuid', caller.workspaceUuid)
+      .where('seq', '>', cursor.seq)
+      .orderBy('seq')
+      .limit(take)) as ChangeRow[];
+    const last = rows.at(-1);
+    if (!last) return { entries: [], cursor, hasMore: false, asOf };
+    const pageEnd = String(last.seq);
+    const entries = await withParentsFirst(tx, caller, await entriesFor(tx, caller, rows), pageEnd);
+    if (entries.length > limit && take > 1) {
+      take = Math.max(1, take - (entries.length - limit));
+      continue;
+    }
+    return { entries, cursor: { ...cursor, seq: pageEnd }, hasMore: await changedAfter(tx, caller.workspaceUuid, pageEnd), asOf };
+  }
+}
+
+const arrayOf = (value: string[] | string | null): string[] =>
+  Array.isArray(value) ? value : typeof value === 'string' && value.length > 2 ? value.slice(1, -1).split(',') : [];
+
+/**
+ * Turns change rows into entries, one per item at the position of its last row. What an entry says comes
+ * from the item's current state: visible → create/update with the resource; gone or no longer visible →
+ * delete, but only to a reader who could have seen it (see docs/drive-sync.md § Who sees a delete).
+ */
+async function entriesFor(tx: Knex.Transaction, caller: DriveCaller, rows: ChangeRow[]): Promise<FeedEntry[]> {
+  const rowsByItem = new Map<string, ChangeRow[]>();
+  const lastIndex = new Map<string, number>();
+  rows.forEach((row, index) => {
+    rowsByItem.set(row.item_uuid, [...(rowsByItem.get(row.item_uuid) ?? []), row]);
+    lastIndex.set(row.item_uuid, index);
+  });
+  const uuids = [...rowsByItem.keys()];
+
+  const states = (await tx('drive_items as i')
+    .select(
+      'i.uuid',
+      'i.parent_uuid',
+      'i.upload_status',
+      tx.raw('drive_effective_role(i.uuid, ?, ?) as role', [caller.userUuid, caller.workspaceUuid]),
+    )
+    .where('i.workspace_uuid', caller.workspaceUuid)
+    .whereIn('i.uuid', uuids)) as { uuid: string; parent_uuid: string | null; upload_status: string | null; role: string | null }[];
+  const stateOf = new Map(states.map((state) => [state.uuid, state]));
+  const showable = states.filter((state) => state.role !== null && state.upload_status !== 'uploading').map((state) => state.uuid);
+  const items = showable.length ? ((await selectVisible(tx, caller).whereIn('i.uuid', showable)) as VisibleItem[]) : [];
+  const itemOf = new Map(items.map((item) => [item.uuid, item]));
+
+  // Readers who could have seen an item that is now gone or hidden from them: its owner, anyone ever
+  // given access on it or on an ancestor it had, and anyone who still sees one of those ancestors or a
+  // folder it lived in before (an item moved out of a shared folder). Its earlier parents come from its
+  // rows in this page and its last row before it.
+  const lostOrGone = uuids.filter((uuid) => !stateOf.get(uuid)?.role);
+  const earlierParent = new Map<string, string | null>();
+  const hidden = lostOrGone.filter((uuid) => stateOf.has(uuid));
+  if (hidden.length) {
+    const previous = (await tx('drive_changes')
+      .distinctOn('item_uuid')
+      .select('item_uuid', 'parent_uuid')
+      .whereIn('item_uuid', hidden)
+      .where('seq', '<', rows[0]!.seq)
+      .orderBy([{ column: 'item_uuid' }, { column: 'seq', order: 'desc' }])) as { item_uuid: string; parent_uuid: string | null }[];
+    for (const row of previous) earlierParent.set(row.item_uuid, row.parent_uuid);
+  }
+  const formerParentsOf = (uuid: string) =>
+    [earlierParent.get(uuid), ...rowsByItem.get(uuid)!.map((row) => row.parent_uuid)].filter((parent): parent is string => typeof parent === 'string');
+  const chainOf = (uuid: string) => [uuid, ...formerParentsOf(uuid), ...rowsByItem.get(uuid)!.flatMap((row) => arrayOf(row.ancestor_uuids))];
+  const candidates = [...new Set(lostOrGone.flatMap(chainOf))];
+  const audience = new Set<string>();
+  const seen = new Set<string>();
+  if (candidates.length) {
+    const hits = await tx('drive_share_audience')
+      .select('item_uuid')
+      .whereIn('item_uuid', candidates)
+      .where((q) =>
+        q.where({ principal_type: 'user', principal_uuid: caller.userUuid }).orWhere({ principal_type: 'workspace', principal_uuid: caller.workspaceUuid }),
+      );
+    for (const hit of hits) audience.add(hit.item_uuid);
+    const visible = await tx('drive_items')
+      .select('uuid')
+      .where('workspace_uuid', caller.workspaceUuid)
+      .whereIn('uuid', candidates)
+      .whereRaw('drive_effective_role(uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
+    for (const row of visible) seen.add(row.uuid);
+  }
+
+  const entries: { index: number; entry: FeedEntry }[] = [];
+  for (const [uuid, itemRows] of rowsByItem) {
+    const index = lastIndex.get(uuid)!;
+    const item = itemOf.get(uuid);
+    if (item) {
+      entries.push({ index, entry: upsert(item, itemRows.some((row) => row.change_type === 'create') ? 'create' : 'update') });
+      continue;
+    }
+    const state = stateOf.get(uuid);
+    if (state?.role) continue; // An upload in progress: withheld until it completes.
+    const deleteRow = itemRows.find((row) => row.change_type === 'delete');
+    if (!state && !deleteRow) continue; // Gone since; its own delete row speaks for it.
+    const chain = chainOf(uuid);
+    const couldSee =
+      itemRows.some((row) => row.owner_uuid === caller.userUuid) || chain.some((link) => audience.has(link) || seen.has(link));
+    if (!couldSee) continue;
+    // Where it lived as this reader knew it: as recorded with a delete; for an item that moved out of their
+    // view, the folder they still see; else its place now.
+    const parentUuid = deleteRow
+      ? deleteRow.parent_uuid
+      : (formerParentsOf(uuid).find((parent) => seen.has(parent)) ?? state!.parent_uuid);
+    entries.push({ index, entry: { type: 'delete', resourceType: itemRows[0]!.resource_type, uuid, parentUuid } });
+  }
+  return entries.sort((a, b) => a.index - b.index).map(({ entry }) => entry);
+}
+
+/**
+ * Orders a page so a parent precedes its children, and pulls a parent forward into the page when the
+ * reader may not hold it yet: when it changes again after `laterThan`, it could be a folder created (or
+ * moved, or shared) after the reader's position. Pulled parents appear again at their own changes.
+ */
+async function withParentsFirst(tx: Knex.Transaction, caller: DriveCaller, entries: FeedEntry[], laterThan: string): Promise<FeedEntry[]> {
+  const present = new Set(entries.filter((entry) => entry.type !== 'delete').map((entry) => entry.uuid));
+  const parentsOf = (list: VisibleItem[]) => [...new Set(list.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null && !present.has(uuid)))];
+  const pulled: UpsertEntry[] = [];
+  let missing = parentsOf(entries.flatMap((entry) => ('item' in entry ? [entry.item] : [])));
+  while (missing.length) {
+    const later = await tx('drive_changes').distinct('item_uuid').whereIn('item_uuid', missing).where('seq', '>', laterThan);
+    if (!later.length) break;
+    const parents = (await selectVisible(tx, caller)
+      .whereIn('i.uuid', later.map((row) => row.item_uuid))
+      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])) as VisibleItem[];
+    for (const parent of parents) {
+      present.add(parent.uuid);
+      pulled.push(upsert(parent, 'update'));
+    }
+    missing = parentsOf(parents);
+  }
+  return parentsBeforeChildren([...pulled.reverse(), ...entries]);
+}
+
+/** Stable reorder: each entry keeps its place unless a parent in the page must come before it. */
+function parentsBeforeChildren(entries: FeedEntry[]): FeedEntry[] {
+  const byUuid = new Map(entries.flatMap((entry) => ('item' in entry ? [[entry.uuid, entry] as const] : [])));
+  const placed = new Set<FeedEntry>();
+  const ordered: FeedEntry[] = [];
+  const place = (entry: FeedEntry) => {
+    if (placed.has(entry)) return;
+    placed.add(entry);
+    const parent = 'item' in entry && entry.item.parent_uuid ? byUuid.get(entry.item.parent_uuid) : undefined;
+    if (parent) place(parent);
+    ordered.push(entry);
+  };
+  entries.forEach(place);
+  return ordered;
+}
+
+/**
+ * Drops a workspace's change-log rows up to and including `throughSeq` and raises its floor: sync tokens
+ * behind the floor then get 410 sync_token_invalid and reseed. Nothing schedules this yet (docs/drive-sync.md).
+ */
+export async function pruneChangeLog(knex: Knex, workspaceUuid: string, throughSeq: string): Promise<void> {
+  await knex.transaction(async (tx) => {
+    await tx('drive_change_log_floors')
+      .insert({ workspace_uuid: workspaceUuid, pruned_through_seq: throughSeq })
+      .onConflict('workspace_uuid')
+      .merge({ pruned_through_seq: tx.raw('greatest(drive_change_log_floors.pruned_through_seq, excluded.pruned_through_seq)'), updated_at: tx.fn.now() });
+    await tx('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '<=', throughSeq).delete();
+  });
+}

@@ -1,0 +1,28 @@
+// The per-workspace storage pool: plaintext bytes promised to every stored version and upload in flight.
+import type { Knex } from 'knex';
+import { storageLimitExceeded } from './errors.js';
+
+/**
+ * Reserves `bytes` in the workspace pool, or throws 422 storage_limit_exceeded (pool_bytes = the limit).
+ * One conditional UPDATE, so concurrent reservations cannot overshoot the limit together. The reservation
+ * belongs to the caller's transaction: a rollback gives the bytes back.
+ */
+export async function reserveStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+  if (bytes <= 0) return;
+  const updated = await tx('workspaces')
+    .where({ uuid: workspaceUuid })
+    .whereRaw('storage_used_bytes + ? <= storage_limit_bytes', [bytes])
+    .increment('storage_used_bytes', bytes);
+  if (updated > 0) return;
+  const workspace = await tx('workspaces').where({ uuid: workspaceUuid }).first('storage_limit_bytes');
+  throw storageLimitExceeded(Number(workspace?.storage_limit_bytes ?? 0));
+}
+
+/**
+ * Gives `bytes` back to the pool. Call it in the transaction that removes what held them (an aborted or
+ * expired upload, a purged version, a permanently deleted file), so a retry cannot release twice.
+ */
+export async function releaseStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+  if (bytes <= 0) return;
+  await tx('workspaces').where({ uuid: workspaceUuid }).decrement('storage_used_bytes', bytes);
+}

@@ -1,0 +1,79 @@
+// The changes-feed cursor (sync_token): a fixed binary layout sealed with HMAC-SHA256, opaque to clients.
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { config } from '../../platform/config.js';
+
+/** Where a reader stands: inside the first-sync snapshot taken at change-log position `seq`, or in the delta after `seq`. */
+export type FeedCursor =
+  | { phase: 'snapshot'; workspaceUuid: string; userUuid: string; seq: string; after: { depth: number; uuid: string } | null }
+  | { phase: 'delta'; workspaceUuid: string; userUuid: string; seq: string };
+
+const VERSION = 1;
+const PHASES = { snapshot: 1, delta: 2 } as const;
+const MAC_BYTES = 16;
+// version, phase, workspace, user, seq; the snapshot adds the keyset position (depth, uuid).
+const HEADER_BYTES = 1 + 1 + 16 + 16 + 8;
+const POSITION_BYTES = 4 + 16;
+
+/** HKDF-SHA256 of the master key for this one purpose, so a token MAC never reuses the key that wraps file keys. */
+export function deriveSyncTokenKey(masterKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'folio drive sync token', 32));
+}
+
+let derivedKey: Buffer | undefined;
+
+/** The process's sync-token key, derived once from the configured master key. */
+export function syncTokenKey(): Buffer {
+  derivedKey ??= deriveSyncTokenKey(config().masterKey);
+  return derivedKey;
+}
+
+const uuidBytes = (uuid: string) => Buffer.from(uuid.replace(/-/g, ''), 'hex');
+const uuidText = (bytes: Buffer) => {
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const mac = (key: Buffer, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+
+export function encodeSyncToken(cursor: FeedCursor, key: Buffer = syncTokenKey()): string {
+  for (const uuid of [cursor.workspaceUuid, cursor.userUuid]) if (!UUID.test(uuid)) throw new Error('sync token: not a uuid');
+  const position = cursor.phase === 'snapshot' ? POSITION_BYTES : 0;
+  const body = Buffer.alloc(HEADER_BYTES + position);
+  body.writeUInt8(VERSION, 0);
+  body.writeUInt8(PHASES[cursor.phase], 1);
+  uuidBytes(cursor.workspaceUuid).copy(body, 2);
+  uuidBytes(cursor.userUuid).copy(body, 18);
+  body.writeBigInt64BE(BigInt(cursor.seq), 34);
+  if (cursor.phase === 'snapshot') {
+    // depth -1 marks "from the start"; the uuid bytes are then zero.
+    body.writeInt32BE(cursor.after?.depth ?? -1, HEADER_BYTES);
+    if (cursor.after) uuidBytes(cursor.after.uuid).copy(body, HEADER_BYTES + 4);
+  }
+  return Buffer.concat([body, mac(key, body)]).toString('base64url');
+}
+
+/** The cursor a token stands for, or undefined when it is malformed or its MAC does not verify. */
+export function decodeSyncToken(token: string, key: Buffer = syncTokenKey()): FeedCursor | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
+  const raw = Buffer.from(token, 'base64url');
+  if (raw.toString('base64url') !== token) return undefined; // Non-canonical encodings are tampering too.
+  if (raw.length !== HEADER_BYTES + MAC_BYTES && raw.length !== HEADER_BYTES + POSITION_BYTES + MAC_BYTES) return undefined;
+  const body = raw.subarray(0, raw.length - MAC_BYTES);
+  if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), mac(key, body))) return undefined;
+  if (body.readUInt8(0) !== VERSION) return undefined;
+  const phase = body.readUInt8(1);
+  const workspaceUuid = uuidText(body.subarray(2, 18));
+  const userUuid = uuidText(body.subarray(18, 34));
+  const seqValue = body.readBigInt64BE(34);
+  if (seqValue < 0n) return undefined;
+  const seq = seqValue.toString();
+  if (phase === PHASES.delta && body.length === HEADER_BYTES) return { phase: 'delta', workspaceUuid, userUuid, seq };
+  if (phase === PHASES.snapshot && body.length === HEADER_BYTES + POSITION_BYTES) {
+    const depth = body.readInt32BE(HEADER_BYTES);
+    if (depth < -1) return undefined;
+    const after = depth === -1 ? null : { depth, uuid: uuidText(body.subarray(HEADER_BYTES + 4, HEADER_BYTES + 20)) };
+    return { phase: 'snapshot', workspaceUuid, userUuid, seq, after };
+  }
+  return undefined;
+}

@@ -1,0 +1,457 @@
+// The changes feed over HTTP: first sync, delta, limits, withheld uploads, trash, deletes, workspaces,
+// shares and the sync token's refusals (spec/drive.md § Changes; decisions in docs/drive-sync.md).
+import { describe, expect, it } from 'vitest';
+import { createUser } from '../../../domain/accounts/workspaces.js';
+import { issueAccessToken } from '../../../domain/accounts/credentials.js';
+import { appendChange } from '../../../domain/drive/changes.js';
+import { pruneChangeLog } from '../../../domain/drive/feed.js';
+import { decodeSyncToken, encodeSyncToken } from '../../../domain/drive/sync-token.js';
+import { db } from '../../../platform/database.js';
+import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
+
+interface Page {
+  object: string;
+  url: string;
+  as_of: string;
+  sync_token: string;
+  has_more: boolean;
+  changes: any[];
+}
+
+async function changes(user: { token: string }, query: { since?: string; limit?: number | string } = {}) {
+  const params = new URLSearchParams();
+  if (query.since !== undefined) params.set('since', query.since);
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  const search = params.toString();
+  return call<Page>('GET', `/v1/drive/changes${search ? `?${search}` : ''}`, { token: user.token });
+}
+
+/** Follows has_more to the end; returns every entry in order, each page, and the last token. */
+async function syncToEnd(user: { token: string }, since?: string, limit?: number) {
+  const pages: Page[] = [];
+  let token = since;
+  for (;;) {
+    const response = await changes(user, { since: token, limit });
+    expect(response.status).toBe(200);
+    pages.push(response.body);
+    token = response.body.sync_token;
+    if (!response.body.has_more) break;
+    expect(pages.length).toBeLessThan(10_000);
+  }
+  return { entries: pages.flatMap((page) => page.changes), pages, token: token! };
+}
+
+const parentOf = (entry: any) => entry.resource?.folder_uuid ?? entry.resource?.parent_uuid ?? null;
+
+/** Applying the stream in order never meets a child before its parent (the owner sees every parent). */
+function expectParentsFirst(entries: any[]) {
+  const known = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type === 'delete') continue;
+    const parent = parentOf(entry);
+    if (parent !== null) expect(known, `parent of ${entry.resource.name} arrives first`).toContain(parent);
+    known.add(entry.uuid);
+  }
+}
+
+/** The final state a client holds after applying the entries as upserts and deletes. */
+function apply(entries: any[], state = new Map<string, any>()) {
+  for (const entry of entries) {
+    if (entry.type === 'delete') state.delete(entry.uuid);
+    else state.set(entry.uuid, entry.resource);
+  }
+  return state;
+}
+
+async function folder(user: TestUser, name: string, parentUuid: string | null = null) {
+  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
+  expect(response.status).toBe(201);
+  return response.body.uuid as string;
+}
+
+async function deletePermanently(user: TestUser, kind: 'files' | 'folders', uuid: string) {
+  const response = await call('DELETE', `/v1/drive/${kind}/${uuid}`, { token: user.token });
+  expect(response.status).toBe(204);
+}
+
+describe('Drive changes feed: first sync', () => {
+  it('pages a snapshot of everything visible, parents before children, then continues as an empty delta', async () => {
+    const owner = await makeUser({ firstName: 'Ada' });
+    const a = await folder(owner, 'A');
+    const b = await folder(owner, 'B', a);
+    const c = await folder(owner, 'C', b);
+    const rootFile = await insertDriveFile(owner, { name: 'root.txt' });
+    const deepFile = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: c });
+    const trashed = await folder(owner, 'Old');
+    expect((await call('POST', `/v1/drive/folders/${trashed}`, { token: owner.token, json: { trashed: true } })).status).toBe(200);
+    await insertDriveFile(owner, { name: 'uploading.bin', uploadStatus: 'uploading' });
+
+    const { entries, pages, token } = await syncToEnd(owner, undefined, 2);
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    for (const page of pages) {
+      expect(page).toMatchObject({ object: 'list', url: '/v1/drive/changes', has_more: expect.any(Boolean) });
+      expect(Number.isNaN(Date.parse(page.as_of))).toBe(false);
+      expect(page.changes.length).toBeLessThanOrEqual(2);
+    }
+    expect(pages.slice(0, -1).every((page) => page.has_more)).toBe(true);
+    expect(pages.at(-1)!.has_more).toBe(false);
+    expect(entries.every((entry) => entry.type === 'create')).toBe(true);
+    expect(new Set(entries.map((entry) => entry.uuid))).toEqual(new Set([a, b, c, rootFile, deepFile, trashed]));
+    expectParentsFirst(entries);
+
+    const folderEntry = entries.find((entry) => entry.uuid === b);
+    expect(folderEntry).toEqual({ type: 'create', resource_type: 'folder', uuid: b, resource: (await call('GET', `/v1/drive/folders/${b}`, { token: owner.token })).body });
+    const fileEntry = entries.find((entry) => entry.uuid === deepFile);
+    expect(fileEntry).toEqual({ type: 'create', resource_type: 'file', uuid: deepFile, resource: (await call('GET', `/v1/drive/files/${deepFile}`, { token: owner.token })).body });
+    expect(entries.find((entry) => entry.uuid === trashed).resource.trashed).toBe(true);
+
+    const delta = await changes(owner, { since: token });
+    expect(delta.status).toBe(200);
+    expect(delta.body).toMatchObject({ changes: [], has_more: false });
+  });
+
+  it('continues seamlessly into the changes committed while the snapshot was being paged', async () => {
+    const owner = await makeUser();
+    const first = await folder(owner, 'first');
+    const second = await folder(owner, 'second');
+    await folder(owner, 'third');
+    const page1 = await changes(owner, { limit: 1 });
+    expect(page1.body.changes.map((entry: any) => entry.uuid)).toHaveLength(1);
+    expect(page1.body.has_more).toBe(true);
+
+    // Meanwhile: a rename of something maybe already sent, a new folder with a child, and a move.
+    const sentUuid = page1.body.changes[0].uuid;
+    expect((await call('POST', `/v1/drive/folders/${sentUuid}`, { token: owner.token, json: { name: 'renamed' } })).status).toBe(200);
+    const late = await folder(owner, 'late');
+    const lateChild = await folder(owner, 'late child', late);
+    expect((await call('POST', `/v1/drive/folders/${first === sentUuid ? second : first}`, { token: owner.token, json: { parent_uuid: late } })).status).toBe(200);
+
+    const rest = await syncToEnd(owner, page1.body.sync_token, 1);
+    const all = [...page1.body.changes, ...rest.entries];
+    expectParentsFirst(all);
+    const held = apply(all);
+    const listed = (await call('GET', '/v1/drive/files', { token: owner.token })).body;
+    const lateListing = (await call('GET', `/v1/drive/files?folder_uuid=${late}`, { token: owner.token })).body;
+    const truth = [...listed.folders, ...lateListing.folders];
+    expect(truth.map((item: any) => item.uuid)).toContain(lateChild);
+    for (const item of truth) expect(held.get(item.uuid)).toEqual(item);
+    expect(held.size).toBe(truth.length);
+  });
+
+  it('defaults to 250 changes a page, allows up to 1000, and refuses other limits with 400 invalid_body', async () => {
+    const owner = await makeUser();
+    await db().raw(
+      `insert into drive_items (workspace_uuid, owner_uuid, kind, name, upload_status, content_type, file_size_bytes)
+       select ?, ?, 'file', 'bulk-' || n || '.txt', 'completed', 'text/plain', 1 from generate_series(1, 1005) as n`,
+      [owner.workspaceUuid, owner.uuid],
+    );
+    const byDefault = await changes(owner);
+    expect(byDefault.status).toBe(200);
+    expect(byDefault.body.changes).toHaveLength(250);
+    expect(byDefault.body.has_more).toBe(true);
+
+    const max = await changes(owner, { limit: 1000 });
+    expect(max.body.changes).toHaveLength(1000);
+    expect(max.body.has_more).toBe(true);
+    const tail = await changes(owner, { since: max.body.sync_token, limit: 1000 });
+    expect(tail.body.changes).toHaveLength(5);
+    expect(tail.body.has_more).toBe(false);
+
+    for (const limit of ['1001', '0', '-1', 'ten', '1.5', '', '99999']) {
+      const refused = await changes(owner, { limit });
+      expect(refused.status, `limit=${limit}`).toBe(400);
+      expect(refused.body).toEqual({ error: 'invalid_body', fields: ['limit'] });
+    }
+  });
+});
+
+describe('Drive changes feed: delta', () => {
+  it('reports renames, moves and creates after the token in commit order with the current resource', async () => {
+    const owner = await makeUser();
+    const docs = await folder(owner, 'Docs');
+    const file = await insertDriveFile(owner, { name: 'a.txt' });
+    const { token } = await syncToEnd(owner);
+
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { name: 'b.txt' } })).status).toBe(200);
+    const archive = await folder(owner, 'Archive');
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: docs } })).status).toBe(200);
+
+    const page = await changes(owner, { since: token });
+    expect(page.status).toBe(200);
+    expect(page.body.has_more).toBe(false);
+    const current = (await call('GET', `/v1/drive/files/${file}`, { token: owner.token })).body;
+    expect(current).toMatchObject({ name: 'b.txt', folder_uuid: docs, version: 3 });
+    // One entry per item per page, at the place of its last change.
+    expect(page.body.changes).toEqual([
+      { type: 'create', resource_type: 'folder', uuid: archive, resource: (await call('GET', `/v1/drive/folders/${archive}`, { token: owner.token })).body },
+      { type: 'update', resource_type: 'file', uuid: file, resource: current },
+    ]);
+    const again = await changes(owner, { since: page.body.sync_token });
+    expect(again.body).toMatchObject({ changes: [], has_more: false });
+  });
+
+  it('pulls a parent forward when a child arrives before the change that created its parent, within the limit', async () => {
+    const owner = await makeUser();
+    const { token } = await syncToEnd(owner);
+    const child = await folder(owner, 'child');
+    const filler = await folder(owner, 'filler');
+    const parent = await folder(owner, 'parent');
+    expect((await call('POST', `/v1/drive/folders/${child}`, { token: owner.token, json: { parent_uuid: parent } })).status).toBe(200);
+
+    const { pages, entries } = await syncToEnd(owner, token, 2);
+    expect(pages.map((page) => page.changes.map((entry: any) => [entry.type, entry.uuid]))).toEqual([
+      [['update', parent], ['create', child]],
+      [['create', filler], ['create', parent]],
+      [['update', child]],
+    ]);
+    expectParentsFirst(entries);
+  });
+
+  it('withholds a file while it uploads and delivers it once completed', async () => {
+    const owner = await makeUser();
+    const { token } = await syncToEnd(owner);
+    const upload = await insertDriveFile(owner, { name: 'big.bin', uploadStatus: 'uploading' });
+
+    const during = await syncToEnd(owner, token);
+    expect(during.entries).toEqual([]);
+    const firstSync = await syncToEnd(owner);
+    expect(firstSync.entries).toEqual([]);
+
+    await db().transaction(async (tx) => {
+      const [row] = await tx('drive_items').where({ uuid: upload }).update({ upload_status: 'completed', version: tx.raw('version + 1') }).returning('*');
+      await appendChange(tx, 'update', row);
+    });
+    const after = await syncToEnd(owner, during.token);
+    expect(after.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: upload, resource: expect.objectContaining({ upload_status: 'completed', version: 2 }) }]);
+  });
+
+  it('delivers a trash as an update with trashed true and a restore as an update with trashed false', async () => {
+    const owner = await makeUser();
+    const file = await insertDriveFile(owner, { name: 'notes.txt' });
+    const { token } = await syncToEnd(owner);
+
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: true } })).status).toBe(200);
+    const trashedPage = await syncToEnd(owner, token);
+    expect(trashedPage.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ trashed: true, version: 2 }) }]);
+
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: false } })).status).toBe(200);
+    const restoredPage = await syncToEnd(owner, trashedPage.token);
+    expect(restoredPage.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ trashed: false, version: 3 }) }]);
+  });
+
+  it('delivers a permanent delete with parent_uuid and no resource, to the owner and to a grantee of an ancestor only', async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const stranger = await makeColleague(owner);
+    const shared = await folder(owner, 'Shared');
+    const file = await insertDriveFile(owner, { name: 'gone.txt', folderUuid: shared });
+    await grant({ folder: shared }, { user: grantee }, 'viewer');
+    const tokens = await Promise.all([owner, grantee, stranger].map(async (user) => (await syncToEnd(user)).token));
+
+    await deletePermanently(owner, 'files', file);
+    const ownerSees = await syncToEnd(owner, tokens[0]);
+    const granteeSees = await syncToEnd(grantee, tokens[1]);
+    const strangerSees = await syncToEnd(stranger, tokens[2]);
+    const deletion = { type: 'delete', resource_type: 'file', uuid: file, parent_uuid: shared };
+    expect(ownerSees.entries).toEqual([deletion]);
+    expect(granteeSees.entries).toEqual([deletion]);
+    expect(strangerSees.entries).toEqual([]);
+    expect(ownerSees.entries[0]).not.toHaveProperty('resource');
+  });
+
+  it('still tells a grantee when the shared folder itself is deleted, and of every item below it once the cascade removed them', async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const parent = await folder(owner, 'Private');
+    const shared = await folder(owner, 'Shared', parent);
+    const inner = await folder(owner, 'Inner', shared);
+    const file = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: inner });
+    await grant({ folder: shared }, { user: grantee }, 'editor');
+    const { token } = await syncToEnd(grantee);
+
+    await deletePermanently(owner, 'folders', shared);
+    const atOnce = await syncToEnd(grantee, token);
+    expect(atOnce.entries[0]).toEqual({ type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: parent });
+
+    // The cascade removes the rows (and the grant with them) leaves first, with a delete change for each.
+    for (let attempt = 0; await db()('drive_items').where({ uuid: shared }).first(); attempt += 1) {
+      expect(attempt, 'the delete cascade finishes').toBeLessThan(450);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await db()('drive_grants').where({ item_uuid: shared })).toEqual([]);
+    const later = await syncToEnd(grantee, atOnce.token);
+    const deletes = [...atOnce.entries, ...later.entries].filter((entry) => entry.type === 'delete');
+    expect(deletes).toEqual(expect.arrayContaining([
+      { type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: parent },
+      { type: 'delete', resource_type: 'folder', uuid: inner, parent_uuid: shared },
+      { type: 'delete', resource_type: 'file', uuid: file, parent_uuid: inner },
+    ]));
+    expect([...atOnce.entries, ...later.entries].every((entry) => entry.type === 'delete')).toBe(true);
+    expect((await syncToEnd(grantee)).entries).toEqual([]);
+  });
+});
+
+describe('Drive changes feed: visibility through shares', () => {
+  it('brings a folder and its subtree into a grantee feed when a grant is accepted, and deletes them when it is revoked', async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const shared = await folder(owner, 'Team');
+    const inner = await folder(owner, 'Inner', shared);
+    const file = await insertDriveFile(owner, { name: 'plan.txt', folderUuid: inner });
+    const hidden = await folder(owner, 'Hidden');
+    const start = await syncToEnd(grantee);
+    expect(start.entries).toEqual([]);
+
+    const pending = await grant({ folder: shared }, { user: grantee }, 'viewer', 'pending');
+    const whilePending = await syncToEnd(grantee, start.token);
+    expect(whilePending.entries).toEqual([]);
+
+    const { acceptGrant } = await import('../../../domain/drive/sharing.js');
+    await db().transaction((tx) => acceptGrant(tx, pending));
+    const accepted = await syncToEnd(grantee, whilePending.token);
+    expect(accepted.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
+      ['update', shared],
+      ['update', inner],
+      ['update', file],
+    ]);
+    expect(accepted.entries.map((entry) => entry.resource.my_role)).toEqual(['viewer', 'viewer', 'viewer']);
+    expect(accepted.entries[0].resource).toMatchObject({ shared: true, owner: { self: false } });
+    expect(accepted.entries.map((entry) => entry.uuid)).not.toContain(hidden);
+
+    // The first sync of the grantee now holds the same subtree.
+    expect(new Set((await syncToEnd(grantee)).entries.map((entry) => entry.uuid))).toEqual(new Set([shared, inner, file]));
+
+    await revokeGrantFor(pending);
+    const revoked = await syncToEnd(grantee, accepted.token);
+    expect(revoked.entries).toEqual([
+      { type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: null },
+      { type: 'delete', resource_type: 'folder', uuid: inner, parent_uuid: shared },
+      { type: 'delete', resource_type: 'file', uuid: file, parent_uuid: inner },
+    ]);
+    expect((await syncToEnd(grantee)).entries).toEqual([]);
+  });
+
+  it('shows the owner the shared flag turning on and off through the feed', async () => {
+    const owner = await makeUser();
+    const colleague = await makeColleague(owner);
+    const file = await insertDriveFile(owner, { name: 'share-me.txt' });
+    const { token } = await syncToEnd(owner);
+    const grantUuid = await grant({ file }, { user: colleague }, 'commenter');
+    const on = await syncToEnd(owner, token);
+    expect(on.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ shared: true, version: 2, my_role: 'owner' }) }]);
+    await revokeGrantFor(grantUuid);
+    const off = await syncToEnd(owner, on.token);
+    expect(off.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ shared: false, version: 3 }) }]);
+  });
+
+  it('deletes an item from a grantee feed when it moves out of the shared folder, and brings it back when it moves in', async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const shared = await folder(owner, 'Shared');
+    const privateFolder = await folder(owner, 'Private');
+    const file = await insertDriveFile(owner, { name: 'wanderer.txt', folderUuid: shared });
+    await grant({ folder: shared }, { user: grantee }, 'viewer');
+    const start = await syncToEnd(grantee);
+    expect(start.entries.map((entry) => entry.uuid)).toEqual([shared, file]);
+    const ownerStart = await syncToEnd(owner);
+
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: privateFolder } })).status).toBe(200);
+    const out = await syncToEnd(grantee, start.token);
+    expect(out.entries).toEqual([{ type: 'delete', resource_type: 'file', uuid: file, parent_uuid: shared }]);
+
+    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: shared } })).status).toBe(200);
+    const back = await syncToEnd(grantee, out.token);
+    expect(back.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ folder_uuid: shared, my_role: 'viewer' }) }]);
+    // The owner sees the moves as an update, never a delete.
+    expect((await syncToEnd(owner, ownerStart.token)).entries).toEqual([
+      { type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ folder_uuid: shared, version: 4 }) },
+    ]);
+  });
+
+  it('gives every member of the workspace the items of a workspace grant, and a new file inside reaches them', async () => {
+    const owner = await makeUser();
+    const member = await makeColleague(owner);
+    const shared = await folder(owner, 'Everyone');
+    const { token } = await syncToEnd(member);
+    await grant({ folder: shared }, { workspace: owner.workspaceUuid }, 'viewer');
+    const file = await insertDriveFile(owner, { name: 'handbook.pdf', folderUuid: shared });
+    const seen = await syncToEnd(member, token);
+    expect(seen.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
+      ['update', shared],
+      ['create', file],
+    ]);
+  });
+});
+
+describe('Drive changes feed: tokens and workspaces', () => {
+  it("covers only the token's workspace, and refuses a sync token from another workspace with 410", async () => {
+    const owner = await makeUser();
+    const otherWorkspace = await makeWorkspace();
+    await createUser(db(), { workspaceUuid: otherWorkspace.uuid, email: owner.email });
+    const elsewhere = {
+      token: (await issueAccessToken(db(), { workspaceUuid: otherWorkspace.uuid, userUuid: owner.uuid, scopes: ['drive.read', 'drive.create'], expiresInMs: 600_000 })).access_token,
+    };
+    const here = await folder(owner, 'Here');
+    const there = (await call('POST', '/v1/drive/folders', { token: elsewhere.token, json: { name: 'There' } })).body.uuid;
+
+    const hereSync = await syncToEnd(owner);
+    const thereSync = await syncToEnd(elsewhere);
+    expect(hereSync.entries.map((entry) => entry.uuid)).toEqual([here]);
+    expect(thereSync.entries.map((entry) => entry.uuid)).toEqual([there]);
+
+    const crossed = await changes(elsewhere, { since: hereSync.token });
+    expect(crossed.status).toBe(410);
+    expect(crossed.body).toEqual({ error: 'sync_token_invalid' });
+  });
+
+  it('refuses a token of another user, a tampered token and garbage with 410 sync_token_invalid', async () => {
+    const owner = await makeUser();
+    const colleague = await makeColleague(owner);
+    await folder(owner, 'Mine');
+    const { token } = await syncToEnd(owner);
+    const raw = Buffer.from(token, 'base64url');
+    raw[10]! ^= 0x01;
+    for (const [who, since] of [
+      [colleague, token],
+      [owner, raw.toString('base64url')],
+      [owner, 'garbage'],
+      [owner, token.slice(0, -2)],
+    ] as const) {
+      const response = await changes(who, { since });
+      expect(response.status).toBe(410);
+      expect(response.body).toEqual({ error: 'sync_token_invalid' });
+    }
+    // A valid token keeps working after the refusals.
+    expect((await changes(owner, { since: token })).status).toBe(200);
+  });
+
+  it('refuses a token older than what the change log still holds, and a reseed without since works', async () => {
+    const owner = await makeUser();
+    await folder(owner, 'One');
+    const { token } = await syncToEnd(owner);
+    await folder(owner, 'Two');
+    const head = await db()('drive_changes').where({ workspace_uuid: owner.workspaceUuid }).max('seq as seq').first();
+    await pruneChangeLog(db(), owner.workspaceUuid, String(head!.seq));
+
+    const stale = await changes(owner, { since: token });
+    expect(stale.status).toBe(410);
+    expect(stale.body).toEqual({ error: 'sync_token_invalid' });
+    const reseed = await syncToEnd(owner);
+    expect(reseed.entries.map((entry) => entry.resource.name).sort()).toEqual(['One', 'Two']);
+    expect((await changes(owner, { since: reseed.token })).status).toBe(200);
+  });
+
+  it('refuses a correctly sealed token whose position lies beyond the change log', async () => {
+    const owner = await makeUser();
+    const cursor = decodeSyncToken((await syncToEnd(owner)).token)!;
+    const ahead = encodeSyncToken({ ...cursor, phase: 'delta', seq: '999999999999' });
+    expect((await changes(owner, { since: ahead })).status).toBe(410);
+  });
+
+  it('needs the drive.read scope', async () => {
+    const owner = await makeUser();
+    const response = await changes({ token: await tokenFor(owner, ['drive.create']) });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.read' });
+  });
+});
