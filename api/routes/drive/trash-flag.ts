@@ -1,9 +1,8 @@
 // The `trashed` key of a file or folder update: true trashes (and needs drive.delete too), false restores.
 import type { Middleware } from 'koa';
 import { requireScope } from '../../middleware/auth.js';
-import { findVisibleItem, type DriveCaller, type VisibleItem } from '../../../domain/drive/items.js';
+import type { DriveCaller, VisibleItem } from '../../../domain/drive/items.js';
 import { restoreItem, trashItem } from '../../../domain/drive/trash.js';
-import { db } from '../../../platform/database.js';
 
 const needsDelete = requireScope('drive.delete');
 
@@ -15,7 +14,5 @@ export function requireDeleteScopeToTrash(): Middleware {
 /** Applies `trashed` after the metadata change, and answers the item as it then stands. */
 export async function applyTrashedFlag(me: DriveCaller, item: VisibleItem, trashed: boolean | undefined): Promise<VisibleItem> {
   if (trashed === undefined || trashed === item.trashed) return item;
-  if (trashed) await trashItem(me, item.uuid);
-  else await restoreItem(me, item.uuid);
-  return findVisibleItem(db(), me, item.uuid);
+  return trashed ? trashItem(me, item.uuid, item.kind) : restoreItem(me, item.uuid, item.kind);
 }
