@@ -64,13 +64,14 @@ export async function findVisibleItem(
   knex: Knex,
   caller: DriveCaller,
   uuid: string,
-  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; includeUploading?: boolean } = {},
+  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; forShare?: boolean; includeUploading?: boolean } = {},
 ): Promise<VisibleItem> {
   if (!isUuid(uuid)) throw notFound();
   const query = selectVisible(knex, caller).where('i.uuid', uuid);
   if (options.kind) query.where('i.kind', options.kind);
   if (!options.includeUploading) query.whereRaw(`i.upload_status is distinct from 'uploading'`);
   if (options.forUpdate) query.forUpdate('i');
+  else if (options.forShare) query.forShare('i');
   const item = (await query.first()) as VisibleItem | undefined;
   if (!item) throw notFound();
   if (options.needs && !atLeast(item.my_role, options.needs)) throw notAuthorized();
@@ -109,7 +110,8 @@ export async function resolveDestination(
   folderUuid: string | null,
 ): Promise<{ parentUuid: string | null; depth: number }> {
   if (folderUuid === null) return { parentUuid: null, depth: 0 };
-  const folder = await findVisibleItem(tx, caller, folderUuid, { kind: 'folder', needs: 'editor' });
+  // FOR SHARE: a trash cascade batch updating this folder waits for us, or we see it trashed.
+  const folder = await findVisibleItem(tx, caller, folderUuid, { kind: 'folder', needs: 'editor', forShare: true });
   if (folder.trashed) throw notFound('The destination folder is in the trash.');
   return { parentUuid: folder.uuid, depth: folder.depth + 1 };
 }
