@@ -5,6 +5,7 @@ import { createAccountActivities } from './accounts.js';
 import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
+import { createDocumentActivities } from './documents.js';
 
 export interface ActivityDeps {
   db: Knex;
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDriveContentActivities(deps),
     ...createDriveTrashActivities(deps),
     ...createDriveFeedActivities(deps),
+    ...createDocumentActivities(deps),
   };
 }
 

@@ -12,6 +12,12 @@ import { foldersRouter } from './routes/drive/folders.js';
 import { sharingRouter } from './routes/drive/sharing.js';
 import { trashRouter } from './routes/drive/trash.js';
 import { uploadsRouter } from './routes/drive/uploads.js';
+import { attachmentsRouter } from './routes/documents/attachments.js';
+import { commentsRouter } from './routes/documents/comments.js';
+import { contentRouter } from './routes/documents/content.js';
+import { documentsRouter } from './routes/documents/documents.js';
+import { liveRouter } from './routes/documents/live.js';
+import { suggestionsRouter } from './routes/documents/suggestions.js';
 import { healthRouter } from './routes/health.js';
 
 /** Each resource router mounts itself under /v1; see api/routes/. */
@@ -23,6 +29,12 @@ const resourceRouters: Router[] = [
   trashRouter,
   sharingRouter,
   changesRouter,
+  documentsRouter,
+  contentRouter,
+  suggestionsRouter,
+  commentsRouter,
+  attachmentsRouter,
+  liveRouter,
 ];
 
 export function createApp(): Koa {

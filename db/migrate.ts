@@ -5,6 +5,7 @@ import * as drive from './migrations/002_drive.js';
 import * as driveContent from './migrations/003_drive_content.js';
 import * as driveTrash from './migrations/004_drive_trash.js';
 import * as driveFeedSharing from './migrations/005_drive_feed_sharing.js';
+import * as documents from './migrations/006_documents.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '003_drive_content': driveContent,
   '004_drive_trash': driveTrash,
   '005_drive_feed_sharing': driveFeedSharing,
+  '006_documents': documents,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -3,3 +3,4 @@ export { tokenCleanupWorkflow } from './token-cleanup.js';
 export * from './drive-content.js';
 export * from './drive-trash.js';
 export * from './drive-feed.js';
+export * from './documents.js';

@@ -1,0 +1,96 @@
+// The exact Documents response objects of spec/documents.md, built field by field from domain rows and views.
+import type { AttachmentRow } from '../../domain/documents-store/attachments.js';
+import { attachmentMarkdown } from '../../domain/documents-store/attachments.js';
+import type { ContentView } from '../../domain/documents-store/content.js';
+import type { VisibleDocument } from '../../domain/documents-store/documents.js';
+import type { MessageView, Person, ThreadView } from '../../domain/documents-store/threads.js';
+import { config } from '../../platform/config.js';
+
+/** The owner-style object: self (true when the caller), first_name, last_name, display_name. */
+export function presentPerson(person: Person, callerUuid: string) {
+  const first = person.first_name ?? null;
+  const last = person.last_name ?? null;
+  const display = [first, last].filter(Boolean).join(' ');
+  return { self: person.uuid === callerUuid, first_name: first, last_name: last, display_name: display || null };
+}
+
+export function presentDocument(document: VisibleDocument, callerUuid: string) {
+  return {
+    object: 'document',
+    uuid: document.uuid,
+    workspace_uuid: document.workspace_uuid,
+    title: document.title,
+    url: `${config().docsUrl}/${document.uuid}`,
+    my_role: document.my_role,
+    shared: document.shared,
+    owner: presentPerson({ uuid: document.owner_uuid, first_name: document.owner_first_name, last_name: document.owner_last_name }, callerUuid),
+    trashed_at: document.trashed_at ? document.trashed_at.toISOString() : null,
+    created_at: document.created_at.toISOString(),
+    updated_at: document.updated_at.toISOString(),
+  };
+}
+
+export function presentDocumentList(url: string, page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null }, callerUuid: string) {
+  return {
+    object: 'list',
+    url,
+    has_more: page.hasMore,
+    data: page.documents.map((document) => presentDocument(document, callerUuid)),
+    next_cursor: page.nextCursor,
+  };
+}
+
+function presentMessage(message: MessageView, callerUuid: string) {
+  return {
+    uuid: message.uuid,
+    author: presentPerson(message.author, callerUuid),
+    body: message.body,
+    created_at: message.created_at.toISOString(),
+    edited_at: message.edited_at ? message.edited_at.toISOString() : null,
+  };
+}
+
+/** A thread as the content read lists it, and as every comment write answers. */
+export function presentThread(thread: ThreadView, callerUuid: string) {
+  return {
+    uuid: thread.uuid,
+    kind: thread.kind,
+    ref: thread.ref === null ? null : `s${thread.ref}`,
+    status: thread.status,
+    placement: thread.placement.placement,
+    quote: thread.placement.quote,
+    suggested_text: thread.placement.suggested_text,
+    suggested_format: thread.placement.suggested_format,
+    author: presentPerson(thread.author, callerUuid),
+    created_at: thread.created_at.toISOString(),
+    messages: thread.messages.map((message) => presentMessage(message, callerUuid)),
+  };
+}
+
+export function presentContent(view: ContentView, callerUuid: string, extra: { suggestions?: string[] } = {}) {
+  return {
+    object: 'document_content',
+    uuid: view.uuid,
+    revision: view.revision,
+    markdown: view.markdown,
+    threads: view.threads.map((thread) => presentThread(thread, callerUuid)),
+    ...(extra.suggestions ? { suggestions: extra.suggestions } : {}),
+  };
+}
+
+export function presentAttachment(attachment: AttachmentRow) {
+  return {
+    object: 'document_attachment',
+    uuid: attachment.uuid,
+    document_uuid: attachment.document_uuid,
+    filename: attachment.filename,
+    content_type: attachment.content_type,
+    byte_size: Number(attachment.byte_size),
+    upload_status: attachment.upload_status,
+    width: attachment.width,
+    height: attachment.height,
+    inline: attachment.inline,
+    markdown: attachmentMarkdown(attachment),
+    created_at: attachment.created_at.toISOString(),
+  };
+}

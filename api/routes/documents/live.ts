@@ -1,0 +1,82 @@
+// The live channel: Server-Sent Events of a document's new revisions (and thread changes), for anyone who can read it.
+// Events carry numbers only; a client reads the content again with GET /content. See docs/documents-api.md § Live.
+import { PassThrough } from 'node:stream';
+import Router from '@koa/router';
+import { findVisibleDocument } from '../../../domain/documents-store/documents.js';
+import { liveHub } from '../../../domain/documents-store/live.js';
+import { db } from '../../../platform/database.js';
+import { requireScope } from '../../middleware/auth.js';
+import { checkPathUuids, documentCaller } from './params.js';
+
+const KEEP_ALIVE_MS = 15_000;
+const RETRY_MS = 2_000;
+
+// Open streams end when the process is asked to stop, so the server can close its connections and exit.
+const openStreams = new Set<PassThrough>();
+let stopHandlerInstalled = false;
+function endStreamsOnShutdown() {
+  if (stopHandlerInstalled) return;
+  stopHandlerInstalled = true;
+  const endAll = () => {
+    for (const stream of openStreams) stream.end();
+    void liveHub().close();
+  };
+  process.once('SIGTERM', endAll);
+  process.once('SIGINT', endAll);
+}
+
+const frame = (event: string, data: unknown, id?: number) =>
+  `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+export const liveRouter = new Router({ prefix: '/v1/documents/:uuid/events' });
+
+liveRouter.get('/', requireScope('docs.read'), checkPathUuids(), async (ctx) => {
+  const me = documentCaller(ctx.state);
+  const document = await findVisibleDocument(db(), me, ctx.params.uuid!);
+  const stream = new PassThrough();
+  // A late event (a resync query finishing after the client left) must not write to an ended stream.
+  const write = (text: string) => {
+    if (!stream.writableEnded && !stream.destroyed) stream.write(text);
+  };
+  let sent = 0;
+  const sendRevision = (revision: number) => {
+    if (revision <= sent) return;
+    sent = revision;
+    write(frame('revision', { document_uuid: document.uuid, revision }, revision));
+  };
+  const currentRevision = async () => {
+    const row = await db()('documents').where({ uuid: document.uuid }).first('revision');
+    return row ? (row.revision as number) : undefined;
+  };
+
+  // Subscribe before reading the revision, so nothing committed in between is missed.
+  const unsubscribe = await liveHub().subscribe(document.uuid, (event) => {
+    if (event.event === 'revision') sendRevision(event.revision);
+    else if (event.event === 'threads') write(frame('threads', { document_uuid: document.uuid, revision: event.revision }));
+    else void currentRevision().then((revision) => revision !== undefined && sendRevision(revision), () => undefined);
+  });
+  const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  const close = () => {
+    clearInterval(keepAlive);
+    unsubscribe();
+    openStreams.delete(stream);
+    stream.end();
+  };
+  ctx.req.on('close', close);
+  stream.on('close', close);
+  stream.on('error', close);
+  openStreams.add(stream);
+  endStreamsOnShutdown();
+
+  ctx.req.socket.setTimeout(0);
+  ctx.req.socket.setNoDelay(true);
+  ctx.req.socket.setKeepAlive(true);
+  ctx.status = 200;
+  ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
+  ctx.set('Cache-Control', 'no-cache, no-transform');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = stream;
+  write(`retry: ${RETRY_MS}\n\n`);
+  sendRevision((await currentRevision()) ?? document.revision);
+});

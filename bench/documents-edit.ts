@@ -1,0 +1,219 @@
+// Benchmark: server-side latency of a one-operation edit on documents of 10 KB, 100 KB and 1 MB of markdown, and
+// revisions per second on one document under concurrent editors that send base_revision and retry on 409.
+//
+//   node --import tsx bench/documents-edit.ts
+//
+// Starts its own throw-away stack the way the integration tests do (a fresh PostgreSQL database, in-memory
+// Temporal, MinIO, the API as its own process; no worker) and removes it afterwards. Server-side latency is the
+// duration the API logs for each request (from the request's arrival to its last byte), so the client and the
+// loopback are not counted. FOLIO_BENCH_EDITS (default 100) edits per size, FOLIO_BENCH_EDITORS (default 8)
+// concurrent editors for FOLIO_BENCH_SECONDS (default 10) seconds; FOLIO_BENCH_SIZES (KB, default 10,100,1024) and
+// FOLIO_BENCH_BUDGET (seconds of edits per size, default 300) bound the run.
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrateLatest } from '../db/migrate.js';
+import { ensureTools } from '../deploy/local/tools.js';
+import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal } from '../deploy/local/services.js';
+import { startApi, waitForApi } from '../deploy/local/folio-processes.js';
+import { issueAccessToken } from '../domain/accounts/credentials.js';
+import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
+import { createDb } from '../platform/database.js';
+
+const EDITS = Number(process.env.FOLIO_BENCH_EDITS ?? 100);
+const EDITORS = Number(process.env.FOLIO_BENCH_EDITORS ?? 8);
+const SECONDS = Number(process.env.FOLIO_BENCH_SECONDS ?? 10);
+/** Document sizes in KB (FOLIO_BENCH_SIZES, default 10,100,1024). */
+const SIZES = (process.env.FOLIO_BENCH_SIZES ?? '10,100,1024').split(',').map((kb) => ({
+  label: Number(kb) >= 1024 ? `${Number(kb) / 1024} MB` : `${Number(kb)} KB`,
+  bytes: Number(kb) * 1024,
+}));
+/** Seconds of measured edits per size at most (after at least 5), so a slow size still finishes. */
+const BUDGET_S = Number(process.env.FOLIO_BENCH_BUDGET ?? 300);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Stack {
+  apiUrl: string;
+  databaseUrl: string;
+  apiLog: string;
+  stop(): Promise<void>;
+}
+
+async function ownStack(): Promise<Stack> {
+  ensureTools(say);
+  const root = mkdtempSync(join(tmpdir(), 'folio-bench-docs-'));
+  chmodSync(root, 0o755);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log') });
+    stops.push(postgres.stop);
+    const database = `folio_bench_${randomBytes(6).toString('hex')}`;
+    await createDatabaseIfMissing(postgres.serverUrl, database);
+    stops.push(() => dropDatabase(postgres.serverUrl, database));
+    const databaseUrl = `${postgres.serverUrl}/${database}`;
+    const knex = createDb(databaseUrl);
+    await migrateLatest(knex);
+    await knex.destroy();
+
+    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [temporal, minio] = await Promise.all([
+      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
+      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, accessKey: 'folio-bench', secretKey: 'folio-bench-secret', logFile: join(root, 'minio.log') }),
+    ]);
+    stops.push(temporal.stop, minio.stop);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const apiLog = join(root, 'api.log');
+    const env = {
+      ...process.env,
+      FOLIO_ENV: 'test',
+      // The request log lines carry the server-side durations this benchmark reads.
+      FOLIO_LOG_LEVEL: 'info',
+      FOLIO_PORT: String(apiPort),
+      FOLIO_DATABASE_URL: databaseUrl,
+      FOLIO_TEMPORAL_ADDRESS: temporal.address,
+      FOLIO_S3_ENDPOINT: minio.endpoint,
+      FOLIO_S3_ACCESS_KEY: 'folio-bench',
+      FOLIO_S3_SECRET_KEY: 'folio-bench-secret',
+      FOLIO_S3_BUCKET: 'folio-bench',
+      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
+    };
+    const api = startApi(env, apiLog);
+    stops.push(api.service.stop);
+    await waitForApi(apiUrl, api);
+    return { apiUrl, databaseUrl, apiLog, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Markdown of about `bytes` bytes: headings, paragraphs with some formatting, lists; one unique edit target mid-way. */
+function sampleMarkdown(bytes: number): string {
+  const blocks: string[] = [];
+  let size = 0;
+  let n = 0;
+  let targetPlaced = false;
+  while (size < bytes) {
+    n++;
+    let block: string;
+    if (n % 10 === 1) block = `## Section ${n}`;
+    else if (n % 10 === 5) block = `- item ${n} one\n- item ${n} two with **bold** text\n- item ${n} three`;
+    else block = `Paragraph ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
+    if (!targetPlaced && size >= bytes / 2) {
+      block = 'The edit target alpha sits here.';
+      targetPlaced = true;
+    }
+    blocks.push(block);
+    size += block.length + 2;
+  }
+  return blocks.join('\n\n');
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main() {
+  const stack = await ownStack();
+  try {
+    const knex = createDb(stack.databaseUrl);
+    const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 10 ** 12 });
+    const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomBytes(4).toString('hex')}@example.test` });
+    const { access_token: token } = await issueAccessToken(knex, {
+      workspaceUuid: workspace.uuid,
+      userUuid: user.uuid,
+      scopes: ['docs.read', 'docs.write'],
+      expiresInMs: 3_600_000,
+    });
+    await knex.destroy();
+
+    const api = async (method: string, path: string, body?: unknown, requestId?: string) => {
+      const response = await fetch(stack.apiUrl + path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+
+    say(`documents-edit benchmark: ${EDITS} one-operation edits per size; ${EDITORS} editors for ${SECONDS}s on one document`);
+    for (const size of SIZES) {
+      const created = await api('POST', '/v1/documents', { title: size.label });
+      const markdown = sampleMarkdown(size.bytes);
+      const set = await api('POST', `/v1/documents/${created.body.uuid}/content`, { operations: [{ type: 'set_document', markdown }] });
+      if (set.status !== 200) throw new Error(`set_document answered ${set.status}: ${JSON.stringify(set.body).slice(0, 300)}`);
+      const path = `/v1/documents/${created.body.uuid}/content`;
+      let word = 'alpha';
+      const client: number[] = [];
+      const budgetEnds = performance.now() + BUDGET_S * 1000;
+      for (let i = 0; i < EDITS + 5 && (i < 10 || performance.now() < budgetEnds); i++) {
+        const next = word === 'alpha' ? 'beta' : 'alpha';
+        const started = performance.now();
+        // Warm-up edits are not tagged; measured ones carry a request id the log line repeats.
+        const requestId = i >= 5 ? `bench-${size.bytes}-${i}` : undefined;
+        const edit = await api('POST', path, { operations: [{ type: 'replace', find: `target ${word}`, with: `target ${next}` }] }, requestId);
+        if (edit.status !== 200) throw new Error(`edit answered ${edit.status}: ${JSON.stringify(edit.body).slice(0, 300)}`);
+        if (i >= 5) client.push(performance.now() - started);
+        word = next;
+      }
+      // The API writes one log line per request when it ends; give the last one a moment to land.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const server = readFileSync(stack.apiLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { msg?: string; request_id?: string; duration_ms?: number })
+        .filter((line) => line.msg === 'request' && line.request_id?.startsWith(`bench-${size.bytes}-`))
+        .map((line) => line.duration_ms!)
+        .sort((a, b) => a - b);
+      client.sort((a, b) => a - b);
+      const line = `${size.label.padEnd(7)} (${Buffer.byteLength(markdown)} bytes): server p50 ${percentile(server, 50)} ms, p99 ${percentile(server, 99)} ms (n=${server.length}); client p50 ${percentile(client, 50).toFixed(1)} ms, p99 ${percentile(client, 99).toFixed(1)} ms`;
+      say(line);
+    }
+
+    // Concurrent editors on one 10 KB document: read, edit with base_revision, on 409 take current and retry.
+    const shared = await api('POST', '/v1/documents', { title: 'contended' });
+    const sharedPath = `/v1/documents/${shared.body.uuid}/content`;
+    const lines = Array.from({ length: EDITORS }, (_, i) => `Editor ${i} count 0`);
+    await api('POST', sharedPath, { operations: [{ type: 'set_document', markdown: `${sampleMarkdown(10 * 1024)}\n\n${lines.join('\n\n')}` }] });
+    const start = (await api('GET', sharedPath)).body.revision as number;
+    const deadline = performance.now() + SECONDS * 1000;
+    let conflicts = 0;
+    let applied = 0;
+    await Promise.all(
+      Array.from({ length: EDITORS }, async (_, editor) => {
+        let count = 0;
+        let revision = start;
+        while (performance.now() < deadline) {
+          const edit = await api('POST', sharedPath, {
+            base_revision: revision,
+            operations: [{ type: 'replace', find: `Editor ${editor} count ${count}`, with: `Editor ${editor} count ${count + 1}` }],
+          });
+          if (edit.status === 200) {
+            count++;
+            applied++;
+            revision = edit.body.revision;
+          } else if (edit.status === 409) {
+            conflicts++;
+            revision = edit.body.current.revision;
+          } else {
+            throw new Error(`contended edit answered ${edit.status}: ${JSON.stringify(edit.body).slice(0, 300)}`);
+          }
+        }
+      }),
+    );
+    const end = (await api('GET', sharedPath)).body.revision as number;
+    const elapsed = SECONDS;
+    const line = `${EDITORS} concurrent editors, one 10 KB document, ${elapsed}s: ${end - start} revisions (${((end - start) / elapsed).toFixed(1)}/s), ${applied} applied, ${conflicts} conflicts retried`;
+    say(line);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,227 @@
+// Document attachments: reading an upload (capped while it streams), sniffing its type from the bytes, storing it
+// encrypted at rest (the Drive chunk layout, domain/drive/crypto.ts), dedupe by SHA-256 per document, the
+// workspace storage pool, and reading it back.
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { Client as StorageClient } from 'minio';
+import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
+import { renderMarkdown, type DocumentState } from '../documents/index.js';
+import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
+import { config } from '../../platform/config.js';
+import { findVisibleDocument, type DocumentCaller } from './documents.js';
+import { attachmentNotFound, documentTrashed, emptyFile, fileTooLarge, invalidFilename, notUploaded, storageLimitExceeded } from './errors.js';
+
+/** The attachment size cap of the spec: 100 MB. */
+export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
+
+/** Image types shown in the page; anything else is a file to download, served as application/octet-stream. */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+export interface AttachmentRow {
+  uuid: string;
+  document_uuid: string;
+  workspace_uuid: string;
+  uploader_uuid: string;
+  filename: string;
+  content_type: string;
+  byte_size: string | number;
+  sha256: Buffer | null;
+  upload_status: 'awaiting_upload' | 'completed' | 'failed';
+  width: number | null;
+  height: number | null;
+  inline: boolean;
+  storage_key: string;
+  wrapped_key: Buffer;
+  chunk_size_bytes: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttachmentStore {
+  storage: StorageClient;
+  bucket: string;
+}
+
+/**
+ * The display name: the last path segment of what the client sent (so no directories), 1 to 255 characters,
+ * without control characters.
+ */
+export function checkFilename(raw: unknown): string {
+  if (typeof raw !== 'string') throw invalidFilename();
+  const name = raw.split(/[/\\]/).pop()!.trim();
+  // eslint-disable-next-line no-control-regex
+  if (name === '' || name === '.' || name === '..' || [...name].length > 255 || /[\u0000-\u001f\u007f]/.test(name)) throw invalidFilename();
+  return name;
+}
+
+/** Reads a request body into memory, refusing it as soon as it passes the cap (413) and when it is empty (422). */
+export async function readUpload(body: AsyncIterable<Buffer | string>, declaredLength: number | undefined, maxBytes = MAX_ATTACHMENT_BYTES): Promise<Buffer> {
+  if (declaredLength !== undefined && declaredLength > maxBytes) throw fileTooLarge(maxBytes);
+  if (declaredLength === 0) throw emptyFile();
+  const pieces: Buffer[] = [];
+  let total = 0;
+  for await (const piece of body) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    total += chunk.length;
+    if (total > maxBytes) throw fileTooLarge(maxBytes);
+    pieces.push(chunk);
+  }
+  if (total === 0) throw emptyFile();
+  return Buffer.concat(pieces, total);
+}
+
+export interface SniffedType {
+  contentType: string;
+  inline: boolean;
+  width: number | null;
+  height: number | null;
+}
+
+/** The type read from the bytes, never from the request. An image sharp cannot read is a plain file. */
+export async function sniffType(bytes: Buffer): Promise<SniffedType> {
+  const detected = await fileTypeFromBuffer(bytes);
+  const file: SniffedType = { contentType: 'application/octet-stream', inline: false, width: null, height: null };
+  if (!detected || !INLINE_TYPES.has(detected.mime)) return file;
+  try {
+    const metadata = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
+    // Shown upright: EXIF orientation applied; an animation is one frame high.
+    const width = metadata.autoOrient?.width ?? metadata.width;
+    const height = metadata.pages && metadata.pages > 1 ? (metadata.pageHeight ?? metadata.height) : (metadata.autoOrient?.height ?? metadata.height);
+    if (!width || !height) return file;
+    return { contentType: detected.mime, inline: true, width, height };
+  } catch {
+    return file;
+  }
+}
+
+/** The text that places an attachment in a document, exactly as reading the document writes it back. */
+export function attachmentMarkdown(attachment: Pick<AttachmentRow, 'uuid' | 'filename' | 'inline'>): string {
+  const href = `attachment:${attachment.uuid}`;
+  const inline = attachment.inline
+    ? { type: 'image', attrs: { src: href, alt: attachment.filename } }
+    : { type: 'text', text: attachment.filename, marks: [{ type: 'link', attrs: { href } }] };
+  const state: DocumentState = { version: 1, doc: { type: 'doc', content: [{ type: 'paragraph', content: [inline] }] }, threads: [] };
+  return renderMarkdown(state);
+}
+
+/** One object per attachment: documents/<workspace>/<document>/<attachment>. */
+const storageKey = (workspaceUuid: string, documentUuid: string, attachmentUuid: string) => `documents/${workspaceUuid}/${documentUuid}/${attachmentUuid}`;
+
+async function reserveStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+  const updated = await tx('workspaces')
+    .where({ uuid: workspaceUuid })
+    .whereRaw('storage_used_bytes + ? <= storage_limit_bytes', [bytes])
+    .increment('storage_used_bytes', bytes);
+  if (updated === 0) throw storageLimitExceeded();
+}
+
+async function releaseStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+  if (bytes > 0) await tx('workspaces').where({ uuid: workspaceUuid }).decrement('storage_used_bytes', bytes);
+}
+
+/** Checks, before any byte is read, that the caller may upload to the document: editor role, not in Trash. */
+export async function checkUploadAllowed(knex: Knex, caller: DocumentCaller, documentUuid: string): Promise<void> {
+  const document = await findVisibleDocument(knex, caller, documentUuid, { needs: 'editor', action: 'Uploading an attachment' });
+  if (document.trashed_at) throw documentTrashed();
+}
+
+/**
+ * Stores an upload. The same bytes already completed on the document answer that attachment (created false).
+ * Otherwise the row is written awaiting_upload with its bytes reserved in the workspace pool, the encrypted
+ * object is put, and the row turns completed; a storage failure turns it failed and gives the bytes back.
+ */
+export async function storeAttachment(
+  knex: Knex,
+  store: AttachmentStore,
+  caller: DocumentCaller,
+  documentUuid: string,
+  input: { filename: string; bytes: Buffer },
+): Promise<{ attachment: AttachmentRow; created: boolean }> {
+  const sha256 = createHash('sha256').update(input.bytes).digest();
+  const type = await sniffType(input.bytes);
+  const uuid = randomUUID();
+  const dataKey = generateDataKey();
+  const layout = chunkLayout(input.bytes.length);
+
+  const staged = await knex.transaction(async (tx) => {
+    const document = await findVisibleDocument(tx, caller, documentUuid, { needs: 'editor', action: 'Uploading an attachment', forUpdate: true });
+    if (document.trashed_at) throw documentTrashed();
+    // Under the document lock, so two uploads of the same bytes cannot both create one.
+    const same = (await tx('document_attachments')
+      .where({ document_uuid: document.uuid, sha256 })
+      .whereNot({ upload_status: 'failed' })
+      .first()) as AttachmentRow | undefined;
+    if (same) return { existing: same };
+    await reserveStorage(tx, document.workspace_uuid, input.bytes.length);
+    const [row] = await tx('document_attachments')
+      .insert({
+        uuid,
+        document_uuid: document.uuid,
+        workspace_uuid: document.workspace_uuid,
+        uploader_uuid: caller.userUuid,
+        filename: input.filename,
+        content_type: type.contentType,
+        byte_size: input.bytes.length,
+        sha256,
+        upload_status: 'awaiting_upload',
+        width: type.width,
+        height: type.height,
+        inline: type.inline,
+        storage_key: storageKey(document.workspace_uuid, document.uuid, uuid),
+        wrapped_key: wrapDataKey(config().masterKey, uuid, dataKey),
+        chunk_size_bytes: layout.chunkSizeBytes,
+      })
+      .returning('*');
+    return { row: row as AttachmentRow };
+  });
+  if ('existing' in staged) return { attachment: staged.existing!, created: false };
+  const row = staged.row;
+
+  try {
+    const ciphertext = Readable.from(encryptChunks(dataKey, uuid, layout, input.bytes));
+    await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, { 'Content-Type': 'application/octet-stream' });
+  } catch (error) {
+    await knex.transaction(async (tx) => {
+      const failed = await tx('document_attachments')
+        .where({ uuid, upload_status: 'awaiting_upload' })
+        .update({ upload_status: 'failed', updated_at: tx.fn.now() });
+      if (failed) await releaseStorage(tx, row.workspace_uuid, input.bytes.length);
+    });
+    throw error;
+  }
+  const [completed] = await knex('document_attachments')
+    .where({ uuid, upload_status: 'awaiting_upload' })
+    .update({ upload_status: 'completed', updated_at: knex.fn.now() })
+    .returning('*');
+  return { attachment: (completed ?? row) as AttachmentRow, created: true };
+}
+
+/** An attachment of a document the caller can see (viewer and up); another document's attachment is 404. */
+export async function findAttachment(knex: Knex, caller: DocumentCaller, documentUuid: string, attachmentUuid: string): Promise<AttachmentRow> {
+  const document = await findVisibleDocument(knex, caller, documentUuid);
+  const attachment = (await knex('document_attachments').where({ uuid: attachmentUuid, document_uuid: document.uuid }).first()) as
+    | AttachmentRow
+    | undefined;
+  if (!attachment) throw attachmentNotFound();
+  return attachment;
+}
+
+/** The plaintext of a completed attachment, decrypted chunk by chunk as it streams from storage. */
+export async function openAttachment(store: AttachmentStore, attachment: AttachmentRow): Promise<Readable> {
+  if (attachment.upload_status !== 'completed') throw notUploaded();
+  const key = unwrapDataKey(config().masterKey, attachment.uuid, attachment.wrapped_key);
+  const layout = chunkLayout(Number(attachment.byte_size));
+  const source = (await store.storage.getObject(store.bucket, attachment.storage_key)) as AsyncIterable<Buffer>;
+  return Readable.from(decryptChunks(source, key, attachment.uuid, layout));
+}
+
+/** Removes the stored bytes of every attachment of a document; what is already gone stays gone. */
+export async function removeAttachmentObjects(knex: Knex, store: AttachmentStore, documentUuid: string): Promise<number> {
+  const keys = (await knex('document_attachments').where({ document_uuid: documentUuid }).pluck('storage_key')) as string[];
+  if (keys.length) await store.storage.removeObjects(store.bucket, keys);
+  return keys.length;
+}
+
+export { releaseStorage as releaseAttachmentStorage };

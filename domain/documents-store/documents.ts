@@ -1,0 +1,227 @@
+// Documents as a caller sees them: loading with the caller's role, listing newest first, create, rename, trash state.
+import type { Knex } from 'knex';
+import { emptyDocumentState, type DocumentState } from '../documents/state.js';
+import { config } from '../../platform/config.js';
+import { documentNotFound, forbidden, invalidCursor, invalidTitle, type NeededRole } from './errors.js';
+
+export interface DocumentCaller {
+  userUuid: string;
+  workspaceUuid: string;
+}
+
+export const DOCUMENT_ROLES = ['viewer', 'commenter', 'editor', 'manager', 'owner'] as const;
+export type DocumentRole = (typeof DOCUMENT_ROLES)[number];
+export const atLeast = (role: DocumentRole, needed: NeededRole): boolean => DOCUMENT_ROLES.indexOf(role) >= DOCUMENT_ROLES.indexOf(needed);
+
+export interface DocumentRow {
+  uuid: string;
+  workspace_uuid: string;
+  owner_uuid: string;
+  title: string | null;
+  revision: number;
+  next_suggestion_ref: number;
+  trashed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A document as one caller sees it: the row (without its state), the caller's role, and what the presenter needs. */
+export interface VisibleDocument extends DocumentRow {
+  my_role: DocumentRole;
+  shared: boolean;
+  owner_first_name: string | null;
+  owner_last_name: string | null;
+  /** Microseconds since the epoch of created_at, as text: the exact list position for cursors. */
+  created_at_us: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+const MAX_TITLE_LENGTH = 255;
+
+/** A title as stored: a string of 1 to 255 characters, or null for untitled ("" and null both mean untitled). */
+export function checkTitle(title: unknown): string | null {
+  if (title === null || title === '') return null;
+  if (typeof title !== 'string' || [...title].length > MAX_TITLE_LENGTH) throw invalidTitle();
+  return title;
+}
+
+/** Trashed documents past their retention are gone to callers, even before the purge workflow has run. */
+const notExpired = (knex: Knex) =>
+  knex.raw(`(d.trashed_at is null or d.trashed_at + (? * interval '1 millisecond') > now())`, [config().documentTrashRetentionMs]);
+
+/** Selects documents the caller can see, with their role, the shared flag and the owner's names. */
+export function selectVisibleDocuments(knex: Knex, caller: DocumentCaller) {
+  return knex('documents as d')
+    .join('users as o', 'o.uuid', 'd.owner_uuid')
+    .select(
+      'd.uuid',
+      'd.workspace_uuid',
+      'd.owner_uuid',
+      'd.title',
+      'd.revision',
+      'd.next_suggestion_ref',
+      'd.trashed_at',
+      'd.created_at',
+      'd.updated_at',
+      knex.raw('document_effective_role(d.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
+      knex.raw(`exists (select 1 from document_grants g where g.document_uuid = d.uuid and g.status <> 'revoked') as shared`),
+      knex.raw(`(extract(epoch from d.created_at) * 1000000)::bigint::text as created_at_us`),
+      'o.first_name as owner_first_name',
+      'o.last_name as owner_last_name',
+    )
+    .where('d.workspace_uuid', caller.workspaceUuid)
+    .whereRaw('document_effective_role(d.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid])
+    .where(notExpired(knex));
+}
+
+export interface FindOptions {
+  /** The least role the action needs: below it is 403 forbidden naming the role. */
+  needs?: NeededRole;
+  /** What the action is, for the 403 description. */
+  action?: string;
+  /** Locks the document row until the transaction ends, so writes to one document serialise. */
+  forUpdate?: boolean;
+}
+
+/** The document if the caller can see it, else 404 not_found. */
+export async function findVisibleDocument(knex: Knex, caller: DocumentCaller, uuid: string, options: FindOptions = {}): Promise<VisibleDocument> {
+  if (!isUuid(uuid)) throw documentNotFound();
+  const query = selectVisibleDocuments(knex, caller).where('d.uuid', uuid);
+  if (options.forUpdate) query.forUpdate('d');
+  const document = (await query.first()) as VisibleDocument | undefined;
+  if (!document) throw documentNotFound();
+  if (options.needs && !atLeast(document.my_role, options.needs)) throw forbidden(options.needs, options.action);
+  return document;
+}
+
+/** The engine state of a document the caller already holds (and normally has locked). */
+export async function loadState(knex: Knex, documentUuid: string): Promise<DocumentState> {
+  const row = await knex('documents').where({ uuid: documentUuid }).first('state');
+  return row.state as DocumentState;
+}
+
+export interface ListQuery {
+  q?: string;
+  limit: number;
+  cursor?: string;
+  trashed: boolean;
+}
+
+export interface ListPage {
+  documents: VisibleDocument[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+interface CursorPosition {
+  createdAtUs: string;
+  uuid: string;
+}
+
+// Opaque to clients: the (created_at, uuid) of the last document of a page, plus which list it belongs to.
+const encodeCursor = (position: CursorPosition, trashed: boolean) =>
+  Buffer.from(JSON.stringify({ t: trashed ? 1 : 0, c: position.createdAtUs, u: position.uuid })).toString('base64url');
+
+function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; c?: unknown; u?: unknown };
+    if (value.t !== (trashed ? 1 : 0) || typeof value.c !== 'string' || !/^\d{1,19}$/.test(value.c) || !isUuid(value.u)) throw invalidCursor();
+    return { createdAtUs: value.c, uuid: value.u };
+  } catch {
+    throw invalidCursor();
+  }
+}
+
+/** Escapes LIKE wildcards so q matches literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** A page of the caller's documents, newest first (created_at, then uuid), live or in Trash. */
+export async function listDocuments(knex: Knex, caller: DocumentCaller, query: ListQuery): Promise<ListPage> {
+  const builder = selectVisibleDocuments(knex, caller)
+    .orderBy([
+      { column: 'd.created_at', order: 'desc' },
+      { column: 'd.uuid', order: 'desc' },
+    ])
+    .limit(query.limit + 1);
+  if (query.trashed) builder.whereNotNull('d.trashed_at');
+  else builder.whereNull('d.trashed_at');
+  if (query.q) builder.whereRaw(`d.title ilike ? escape '\\'`, [`%${likeLiteral(query.q)}%`]);
+  if (query.cursor !== undefined) {
+    const position = decodeCursor(query.cursor, query.trashed);
+    builder.whereRaw(`(d.created_at, d.uuid) < (timestamptz 'epoch' + ?::bigint * interval '1 microsecond', ?::uuid)`, [
+      position.createdAtUs,
+      position.uuid,
+    ]);
+  }
+  const rows = (await builder) as VisibleDocument[];
+  const hasMore = rows.length > query.limit;
+  const documents = rows.slice(0, query.limit);
+  const last = documents[documents.length - 1];
+  return {
+    documents,
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor({ createdAtUs: last.created_at_us, uuid: last.uuid }, query.trashed) : null,
+  };
+}
+
+/** A new, empty document owned by the caller in the token's workspace, at revision 1. */
+export async function createDocument(tx: Knex.Transaction, caller: DocumentCaller, input: { title: unknown }): Promise<string> {
+  const title = input.title === undefined ? null : checkTitle(input.title);
+  const state = emptyDocumentState();
+  const [row] = await tx('documents')
+    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title, state: JSON.stringify(state), revision: 1 })
+    .returning('uuid');
+  await tx('document_revisions').insert({
+    document_uuid: row.uuid,
+    revision: 1,
+    cause: 'create',
+    state: JSON.stringify(state),
+    author_uuid: caller.userUuid,
+  });
+  return row.uuid as string;
+}
+
+export interface DocumentUpdate {
+  /** undefined: unchanged; null or "": untitled. */
+  title?: unknown;
+  /** undefined: unchanged. */
+  trashed?: boolean;
+}
+
+/**
+ * Checks a whole update against the caller's role before anything is written: a title needs editor, trashed needs
+ * manager or owner. Returns the title to store (undefined when unchanged).
+ */
+export function checkDocumentUpdate(document: VisibleDocument, update: DocumentUpdate): { title?: string | null } {
+  const title = update.title === undefined ? undefined : checkTitle(update.title);
+  if (title !== undefined && !atLeast(document.my_role, 'editor')) throw forbidden('editor', 'Renaming a document');
+  if (update.trashed !== undefined && !atLeast(document.my_role, 'manager')) {
+    throw forbidden('manager', update.trashed ? 'Moving a document to Trash' : 'Restoring a document from Trash');
+  }
+  return title === undefined ? {} : { title };
+}
+
+/**
+ * Writes a checked update on a locked document. updated_at moves only when the title or the trash state changes.
+ * Returns what happened to the trash state, so the caller can start or stop the purge.
+ */
+export async function writeDocumentUpdate(
+  tx: Knex.Transaction,
+  document: VisibleDocument,
+  change: { title?: string | null; trashed?: boolean },
+): Promise<'trashed' | 'restored' | 'unchanged'> {
+  const patch: Record<string, unknown> = {};
+  if (change.title !== undefined && change.title !== document.title) patch.title = change.title;
+  let trash: 'trashed' | 'restored' | 'unchanged' = 'unchanged';
+  if (change.trashed === true && document.trashed_at === null) {
+    patch.trashed_at = tx.fn.now();
+    trash = 'trashed';
+  } else if (change.trashed === false && document.trashed_at !== null) {
+    patch.trashed_at = null;
+    trash = 'restored';
+  }
+  if (Object.keys(patch).length) await tx('documents').where({ uuid: document.uuid }).update({ ...patch, updated_at: tx.fn.now() });
+  return trash;
+}

@@ -1,0 +1,296 @@
+// Reads Folio markdown (CommonMark, GFM strikethrough, the convention HTML tags, CriticMarkup) into ProseMirror nodes.
+import type { Token } from 'markdown-it';
+import { Mark, type Attrs, type NodeType, type Node as PMNode } from 'prosemirror-model';
+import { BLOCK_MARK, type CriticMeta } from './critic-markup.js';
+import { invalidMarkdown } from './errors.js';
+import { markdownIt } from './markdown-it.js';
+import { normalizeDoc } from './normalize.js';
+import { isColor, marks, nodes, schema, suggestionMarkType, type BlockSuggestion } from './schema.js';
+
+export { serializeDoc, serializeInline, type SerializedDocument, type TextUnit } from './markdown-writer.js';
+
+export interface ParseOptions {
+  /**
+   * Open suggestions by ref. CriticMarkup naming one of them is read back into that suggestion's marks, which is
+   * what makes "read, then set_document the same markdown" change nothing. Without it CriticMarkup is refused.
+   */
+  suggestionRefs?: ReadonlyMap<number, string>;
+}
+
+/** Reads a whole document; the result is normalized. Throws invalid_markdown for what cannot be read. */
+export function parseMarkdown(markdown: string, options: ParseOptions = {}): PMNode {
+  if (typeof markdown !== 'string') throw invalidMarkdown('markdown must be a string.');
+  const tokens = markdownIt.parse(markdown, {});
+  const doc = new BlockReader(options).read(tokens);
+  return normalizeDoc(doc, new Set(options.suggestionRefs?.values() ?? []));
+}
+
+/** Reads inline markdown (a replace's `with`): block syntax stays text, as it would inside a paragraph. */
+export function parseInlineMarkdown(markdown: string, options: ParseOptions = {}): PMNode[] {
+  if (typeof markdown !== 'string') throw invalidMarkdown('Inline markdown must be a string.');
+  const tokens = markdownIt.parseInline(markdown, {});
+  const inline = tokens[0]?.children ?? [];
+  const read = new InlineReader(options, false).read(inline);
+  return read.nodes;
+}
+
+type Frame = { type: NodeType; attrs: Attrs | null; content: PMNode[] };
+
+class BlockReader {
+  private readonly stack: Frame[] = [{ type: nodes.doc, attrs: null, content: [] }];
+  // A paragraph holding only {++¶++}{>>sN<<} marks the block after it (a fence or rule cannot hold the marker).
+  private pendingMarker: BlockSuggestion | null = null;
+
+  constructor(private readonly options: ParseOptions) {}
+
+  read(tokens: Token[]): PMNode {
+    for (const token of tokens) this.readToken(token);
+    if (this.pendingMarker) throw invalidMarkdown('A block suggestion marker on its own line must come right before a code block or rule.');
+    const root = this.stack[0]!;
+    return nodes.doc.create(null, root.content);
+  }
+
+  private get top(): Frame {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  private open(type: NodeType, attrs: Attrs | null = null) {
+    this.stack.push({ type, attrs, content: [] });
+  }
+
+  private close() {
+    const frame = this.stack.pop()!;
+    this.add(frame.type.create(frame.attrs, frame.content));
+  }
+
+  private add(node: PMNode) {
+    let block = node;
+    if (this.pendingMarker) {
+      if (!('suggestion' in block.attrs) || block.attrs.suggestion) {
+        throw invalidMarkdown('A block suggestion marker on its own line must come right before a code block or rule.');
+      }
+      block = block.type.create({ ...block.attrs, suggestion: this.pendingMarker }, block.content, block.marks);
+      this.pendingMarker = null;
+    }
+    this.top.content.push(block);
+  }
+
+  private readToken(token: Token) {
+    switch (token.type) {
+      case 'paragraph_open':
+        return this.open(nodes.paragraph);
+      case 'heading_open':
+        return this.open(nodes.heading, { level: Number(token.tag.slice(1)) });
+      case 'blockquote_open':
+        return this.open(nodes.blockquote);
+      case 'bullet_list_open':
+        return this.open(nodes.bullet_list);
+      case 'ordered_list_open':
+        return this.open(nodes.ordered_list, { order: Number(token.attrGet('start') ?? 1) });
+      case 'list_item_open':
+        return this.open(nodes.list_item);
+      case 'paragraph_close': {
+        const frame = this.stack.pop()!;
+        const suggestion = (frame.attrs?.suggestion as BlockSuggestion | undefined) ?? null;
+        if (suggestion && frame.content.length === 0) {
+          if (this.pendingMarker) throw invalidMarkdown('Two block suggestion markers in a row.');
+          this.pendingMarker = suggestion;
+          return;
+        }
+        return this.add(nodes.paragraph.create(frame.attrs, frame.content));
+      }
+      case 'heading_close':
+      case 'blockquote_close':
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+      case 'list_item_close':
+        return this.close();
+      case 'inline': {
+        const read = new InlineReader(this.options, true).read(token.children ?? []);
+        const frame = this.top;
+        frame.content = read.nodes;
+        if (read.blockMarker) frame.attrs = { ...(frame.attrs ?? {}), suggestion: read.blockMarker };
+        return;
+      }
+      case 'fence':
+      case 'code_block': {
+        const language = token.type === 'fence' ? (token.info.trim().split(/\s+/)[0] ?? '') : '';
+        const text = token.content.endsWith('\n') ? token.content.slice(0, -1) : token.content;
+        return this.add(nodes.code_block.create({ language }, text ? schema.text(text) : null));
+      }
+      case 'hr':
+        return this.add(nodes.horizontal_rule.create());
+      case 'html_block':
+        return this.readHtmlBlock(token.content);
+      default:
+        throw invalidMarkdown(`Unexpected markdown construct (${token.type}).`);
+    }
+  }
+
+  // A line that starts with a tag is an HTML block to CommonMark; when its tags are the convention's inline tags it is
+  // really a paragraph, so it is read as one. Anything else (a div, a comment) cannot be read.
+  private readHtmlBlock(content: string) {
+    const inline = markdownIt.parseInline(content.trim(), {})[0]?.children ?? [];
+    const read = new InlineReader(this.options, false).read(inline);
+    if (read.nodes.length > 0) this.add(nodes.paragraph.create(null, read.nodes));
+  }
+}
+
+type OpenEntry = { key: string; mark: Mark | null };
+
+const HTML_TAG = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^>]*)?)\s*(\/?)>$/s;
+const DATA_COLOR = /\sdata-color\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+
+class InlineReader {
+  private readonly open: OpenEntry[] = [];
+  private readonly out: PMNode[] = [];
+  private blockMarker: BlockSuggestion | null = null;
+
+  constructor(
+    private readonly options: ParseOptions,
+    private readonly blockMarkerAllowed: boolean,
+  ) {}
+
+  read(tokens: Token[]): { nodes: PMNode[]; blockMarker: BlockSuggestion | null } {
+    for (const token of tokens) this.readToken(token);
+    return { nodes: this.out, blockMarker: this.blockMarker };
+  }
+
+  private get marks(): readonly Mark[] {
+    let set: readonly Mark[] = Mark.none;
+    for (const entry of this.open) if (entry.mark) set = entry.mark.addToSet(set);
+    return set;
+  }
+
+  private push(key: string, mark: Mark | null) {
+    this.open.push({ key, mark });
+  }
+
+  private pop(key: string) {
+    for (let i = this.open.length - 1; i >= 0; i--) {
+      if (this.open[i]!.key === key) {
+        this.open.splice(i, 1);
+        return;
+      }
+    }
+  }
+
+  private text(text: string, extra: Mark | null = null) {
+    if (!text) return;
+    const set = extra ? extra.addToSet(this.marks) : this.marks;
+    this.out.push(schema.text(text, set));
+  }
+
+  private readToken(token: Token) {
+    switch (token.type) {
+      case 'text':
+      case 'text_special':
+        return this.text(token.content);
+      case 'softbreak':
+        return this.text(' ');
+      case 'hardbreak':
+        return void this.out.push(nodes.hard_break.create(null, null, this.marks));
+      case 'code_inline':
+        return this.text(token.content, marks.code.create());
+      case 'em_open':
+        return this.push('em', marks.em.create());
+      case 'strong_open':
+        return this.push('strong', marks.strong.create());
+      case 's_open':
+        return this.push('s', marks.strikethrough.create());
+      case 'link_open':
+        return this.push('link', marks.link.create({ href: token.attrGet('href') ?? '' }));
+      case 'em_close':
+        return this.pop('em');
+      case 'strong_close':
+        return this.pop('strong');
+      case 's_close':
+        return this.pop('s');
+      case 'link_close':
+        return this.pop('link');
+      case 'image': {
+        const alt = (token.children ?? []).map((child) => child.content).join('');
+        return void this.out.push(nodes.image.create({ src: token.attrGet('src') ?? '', alt }, null, this.marks));
+      }
+      case 'html_inline':
+        return this.readHtml(token.content);
+      case 'critic_open': {
+        const meta = token.meta as unknown as CriticMeta;
+        return this.push('critic', suggestionMarkType(meta.kind).create({ thread: this.suggestionThread(meta) }));
+      }
+      case 'critic_close':
+        return this.pop('critic');
+      case 'critic_block': {
+        const meta = token.meta as unknown as CriticMeta;
+        const thread = this.suggestionThread(meta);
+        if (!this.blockMarkerAllowed || this.out.length > 0 || this.blockMarker) {
+          throw invalidMarkdown(`{${sign(meta.kind)}${BLOCK_MARK}${sign(meta.kind)}} marks a block and belongs at the start of one.`);
+        }
+        this.blockMarker = { kind: meta.kind, thread };
+        return;
+      }
+      case 'critic_note':
+        throw invalidMarkdown(
+          'Comments are not written in the text: {>>…<<} may only name a suggestion right after its CriticMarkup. Post comments to the comments endpoint.',
+        );
+      default:
+        return this.text(token.content);
+    }
+  }
+
+  private suggestionThread(meta: CriticMeta): string {
+    const refs = this.options.suggestionRefs;
+    if (!refs) {
+      throw invalidMarkdown('CriticMarkup marks existing suggestions; to propose a change, send it to the suggestions endpoint.');
+    }
+    if (meta.ref === null) {
+      throw invalidMarkdown(`Every CriticMarkup suggestion must be followed by {>>sN<<} naming an open suggestion.`);
+    }
+    const thread = refs.get(meta.ref);
+    if (!thread) throw invalidMarkdown(`s${meta.ref} is not an open suggestion on this document.`);
+    return thread;
+  }
+
+  private readHtml(content: string) {
+    const tag = HTML_TAG.exec(content.trim());
+    if (!tag) throw invalidMarkdown(`HTML ${content.slice(0, 40)} cannot be read; only <u>, <span data-color>, <mark data-color> and <br> are.`);
+    const closing = tag[1] === '/';
+    const name = tag[2]!.toLowerCase();
+    const attrs = tag[3] ?? '';
+    const key = `html:${name}`;
+    if (name === 'br') return void this.out.push(nodes.hard_break.create(null, null, this.marks));
+    const markFor = HTML_MARKS[name];
+    if (!markFor) throw invalidMarkdown(`HTML <${name}> is not part of Folio markdown; use <u>, <span data-color>, <mark data-color> or markdown.`);
+    if (closing) return this.pop(key);
+    this.push(key, markFor(attrs));
+  }
+}
+
+const colorOf = (attrs: string): string | null => {
+  const match = DATA_COLOR.exec(attrs);
+  const value = match ? (match[1] ?? match[2] ?? match[3] ?? '') : '';
+  return isColor(value.toLowerCase()) ? value.toLowerCase() : null;
+};
+
+// Tags read as marks. Unknown colors give no mark: the convention drops them.
+const HTML_MARKS: Record<string, (attrs: string) => Mark | null> = {
+  u: () => marks.underline.create(),
+  ins: () => marks.underline.create(),
+  strong: () => marks.strong.create(),
+  b: () => marks.strong.create(),
+  em: () => marks.em.create(),
+  i: () => marks.em.create(),
+  s: () => marks.strikethrough.create(),
+  del: () => marks.strikethrough.create(),
+  strike: () => marks.strikethrough.create(),
+  span: (attrs) => {
+    const color = colorOf(attrs);
+    return color ? marks.text_color.create({ color }) : null;
+  },
+  mark: (attrs) => {
+    const color = colorOf(attrs);
+    return color ? marks.highlight.create({ color }) : null;
+  },
+};
+
+const sign = (kind: string) => (kind === 'insert' ? '++' : kind === 'delete' ? '--' : '==');

@@ -1,0 +1,252 @@
+// Puts a document in the one shape its markdown reads back as, so serialize → parse gives the same document.
+import { type Mark, type Node as PMNode } from 'prosemirror-model';
+import { markdownLinkSafe } from './links.js';
+import { blockSuggestion, isColor, isInlineTextblock, isSuggestionMark, marks, nodes, schema } from './schema.js';
+
+// Each rule below removes something CommonMark cannot write, or writes differently than it is stored:
+// empty paragraphs, whitespace at a block's edges or after a line break, whitespace just inside ** * ~~ (the
+// delimiters stop working), line breaks at a block's edges or in headings, lists of one kind side by side (markdown
+// joins them), anchors of threads that are not open, colors outside the nine, links markdown-it would not follow.
+
+/** Returns the normalized document. `openSuggestions` are the suggestion threads whose marks may stay. */
+export function normalizeDoc(doc: PMNode, openSuggestions: ReadonlySet<string>): PMNode {
+  const result = nodes.doc.create(null, normalizeBlocks(childrenOf(doc), openSuggestions));
+  result.check();
+  return result;
+}
+
+const childrenOf = (node: PMNode): PMNode[] => {
+  const list: PMNode[] = [];
+  node.forEach((child) => list.push(child));
+  return list;
+};
+
+function normalizeBlocks(blocks: PMNode[], open: ReadonlySet<string>): PMNode[] {
+  const out: PMNode[] = [];
+  for (const block of blocks) {
+    for (const normalized of normalizeBlock(block, open)) {
+      const previous = out[out.length - 1];
+      if (previous && normalized.type === previous.type && (normalized.type === nodes.bullet_list || normalized.type === nodes.ordered_list)) {
+        out[out.length - 1] = previous.type.create(previous.attrs, previous.content.append(normalized.content));
+      } else {
+        out.push(normalized);
+      }
+    }
+  }
+  return out;
+}
+
+// Blocks already in shape come back as the same objects, so a large document costs a check, not a rebuild, and
+// the writer's per-block cache keeps working across the operations of one edit.
+const same = (before: PMNode[], after: PMNode[]) =>
+  after.length > 0 && before.length === after.length && before.every((node, i) => node === after[i]);
+
+function normalizeBlock(block: PMNode, open: ReadonlySet<string>): PMNode[] {
+  const marker = 'suggestion' in block.attrs ? openMarker(block, open) : undefined;
+  const markerKept = marker === undefined || marker === block.attrs.suggestion;
+  const attrs = marker === undefined ? block.attrs : { ...block.attrs, suggestion: marker };
+  if (isInlineTextblock(block)) {
+    const heading = block.type === nodes.heading;
+    if (markerKept && isNormalInline(block, open, heading)) return block.childCount === 0 ? [] : [block];
+    const content = normalizeInline(childrenOf(block), open, heading);
+    return content.length === 0 ? [] : [block.type.create(attrs, content)];
+  }
+  if (block.type === nodes.code_block) {
+    const language = cleanLanguage(block.attrs.language);
+    if (markerKept && language === block.attrs.language && isNormalCode(block)) return [block];
+    const content: PMNode[] = [];
+    // Keep the comment anchors of code text; nothing else can be written inside a fence.
+    block.forEach((child) => {
+      const kept = child.marks.filter((mark) => mark.type === marks.comment);
+      const cleaned = child.text!.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+      if (cleaned) content.push(schema.text(cleaned, kept));
+    });
+    return [nodes.code_block.create({ ...attrs, language }, content)];
+  }
+  if (block.type === nodes.horizontal_rule) return markerKept ? [block] : [block.type.create(attrs)];
+  if (block.type === nodes.bullet_list || block.type === nodes.ordered_list) {
+    const before = childrenOf(block);
+    const items = before.flatMap((item) => {
+      const children = childrenOf(item);
+      const content = normalizeBlocks(children, open);
+      if (same(children, content)) return [item];
+      return content.length === 0 ? [] : [nodes.list_item.create(null, content)];
+    });
+    if (items.length === 0) return [];
+    const order = Number.isSafeInteger(block.attrs.order) && block.attrs.order >= 0 ? Math.min(block.attrs.order, 999_999_999) : 1;
+    if (same(before, items) && (block.type === nodes.bullet_list || order === block.attrs.order)) return [block];
+    return [block.type.create(block.type === nodes.ordered_list ? { order } : null, items)];
+  }
+  if (block.type === nodes.blockquote) {
+    const children = childrenOf(block);
+    const content = normalizeBlocks(children, open);
+    if (same(children, content)) return [block];
+    return content.length === 0 ? [] : [block.type.create(null, content)];
+  }
+  if (block.type === nodes.list_item) {
+    // A stray item outside a list becomes its own list.
+    const content = normalizeBlocks(childrenOf(block), open);
+    return content.length === 0 ? [] : [nodes.bullet_list.create(null, nodes.list_item.create(null, content))];
+  }
+  return [];
+}
+
+function isNormalCode(block: PMNode): boolean {
+  let normal = true;
+  block.forEach((child) => {
+    if (/[\r\0]/.test(child.text!) || child.marks.some((mark) => mark.type !== marks.comment)) normal = false;
+  });
+  return normal;
+}
+
+const startsWithSpace = (node: PMNode) => node.type === nodes.hard_break || (node.isText && /^\s/.test(node.text!));
+const endsWithSpace = (node: PMNode) => node.type === nodes.hard_break || (node.isText && /\s$/.test(node.text!));
+
+/** Whether inline content already is what normalizeInline would make of it, checked node by node. */
+function isNormalInline(block: PMNode, open: ReadonlySet<string>, heading: boolean): boolean {
+  const count = block.childCount;
+  if (count === 0) return true;
+  if (startsWithSpace(block.child(0)) || endsWithSpace(block.child(count - 1))) return false;
+  for (let i = 0; i < count; i++) {
+    const node = block.child(i);
+    const previous = i > 0 ? block.child(i - 1) : null;
+    const next = i + 1 < count ? block.child(i + 1) : null;
+    if (cleanMarkSet(node.marks, open) !== node.marks) return false;
+    if (node.isText && /[\n\r\0]/.test(node.text!)) return false;
+    if (node.type === nodes.hard_break && (heading || (next?.isText && /^[ \t]/.test(next.text!)))) return false;
+    if (node.type === nodes.image && markdownLinkSafe(node.attrs.src) !== node.attrs.src) return false;
+    for (const type of DELIMITED) {
+      if (!type.isInSet(node.marks)) continue;
+      if ((!previous || !type.isInSet(previous.marks)) && startsWithSpace(node)) return false;
+      if ((!next || !type.isInSet(next.marks)) && endsWithSpace(node)) return false;
+    }
+  }
+  return true;
+}
+
+const openMarker = (block: PMNode, open: ReadonlySet<string>) => {
+  const marker = blockSuggestion(block);
+  return marker && open.has(marker.thread) ? marker : null;
+};
+
+const cleanLanguage = (language: unknown) =>
+  typeof language === 'string' && /^[A-Za-z0-9_+#.-]{1,40}$/.test(language) ? language : '';
+
+/** One character of inline content, or one inline leaf, with its marks. */
+export interface Cell {
+  ch: string | null;
+  node: PMNode | null;
+  marks: readonly Mark[];
+}
+
+export function cellsOf(content: readonly PMNode[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const node of content) {
+    if (node.isText) for (const ch of node.text!) cells.push({ ch, node: null, marks: node.marks });
+    else cells.push({ ch: null, node, marks: node.marks });
+  }
+  return cells;
+}
+
+export function nodesOf(cells: readonly Cell[]): PMNode[] {
+  const out: PMNode[] = [];
+  let text = '';
+  let textMarks: readonly Mark[] | null = null;
+  const flush = () => {
+    if (text && textMarks) out.push(schema.text(text, textMarks));
+    text = '';
+    textMarks = null;
+  };
+  for (const cell of cells) {
+    if (cell.ch !== null) {
+      if (textMarks && !sameMarks(textMarks, cell.marks)) flush();
+      textMarks = cell.marks;
+      text += cell.ch;
+    } else if (cell.node) {
+      flush();
+      out.push(cell.node.mark(cell.marks));
+    }
+  }
+  flush();
+  return out;
+}
+
+const sameMarks = (a: readonly Mark[], b: readonly Mark[]) => a.length === b.length && a.every((mark, i) => mark.eq(b[i]!));
+
+const isSpaceCell = (cell: Cell) => (cell.ch !== null && /\s/.test(cell.ch)) || cell.node?.type === nodes.hard_break;
+
+const DELIMITED = [marks.strong, marks.em, marks.strikethrough];
+
+export function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, heading: boolean): PMNode[] {
+  let cells = cellsOf(content).flatMap((cell): Cell[] => {
+    const cleanMarks = cleanMarkSet(cell.marks, open);
+    if (cell.ch !== null) {
+      const ch = cell.ch === '\n' || cell.ch === '\r' ? ' ' : cell.ch === '\0' ? '\uFFFD' : cell.ch;
+      return [{ ch, node: null, marks: cleanMarks }];
+    }
+    const node = cell.node!;
+    if (node.type === nodes.hard_break && heading) return [{ ch: ' ', node: null, marks: cleanMarks }];
+    if (node.type === nodes.image) {
+      const src = markdownLinkSafe(node.attrs.src);
+      if (src === null) return [];
+      return [{ ch: null, node: nodes.image.create({ src, alt: String(node.attrs.alt ?? '') }), marks: cleanMarks }];
+    }
+    return [{ ch: null, node: node.type.create(node.attrs), marks: cleanMarks }];
+  });
+
+  // Leading and trailing whitespace cannot be written; nor can space at the start of a line after a break.
+  let start = 0;
+  while (start < cells.length && isSpaceCell(cells[start]!)) start++;
+  let end = cells.length;
+  while (end > start && isSpaceCell(cells[end - 1]!)) end--;
+  cells = cells.slice(start, end).filter((cell, i, all) => {
+    if (cell.ch !== ' ' && cell.ch !== '\t') return true;
+    let j = i - 1;
+    while (j >= 0 && (all[j]!.ch === ' ' || all[j]!.ch === '\t')) j--;
+    return !(j >= 0 && all[j]!.node?.type === nodes.hard_break);
+  });
+
+  // ** * ~~ only work when no whitespace sits just inside them, so whitespace at a run's edge leaves the mark.
+  for (const type of DELIMITED) {
+    let i = 0;
+    while (i < cells.length) {
+      if (!type.isInSet(cells[i]!.marks)) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < cells.length && type.isInSet(cells[j]!.marks)) j++;
+      let a = i;
+      while (a < j && isSpaceCell(cells[a]!)) a++;
+      let b = j;
+      while (b > a && isSpaceCell(cells[b - 1]!)) b--;
+      for (let k = i; k < j; k++) {
+        if (k < a || k >= b) cells[k] = { ...cells[k]!, marks: type.removeFromSet(cells[k]!.marks) };
+      }
+      i = j;
+    }
+  }
+  return nodesOf(cells);
+}
+
+function cleanMarkSet(set: readonly Mark[], open: ReadonlySet<string>): readonly Mark[] {
+  let changed = false;
+  const out: Mark[] = [];
+  for (const mark of set) {
+    const clean = cleanMark(mark, open);
+    if (clean !== mark) changed = true;
+    if (clean) out.push(clean);
+  }
+  return changed ? out : set;
+}
+
+function cleanMark(mark: Mark, open: ReadonlySet<string>): Mark | null {
+  if (isSuggestionMark(mark)) return open.has(mark.attrs.thread as string) ? mark : null;
+  if (mark.type === marks.text_color || mark.type === marks.highlight) return isColor(mark.attrs.color) ? mark : null;
+  if (mark.type === marks.link) {
+    const href = markdownLinkSafe(mark.attrs.href);
+    if (href === null) return null;
+    return href === mark.attrs.href ? mark : marks.link.create({ href });
+  }
+  return mark;
+}

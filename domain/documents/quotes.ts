@@ -1,0 +1,205 @@
+// Finds a quote in a document: first in its markdown, then in its text without markup, and maps it to positions.
+import type { Node as PMNode } from 'prosemirror-model';
+import { targetAmbiguous, targetNotFound, type QuoteCandidate } from './errors.js';
+import type { SerializedDocument, TextUnit } from './markdown-writer.js';
+import { nodes } from './schema.js';
+
+export type Occurrence = number | 'first' | 'last';
+
+export interface QuoteQuery {
+  find: string;
+  occurrence?: Occurrence;
+  /** Text right before the quote. */
+  before?: string;
+  /** Text right after the quote. */
+  after?: string;
+}
+
+export interface QuoteMatch {
+  /** Document positions of the matched text, end exclusive. */
+  from: number;
+  to: number;
+  /** Which reading matched: the markdown, or the text without markup. */
+  reading: 'markdown' | 'text';
+}
+
+/** One way of reading the document: a string, and which document units each span of it stands for. */
+interface Reading {
+  name: 'markdown' | 'text';
+  haystack: string;
+  needle: string;
+  before?: string;
+  after?: string;
+  /** The document range a [start, end) span of the haystack stands for, or null when it holds no text. */
+  rangeOf(start: number, end: number): { from: number; to: number } | null;
+}
+
+const SNIPPET_CONTEXT = 30;
+const MAX_CANDIDATES = 50;
+
+/**
+ * Resolves a quote to one document range. Throws target_not_found or target_ambiguous (retryable, with the
+ * operation index when given). Occurrence counts among the matches left after before/after narrowing.
+ */
+export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: QuoteQuery, operation?: number): QuoteMatch {
+  const readings = [markdownReading(serialized, query), textReading(doc, query)];
+  for (const reading of readings) {
+    const found = findAll(reading);
+    if (found.length === 0) continue;
+    const pick = pickOccurrence(found.length, query.occurrence, operation);
+    if (pick === null) {
+      const candidates: QuoteCandidate[] = found.slice(0, MAX_CANDIDATES).map((match, i) => ({
+        occurrence: i + 1,
+        snippet: snippet(reading.haystack, match.start, match.end),
+      }));
+      throw targetAmbiguous(candidates, operation);
+    }
+    const match = found[pick]!;
+    return { from: match.range.from, to: match.range.to, reading: reading.name };
+  }
+  throw targetNotFound(operation, `The quoted text ${JSON.stringify(clip(query.find))} is not in the document${query.before || query.after ? ' with that before/after' : ''}.`);
+}
+
+/** Every match of a reading (left to right, not overlapping) that stands for some text and fits before/after. */
+function findAll(reading: Reading) {
+  const found: Array<{ start: number; end: number; range: { from: number; to: number } }> = [];
+  const { haystack, needle } = reading;
+  if (!needle) return found;
+  let at = haystack.indexOf(needle);
+  while (at >= 0) {
+    const end = at + needle.length;
+    const range = reading.rangeOf(at, end);
+    if (range && fitsBefore(haystack, at, reading.before) && fitsAfter(haystack, end, reading.after)) found.push({ start: at, end, range });
+    at = haystack.indexOf(needle, range ? end : at + 1);
+  }
+  return found;
+}
+
+// "Right before" is exact, but whitespace between the two is forgiven: an agent often quotes "Intro:" for "Intro: ".
+function fitsBefore(haystack: string, start: number, before: string | undefined): boolean {
+  if (!before) return true;
+  const preceding = haystack.slice(Math.max(0, start - before.length - 200), start);
+  return preceding.endsWith(before) || preceding.trimEnd().endsWith(before.trimEnd());
+}
+
+function fitsAfter(haystack: string, end: number, after: string | undefined): boolean {
+  if (!after) return true;
+  const following = haystack.slice(end, end + after.length + 200);
+  return following.startsWith(after) || following.trimStart().startsWith(after.trimStart());
+}
+
+function pickOccurrence(count: number, occurrence: Occurrence | undefined, operation?: number): number | null {
+  if (occurrence === 'first') return 0;
+  if (occurrence === 'last') return count - 1;
+  if (occurrence === undefined) return count === 1 ? 0 : null;
+  if (occurrence > count) {
+    throw targetNotFound(operation, `occurrence ${occurrence} was asked for, but the quote appears ${count} time${count === 1 ? '' : 's'}.`);
+  }
+  return occurrence - 1;
+}
+
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}…` : text);
+
+function snippet(haystack: string, start: number, end: number): string {
+  const from = Math.max(0, start - SNIPPET_CONTEXT);
+  const to = Math.min(haystack.length, end + SNIPPET_CONTEXT);
+  return `${from > 0 ? '…' : ''}${haystack.slice(from, to)}${to < haystack.length ? '…' : ''}`;
+}
+
+function markdownReading(serialized: SerializedDocument, query: QuoteQuery): Reading {
+  const units = serialized.units;
+  return {
+    name: 'markdown',
+    haystack: serialized.markdown,
+    needle: query.find,
+    before: query.before,
+    after: query.after,
+    rangeOf: (start, end) => {
+      let lo = 0;
+      let hi = units.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (units[mid]!.mdEnd <= start) lo = mid + 1;
+        else hi = mid;
+      }
+      const first = units[lo];
+      if (!first || first.md >= end) return null;
+      let last: TextUnit = first;
+      for (let i = lo; i < units.length && units[i]!.md < end; i++) last = units[i]!;
+      return { from: first.from, to: last.to };
+    },
+  };
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ');
+
+/**
+ * The text as it reads: text blocks one per line, line breaks as newlines, every run of whitespace (block
+ * boundaries included) read as one space, so a quote copied from rendered text matches however it wraps.
+ */
+function textReading(doc: PMNode, query: QuoteQuery): Reading {
+  const chars: string[] = [];
+  const ranges: Array<{ from: number; to: number } | null> = [];
+  doc.descendants((node, pos) => {
+    if (!node.isTextblock) return true;
+    if (chars.length > 0) {
+      chars.push('\n');
+      ranges.push(null);
+    }
+    node.forEach((child, offset) => {
+      const start = pos + 1 + offset;
+      if (child.isText) {
+        for (let i = 0; i < child.text!.length; i++) {
+          chars.push(child.text![i]!);
+          ranges.push({ from: start + i, to: start + i + 1 });
+        }
+      } else if (child.type === nodes.hard_break) {
+        chars.push('\n');
+        ranges.push({ from: start, to: start + 1 });
+      }
+    });
+    return false;
+  });
+
+  // Collapse whitespace runs, remembering the document span each collapsed character stands for.
+  let haystack = '';
+  const spans: Array<{ from: number; to: number } | null> = [];
+  for (let i = 0; i < chars.length; i++) {
+    if (!/\s/.test(chars[i]!)) {
+      haystack += chars[i];
+      spans.push(ranges[i]!);
+      continue;
+    }
+    let from = -1;
+    let to = -1;
+    while (i < chars.length && /\s/.test(chars[i]!)) {
+      const range = ranges[i];
+      if (range) {
+        if (from < 0) from = range.from;
+        to = range.to;
+      }
+      i++;
+    }
+    i--;
+    haystack += ' ';
+    spans.push(from < 0 ? null : { from, to });
+  }
+  return {
+    name: 'text',
+    haystack,
+    needle: collapse(query.find),
+    before: query.before === undefined ? undefined : collapse(query.before),
+    after: query.after === undefined ? undefined : collapse(query.after),
+    rangeOf: (start, end) => {
+      let from = -1;
+      let to = -1;
+      for (let i = start; i < end; i++) {
+        const span = spans[i];
+        if (!span) continue;
+        if (from < 0) from = span.from;
+        to = span.to;
+      }
+      return from < 0 ? null : { from, to };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// The ProseMirror schema of a Folio document: the blocks and marks the markdown conventions can express, plus anchors.
+import { Schema, type Mark, type MarkType, type Node as PMNode } from 'prosemirror-model';
+
+/** The nine colors the markdown conventions allow for text color and highlight; any other is dropped. */
+export const COLORS = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
+export type Color = (typeof COLORS)[number];
+export const isColor = (value: unknown): value is Color => typeof value === 'string' && (COLORS as readonly string[]).includes(value);
+
+export type SuggestionKind = 'insert' | 'delete' | 'format';
+
+/**
+ * A block-level suggestion, written `{++¶++}`, `{--¶--}` or `{==¶==}` at the start of the block:
+ * insert — the block is new (rejecting it dissolves the block); delete — the block goes (accepting it dissolves the
+ * block); format — the block's type changes (the new type is on the thread).
+ */
+export interface BlockSuggestion {
+  kind: SuggestionKind;
+  thread: string;
+}
+
+const suggestionAttr = { suggestion: { default: null as BlockSuggestion | null } };
+
+// Marks that live on inline content other than code. Code text only ever carries comment anchors, because
+// nothing else can be written inside a fenced block.
+const inlineMarks = 'suggest_insert suggest_delete suggest_format comment link underline text_color highlight strong em strikethrough';
+
+export const schema = new Schema({
+  nodes: {
+    doc: { content: 'block*' },
+    paragraph: { group: 'block', content: 'inline*', attrs: { ...suggestionAttr } },
+    heading: { group: 'block', content: 'inline*', attrs: { level: { default: 1 }, ...suggestionAttr }, defining: true },
+    blockquote: { group: 'block', content: 'block+', defining: true },
+    bullet_list: { group: 'block', content: 'list_item+' },
+    ordered_list: { group: 'block', content: 'list_item+', attrs: { order: { default: 1 } } },
+    // block+ rather than "paragraph block*": CommonMark lets an item open with a list, heading or fence.
+    list_item: { content: 'block+', defining: true },
+    code_block: {
+      group: 'block',
+      content: 'text*',
+      marks: 'comment',
+      code: true,
+      attrs: { language: { default: '' }, ...suggestionAttr },
+    },
+    horizontal_rule: { group: 'block', attrs: { ...suggestionAttr } },
+    text: { group: 'inline' },
+    hard_break: { group: 'inline', inline: true, marks: inlineMarks },
+    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' } } },
+  },
+  // Order is nesting rank: earlier marks wrap later ones when both open at the same place.
+  marks: {
+    suggest_insert: { attrs: { thread: {} }, inclusive: false },
+    suggest_delete: { attrs: { thread: {} }, inclusive: false },
+    suggest_format: { attrs: { thread: {} }, inclusive: false },
+    // Comments may overlap one another, so the type does not exclude itself.
+    comment: { attrs: { thread: {} }, excludes: '', inclusive: false },
+    link: { attrs: { href: {} }, inclusive: false },
+    underline: {},
+    text_color: { attrs: { color: {} } },
+    highlight: { attrs: { color: {} } },
+    strong: {},
+    em: {},
+    strikethrough: {},
+    code: {},
+  },
+});
+
+export const nodes = schema.nodes;
+export const marks = schema.marks;
+
+/** Marks that anchor a thread rather than format text. */
+export const anchorMarkTypes: readonly MarkType[] = [marks.comment, marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
+export const suggestionMarkTypes: readonly MarkType[] = [marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
+
+export const isAnchorMark = (mark: Mark) => anchorMarkTypes.includes(mark.type);
+export const isSuggestionMark = (mark: Mark) => suggestionMarkTypes.includes(mark.type);
+export const isFormatMark = (mark: Mark) => !isAnchorMark(mark);
+
+export const suggestionMarkType = (kind: SuggestionKind): MarkType =>
+  kind === 'insert' ? marks.suggest_insert : kind === 'delete' ? marks.suggest_delete : marks.suggest_format;
+
+export const markKind = (mark: Mark): SuggestionKind | null =>
+  mark.type === marks.suggest_insert ? 'insert' : mark.type === marks.suggest_delete ? 'delete' : mark.type === marks.suggest_format ? 'format' : null;
+
+/** Blocks that hold inline text and so can carry CriticMarkup inside them. */
+export const isInlineTextblock = (node: PMNode) => node.type === nodes.paragraph || node.type === nodes.heading;
+
+/** Blocks that may carry a block-level suggestion. */
+export const canCarryBlockSuggestion = (node: PMNode) => 'suggestion' in node.attrs;
+
+export const blockSuggestion = (node: PMNode): BlockSuggestion | null =>
+  (node.attrs.suggestion as BlockSuggestion | null | undefined) ?? null;
