@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs the folio CLI: the compiled build when present (production images), else the TypeScript source via tsx.
+// Runs the folio CLI: from the TypeScript source in a checkout (via tsx), else the compiled build that
+// production images ship without sources (deploy/Dockerfile).
 import { existsSync } from 'node:fs';
 
-const compiled = new URL('../dist/cli/folio.js', import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
-} else {
+const source = new URL('../cli/folio.ts', import.meta.url);
+if (existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../cli/folio.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  await import(new URL('../dist/cli/folio.js', import.meta.url).href);
 }
