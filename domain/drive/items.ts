@@ -1,7 +1,7 @@
 // Drive items: loading them with the caller's role, and the metadata changes (create, rename, move, color).
 import type { Knex } from 'knex';
 import { notFound } from '../errors.js';
-import { appendChange } from './changes.js';
+import { appendChange, appendChanges } from './changes.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
 import { atLeast, type Role } from './roles.js';
 
@@ -158,35 +158,48 @@ export async function updateItemMetadata(tx: Knex.Transaction, caller: DriveCall
   const patch: Record<string, unknown> = {};
   if (change.name !== undefined) patch.name = checkName(change.name);
   if (change.color !== undefined) patch.color = checkColor(change.color);
-  let depthDelta = 0;
+  let moved: { oldAbove: string[]; newAbove: string[] } | undefined;
   if (change.parentUuid !== undefined && change.parentUuid !== item.parent_uuid) {
     if (change.parentUuid === null && item.owner_uuid !== caller.userUuid) {
       throw notAuthorized('Only the owner can move an item to their Drive root.');
     }
-    if (change.parentUuid !== null && item.kind === 'folder') {
-      const chain = await ancestorUuids(tx, change.parentUuid);
-      if (chain.includes(item.uuid)) throw invalidMove();
-    }
+    const newAbove = await ancestorUuids(tx, change.parentUuid);
+    if (item.kind === 'folder' && newAbove.includes(item.uuid)) throw invalidMove();
     const destination = await resolveDestination(tx, caller, change.parentUuid);
     patch.parent_uuid = destination.parentUuid;
     patch.depth = destination.depth;
-    depthDelta = destination.depth - item.depth;
+    moved = { oldAbove: await ancestorUuids(tx, item.parent_uuid), newAbove };
   }
   if (!Object.keys(patch).length) return;
   const [updated] = await tx('drive_items')
     .where({ uuid: item.uuid })
     .update({ ...patch, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
     .returning('*');
-  if (depthDelta !== 0 && item.kind === 'folder') {
-    await tx.raw(
-      `with recursive sub as (
-         select uuid from drive_items where parent_uuid = ?
-         union all select d.uuid from drive_items d join sub on d.parent_uuid = sub.uuid
-       ) update drive_items set depth = depth + ? where uuid in (select uuid from sub)`,
-      [item.uuid, depthDelta],
-    );
-  }
-  await appendChange(tx, 'update', updated);
+  // Both chains, so the feed can tell readers who lost the item (old ancestors) and who gained it (new ones).
+  const chain = moved ? [...new Set([...moved.oldAbove, ...moved.newAbove])] : [];
+  await appendChange(tx, 'update', updated, chain);
+  if (moved && item.kind === 'folder') await announceMovedSubtree(tx, updated, chain);
+}
+
+/**
+ * A folder's move changes the depth of everything below it and may change who can see it: each descendant
+ * gets an update change (its version stays: its own metadata did not change, and a reader that already holds
+ * it skips it), recording the old and new ancestors, so readers who gained or lost the subtree through a
+ * share are told. Parents first, as the feed requires.
+ */
+async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[]): Promise<void> {
+  const result = await tx.raw(
+    `with recursive sub(uuid, path) as (
+       select uuid, array[?::uuid] from drive_items where parent_uuid = ?
+       union all select d.uuid, d.parent_uuid || sub.path from drive_items d join sub on d.parent_uuid = sub.uuid
+     )
+     update drive_items i set depth = ? + cardinality(sub.path) from sub where i.uuid = sub.uuid
+     returning i.*, sub.path`,
+    [folder.uuid, folder.uuid, folder.depth],
+  );
+  const rows = (result.rows as (ItemRow & { path: string[] })[]).sort((a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid));
+  const chains = new Map(rows.map((row) => [row.uuid, [...row.path, ...chainAbove]]));
+  await appendChanges(tx, 'update', rows, (row) => chains.get(row.uuid) ?? chainAbove);
 }
 
 export async function listChildren(knex: Knex, caller: DriveCaller, folderUuid: string | null): Promise<VisibleItem[]> {

@@ -368,6 +368,42 @@ describe('Drive changes feed: visibility through shares', () => {
     ]);
   });
 
+  it('brings a folder and everything below it to a grantee when it moves into a shared folder, and deletes them all when it moves out', async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const shared = await folder(owner, 'Shared');
+    const project = await folder(owner, 'Project');
+    const inner = await folder(owner, 'Inner', project);
+    const file = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: inner });
+    await grant({ folder: shared }, { user: grantee }, 'viewer');
+    const start = await syncToEnd(grantee);
+    expect(start.entries.map((entry) => entry.uuid)).toEqual([shared]);
+    const ownerStart = await syncToEnd(owner);
+
+    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: shared } })).status).toBe(200);
+    const moveIn = await syncToEnd(grantee, start.token);
+    expect(moveIn.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
+      ['update', project],
+      ['update', inner],
+      ['update', file],
+    ]);
+    expect(moveIn.entries.map((entry) => entry.resource.my_role)).toEqual(['viewer', 'viewer', 'viewer']);
+    // The owner holds the descendants already: their versions did not change, so a client may skip them.
+    const ownerAfter = await syncToEnd(owner, ownerStart.token);
+    expect(ownerAfter.entries.find((entry) => entry.uuid === inner)?.resource.version).toBe(1);
+    expect(ownerAfter.entries.find((entry) => entry.uuid === project)?.resource).toMatchObject({ parent_uuid: shared, version: 2 });
+
+    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: null } })).status).toBe(200);
+    const moveOut = await syncToEnd(grantee, moveIn.token);
+    expect(moveOut.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
+      ['delete', project],
+      ['delete', inner],
+      ['delete', file],
+    ]);
+    const state = apply(moveOut.entries, apply(moveIn.entries, apply(start.entries)));
+    expect([...state.keys()]).toEqual([shared]);
+  });
+
   it('gives every member of the workspace the items of a workspace grant, and a new file inside reaches them', async () => {
     const owner = await makeUser();
     const member = await makeColleague(owner);
