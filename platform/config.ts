@@ -61,6 +61,8 @@ const EnvSchema = z.object({
   FOLIO_UPLOAD_EXPIRY: duration('24h'),
   FOLIO_FILE_VERSION_RETENTION: duration('24h'),
   FOLIO_DOCUMENT_TRASH_RETENTION: duration('30d'),
+  /** Drive change-log rows older than this are pruned daily; a sync token behind them answers 410 and reseeds. */
+  FOLIO_CHANGE_LOG_RETENTION: duration('90d'),
   FOLIO_WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('1m,5m,30m,2h')
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     uploadExpiryMs: values.FOLIO_UPLOAD_EXPIRY,
     fileVersionRetentionMs: values.FOLIO_FILE_VERSION_RETENTION,
     documentTrashRetentionMs: values.FOLIO_DOCUMENT_TRASH_RETENTION,
+    changeLogRetentionMs: values.FOLIO_CHANGE_LOG_RETENTION,
     webhook: {
       retryDelaysMs: values.FOLIO_WEBHOOK_RETRY_DELAYS,
       timeoutMs: values.FOLIO_WEBHOOK_TIMEOUT,

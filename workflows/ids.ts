@@ -2,6 +2,7 @@
 // can find one by the id they have. Each has its inverse.
 
 export const TOKEN_CLEANUP_SCHEDULE_ID = 'folio-access-token-cleanup';
+export const CHANGE_LOG_PRUNE_SCHEDULE_ID = 'folio-drive-change-log-prune';
 
 export const tokenCleanupWorkflowId = (runKey: string) => `access-token-cleanup:${runKey}`;
 
