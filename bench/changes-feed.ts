@@ -7,15 +7,9 @@
 // false. Against a running stack set FOLIO_API_URL and FOLIO_DATABASE_URL (the same database the API uses);
 // otherwise it starts its own throw-away stack the way the integration tests do (PostgreSQL database,
 // in-memory Temporal, MinIO, the API; no worker) and removes it afterwards.
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { migrateLatest } from '../db/migrate.js';
-import { ensureTools } from '../deploy/local/tools.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal } from '../deploy/local/services.js';
-import { startApi, waitForApi } from '../deploy/local/folio-processes.js';
+import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
@@ -31,53 +25,8 @@ interface Stack {
 }
 
 async function ownStack(): Promise<Stack> {
-  ensureTools(say);
-  const root = mkdtempSync(join(tmpdir(), 'folio-bench-'));
-  chmodSync(root, 0o755);
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
-    rmSync(root, { recursive: true, force: true });
-  };
-  try {
-    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log') });
-    stops.push(postgres.stop);
-    const database = `folio_bench_${randomBytes(6).toString('hex')}`;
-    await createDatabaseIfMissing(postgres.serverUrl, database);
-    stops.push(() => dropDatabase(postgres.serverUrl, database));
-    const databaseUrl = `${postgres.serverUrl}/${database}`;
-    const knex = createDb(databaseUrl);
-    await migrateLatest(knex);
-    await knex.destroy();
-
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const [temporal, minio] = await Promise.all([
-      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
-      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, accessKey: 'folio-bench', secretKey: 'folio-bench-secret', logFile: join(root, 'minio.log') }),
-    ]);
-    stops.push(temporal.stop, minio.stop);
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const env = {
-      ...process.env,
-      FOLIO_ENV: 'test',
-      FOLIO_LOG_LEVEL: 'warn',
-      FOLIO_PORT: String(apiPort),
-      FOLIO_DATABASE_URL: databaseUrl,
-      FOLIO_TEMPORAL_ADDRESS: temporal.address,
-      FOLIO_S3_ENDPOINT: minio.endpoint,
-      FOLIO_S3_ACCESS_KEY: 'folio-bench',
-      FOLIO_S3_SECRET_KEY: 'folio-bench-secret',
-      FOLIO_S3_BUCKET: 'folio-bench',
-      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
-    };
-    const api = startApi(env, join(root, 'api.log'));
-    stops.push(api.service.stop);
-    await waitForApi(apiUrl, api);
-    return { apiUrl, databaseUrl, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  say('Starting a throw-away stack...');
+  return startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'warn' } });
 }
 
 /** 100 root folders × 9 subfolders × 1 sub-subfolder each, then files spread evenly over all folders. */

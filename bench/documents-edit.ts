@@ -9,14 +9,10 @@
 // loopback are not counted. FOLIO_BENCH_EDITS (default 100) edits per size, FOLIO_BENCH_EDITORS (default 8)
 // concurrent editors for FOLIO_BENCH_SECONDS (default 10) seconds; FOLIO_BENCH_SIZES (KB, default 10,100,1024) and
 // FOLIO_BENCH_BUDGET (seconds of edits per size, default 300) bound the run.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrateLatest } from '../db/migrate.js';
-import { ensureTools } from '../deploy/local/tools.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal } from '../deploy/local/services.js';
-import { startApi, waitForApi } from '../deploy/local/folio-processes.js';
+import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
@@ -41,55 +37,9 @@ interface Stack {
 }
 
 async function ownStack(): Promise<Stack> {
-  ensureTools(say);
-  const root = mkdtempSync(join(tmpdir(), 'folio-bench-docs-'));
-  chmodSync(root, 0o755);
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
-    rmSync(root, { recursive: true, force: true });
-  };
-  try {
-    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log') });
-    stops.push(postgres.stop);
-    const database = `folio_bench_${randomBytes(6).toString('hex')}`;
-    await createDatabaseIfMissing(postgres.serverUrl, database);
-    stops.push(() => dropDatabase(postgres.serverUrl, database));
-    const databaseUrl = `${postgres.serverUrl}/${database}`;
-    const knex = createDb(databaseUrl);
-    await migrateLatest(knex);
-    await knex.destroy();
-
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const [temporal, minio] = await Promise.all([
-      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
-      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, accessKey: 'folio-bench', secretKey: 'folio-bench-secret', logFile: join(root, 'minio.log') }),
-    ]);
-    stops.push(temporal.stop, minio.stop);
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const apiLog = join(root, 'api.log');
-    const env = {
-      ...process.env,
-      FOLIO_ENV: 'test',
-      // The request log lines carry the server-side durations this benchmark reads.
-      FOLIO_LOG_LEVEL: 'info',
-      FOLIO_PORT: String(apiPort),
-      FOLIO_DATABASE_URL: databaseUrl,
-      FOLIO_TEMPORAL_ADDRESS: temporal.address,
-      FOLIO_S3_ENDPOINT: minio.endpoint,
-      FOLIO_S3_ACCESS_KEY: 'folio-bench',
-      FOLIO_S3_SECRET_KEY: 'folio-bench-secret',
-      FOLIO_S3_BUCKET: 'folio-bench',
-      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
-    };
-    const api = startApi(env, apiLog);
-    stops.push(api.service.stop);
-    await waitForApi(apiUrl, api);
-    return { apiUrl, databaseUrl, apiLog, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  // The request log lines carry the server-side durations this benchmark reads.
+  const stack = await startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'info' } });
+  return { ...stack, apiLog: join(stack.root, 'api.log') };
 }
 
 /** Markdown of about `bytes` bytes: headings, paragraphs with some formatting, lists; one unique edit target mid-way. */

@@ -8,14 +8,9 @@
 // FOLIO_BENCH_SIMPLE_BYTES (default 100000000) and FOLIO_BENCH_CHUNKED_BYTES (default 1000000000) set the sizes,
 // FOLIO_BENCH_CONCURRENCY (default 4) the chunks in flight; FOLIO_BENCH_KEEP=1 keeps the stack's logs.
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus } from 'node:os';
 import { Readable } from 'node:stream';
-import { migrateLatest } from '../db/migrate.js';
-import { startApi, startWorker, waitForApi } from '../deploy/local/folio-processes.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopRecorded } from '../deploy/local/services.js';
-import { ensureTools } from '../deploy/local/tools.js';
+import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
@@ -48,56 +43,19 @@ function sourceBytes(offset: number, length: number): Buffer {
 }
 
 async function startStack(): Promise<Target> {
-  ensureTools();
-  const root = mkdtempSync(join(tmpdir(), 'folio-bench-'));
-  chmodSync(root, 0o755);
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
-    if (!process.env.FOLIO_BENCH_KEEP) rmSync(root, { recursive: true, force: true });
-  };
+  const stack = await startEphemeralStack({ label: 'bench', keep: Boolean(process.env.FOLIO_BENCH_KEEP), env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn' } });
+  const knex = createDb(stack.databaseUrl);
   try {
-    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log') });
-    stops.push(postgres.stop);
-    const database = `folio_bench_${randomBytes(6).toString('hex')}`;
-    await createDatabaseIfMissing(postgres.serverUrl, database);
-    stops.push(() => dropDatabase(postgres.serverUrl, database));
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const s3 = { accessKey: 'folio-bench', secretKey: 'folio-bench-secret', bucket: 'folio-bench', region: 'us-east-1' };
-    const [temporal, minio] = await Promise.all([
-      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
-      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, ...s3, logFile: join(root, 'minio.log') }),
-    ]);
-    stops.push(temporal.stop, minio.stop);
-    const env: Record<string, string> = {
-      FOLIO_ENV: 'test',
-      FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn',
-      FOLIO_HOST: '127.0.0.1',
-      FOLIO_PORT: String(apiPort),
-      FOLIO_DATABASE_URL: `${postgres.serverUrl}/${database}`,
-      FOLIO_TEMPORAL_ADDRESS: temporal.address,
-      FOLIO_TASK_QUEUE: 'folio-bench',
-      FOLIO_S3_ENDPOINT: minio.endpoint,
-      FOLIO_S3_ACCESS_KEY: s3.accessKey,
-      FOLIO_S3_SECRET_KEY: s3.secretKey,
-      FOLIO_S3_BUCKET: s3.bucket,
-      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
-    };
-    const knex = createDb(env.FOLIO_DATABASE_URL);
-    await migrateLatest(knex);
-    stops.push(() => stopRecorded(root));
-    startWorker({ ...process.env, ...env }, join(root, 'worker.log'), root);
-    const api = startApi({ ...process.env, ...env }, join(root, 'api.log'), root);
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    await waitForApi(apiUrl, api);
     const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 64 * 1024 ** 3 });
     const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomUUID()}@example.test` });
     const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 86_400_000 });
-    await knex.destroy();
-    return { apiUrl, token: access_token, s3: { endpoint: minio.endpoint, ...s3 }, stop };
+    const s3 = { endpoint: stack.env.FOLIO_S3_ENDPOINT!, accessKey: stack.env.FOLIO_S3_ACCESS_KEY!, secretKey: stack.env.FOLIO_S3_SECRET_KEY!, bucket: stack.env.FOLIO_S3_BUCKET!, region: 'us-east-1' };
+    return { apiUrl: stack.apiUrl, token: access_token, s3, stop: stack.stop };
   } catch (error) {
-    await stop();
+    await stack.stop();
     throw error;
+  } finally {
+    await knex.destroy();
   }
 }
 

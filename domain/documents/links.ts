@@ -1,11 +1,23 @@
 // Link and image targets as markdown-it reads them back, so a stored href always survives a round trip.
 import { markdownIt } from './markdown-it.js';
 
+// Reading a link is slow (URL parsing, punycode) and a document repeats its links on every normalization.
+const MAX_SAFE_LINKS = 10_000;
+const MAX_CACHED_HREF = 2_048;
+const safeLinks = new Map<string, string | null>();
+
 /** The href as markdown-it would store it, or null when markdown-it would not make it a link (javascript: etc.). */
 export function markdownLinkSafe(href: unknown): string | null {
   if (typeof href !== 'string') return null;
+  const known = safeLinks.get(href);
+  if (known !== undefined) return known;
   const normalized = markdownIt.normalizeLink(href.trim());
-  return markdownIt.validateLink(normalized) ? normalized : null;
+  const safe = markdownIt.validateLink(normalized) ? normalized : null;
+  if (href.length <= MAX_CACHED_HREF) {
+    if (safeLinks.size >= MAX_SAFE_LINKS) safeLinks.clear();
+    safeLinks.set(href, safe);
+  }
+  return safe;
 }
 
 /** The destination as written inside ( ): characters markdown would read as syntax are escaped. */

@@ -17,8 +17,13 @@ export interface TextUnit {
 
 export interface SerializedDocument {
   markdown: string;
-  /** In document order, which is also markdown order. */
-  units: TextUnit[];
+  /** In document order, which is also markdown order. Built on first use: a whole document's units are many. */
+  readonly units: TextUnit[];
+  /**
+   * The document range a [start, end) span of the markdown stands for (from the first unit ending after start to
+   * the last unit starting before end), or null when it holds no text. Reads only the units of the blocks it needs.
+   */
+  rangeOf(start: number, end: number): { from: number; to: number } | null;
 }
 
 /** Open suggestions by thread id and by ref: the writer names refs, the verification reads them back. */
@@ -37,24 +42,150 @@ interface Frag {
 const EMPTY: Frag = { text: '', units: [] };
 
 // Top-level blocks a document shares with an earlier version (ProseMirror keeps unchanged nodes) are written
-// once: an edit of many operations serializes the document once per operation to match quotes.
-const blockCache = new WeakMap<PMNode, { signature: string; frag: Frag }>();
+// once: an edit of many operations serializes the document once per operation to match quotes. Only the text is
+// kept; a block's units (one per character) are written again when a quote needs them.
+const blockCache = new WeakMap<PMNode, { signature: string; text: string }>();
+const unitCache = new WeakMap<PMNode, { signature: string | undefined; units: TextUnit[] }>();
+
+// Blocks equal in content (a document read again from its stored JSON has new nodes but the same blocks) are
+// found by their JSON, least recently used first out, up to a bound on the characters kept.
+const CONTENT_CACHE_CHARS = 32_000_000;
+const CONTENT_BLOCK_MIN_CHARS = 64;
+const contentCache = new Map<string, string>();
+let contentCacheChars = 0;
+
+function cachedByContent(key: string): string | undefined {
+  const text = contentCache.get(key);
+  if (text !== undefined) {
+    contentCache.delete(key);
+    contentCache.set(key, text);
+  }
+  return text;
+}
+
+function cacheByContent(key: string, text: string) {
+  const size = key.length + text.length;
+  if (size > CONTENT_CACHE_CHARS / 4 || contentCache.has(key)) return;
+  contentCache.set(key, text);
+  contentCacheChars += size;
+  for (const [oldKey, oldText] of contentCache) {
+    if (contentCacheChars <= CONTENT_CACHE_CHARS) break;
+    contentCache.delete(oldKey);
+    contentCacheChars -= oldKey.length + oldText.length;
+  }
+}
+
+// The stored JSON a top-level block was read from (see toWorking): writing it is cheaper than writing the node's own
+// JSON, and equal JSON reads as equal nodes, so it names the block's content as well.
+const sourceJson = new WeakMap<PMNode, object>();
+
+/**
+ * Records the stored JSON each top-level block of a document was just read from. The caller keeps the nodes only for
+ * a synchronous call, so the JSON cannot change while they are in use.
+ */
+export function rememberSources(doc: PMNode, content: unknown): void {
+  if (!Array.isArray(content) || content.length !== doc.childCount) return;
+  doc.forEach((child, _offset, index) => {
+    const json: unknown = content[index];
+    if (typeof json === 'object' && json !== null) sourceJson.set(child, json);
+  });
+}
+
+function blockText(child: PMNode, ctx: WriteContext): string {
+  const signature = ctx.signature;
+  if (signature === undefined) return topFrag(child, ctx).text;
+  const hit = blockCache.get(child);
+  if (hit && hit.signature === signature) return hit.text;
+  const json = JSON.stringify(sourceJson.get(child) ?? child);
+  const key = json.length >= CONTENT_BLOCK_MIN_CHARS ? `${signature}\u0000${json}` : null;
+  let text = key === null ? undefined : cachedByContent(key);
+  if (text === undefined) {
+    text = topFrag(child, ctx).text;
+    if (key !== null) cacheByContent(key, text);
+  }
+  blockCache.set(child, { signature, text });
+  return text;
+}
+
+/** A top-level block written alone, positions from 0; its units are kept for the quotes that need them again. */
+function topFrag(child: PMNode, ctx: WriteContext): Frag {
+  const frag = blockFrag(child, 0, ctx, false);
+  unitCache.set(child, { signature: ctx.signature, units: frag.units });
+  return frag;
+}
+
+function blockUnits(child: PMNode, ctx: WriteContext): TextUnit[] {
+  const hit = unitCache.get(child);
+  if (hit && hit.signature !== undefined && hit.signature === ctx.signature) return hit.units;
+  return topFrag(child, ctx).units;
+}
 
 export function serializeDoc(doc: PMNode, ctx: WriteContext): SerializedDocument {
-  const frags: Frag[] = [];
-  const shifts: number[] = [];
+  const blocks: PMNode[] = [];
+  const positions: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const texts: string[] = [];
+  let length = 0;
   doc.forEach((child, offset) => {
-    const hit = ctx.signature === undefined ? undefined : blockCache.get(child);
-    let frag = hit && hit.signature === ctx.signature ? hit.frag : undefined;
-    if (!frag) {
-      frag = blockFrag(child, 0, ctx, false);
-      if (ctx.signature !== undefined) blockCache.set(child, { signature: ctx.signature, frag });
-    }
-    frags.push(frag);
-    shifts.push(offset);
+    if (blocks.length > 0) length += 2;
+    const text = blockText(child, ctx);
+    blocks.push(child);
+    positions.push(offset);
+    starts.push(length);
+    texts.push(text);
+    length += text.length;
+    ends.push(length);
   });
-  const frag = join(frags, '\n\n', shifts);
-  return { markdown: frag.text, units: frag.units };
+  const markdown = texts.join('\n\n');
+
+  // The units of block i, moved to where the block sits in the document and the markdown.
+  const moved: Array<TextUnit[] | undefined> = [];
+  const unitsOf = (i: number): TextUnit[] => {
+    let units = moved[i];
+    if (!units) {
+      const shift = starts[i]!;
+      const pos = positions[i]!;
+      units = blockUnits(blocks[i]!, ctx).map((unit) => ({ md: unit.md + shift, mdEnd: unit.mdEnd + shift, from: unit.from + pos, to: unit.to + pos }));
+      moved[i] = units;
+    }
+    return units;
+  };
+  let all: TextUnit[] | null = null;
+
+  return {
+    markdown,
+    get units() {
+      if (!all) {
+        all = [];
+        for (let i = 0; i < blocks.length; i++) for (const unit of unitsOf(i)) all.push(unit);
+      }
+      return all;
+    },
+    rangeOf(start, end) {
+      // The first block that may hold a unit ending after start: every unit of a block ends by the block's end.
+      let lo = 0;
+      let hi = blocks.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ends[mid]! <= start) lo = mid + 1;
+        else hi = mid;
+      }
+      let first: TextUnit | undefined;
+      let b = lo;
+      for (; b < blocks.length && !first; b++) first = unitsOf(b).find((unit) => unit.mdEnd > start);
+      if (!first || first.md >= end) return null;
+      let last: TextUnit = first;
+      b--;
+      let k = unitsOf(b).indexOf(first);
+      for (; b < blocks.length; b++, k = 0) {
+        const units = unitsOf(b);
+        for (; k < units.length && units[k]!.md < end; k++) last = units[k]!;
+        if (k < units.length) break;
+      }
+      return { from: first.from, to: last.to };
+    },
+  };
 }
 
 /** Inline content alone (a suggestion's text for the API), without line context. */

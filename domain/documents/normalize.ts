@@ -11,8 +11,35 @@ import { blockSuggestion, isColor, isInlineTextblock, isSuggestionMark, marks, n
 /** Returns the normalized document. `openSuggestions` are the suggestion threads whose marks may stay. */
 export function normalizeDoc(doc: PMNode, openSuggestions: ReadonlySet<string>): PMNode {
   const result = nodes.doc.create(null, normalizeBlocks(childrenOf(doc), openSuggestions));
-  result.check();
+  checkDoc(result);
   return result;
+}
+
+// Nodes never change, so a block that passed check() once passes again: an edit checks only the blocks it made.
+const checked = new WeakSet<PMNode>();
+
+/** result.check(), in the same order, skipping blocks already checked (the doc itself has no attrs or marks). */
+function checkDoc(doc: PMNode) {
+  if (!nodes.doc.validContent(doc.content)) throw new RangeError(`Invalid content for node doc: ${doc.content.toString().slice(0, 50)}`);
+  doc.forEach((child) => {
+    if (checked.has(child)) return;
+    child.check();
+    checked.add(child);
+  });
+}
+
+// Blocks known to be in shape, with the open suggestions they were found so under: normalizing the same block again
+// (each operation of an edit, then the result) gives it back as it is without reading it.
+const normalBlocks = new WeakMap<PMNode, string>();
+const openKeys = new WeakMap<ReadonlySet<string>, string>();
+
+function openKey(open: ReadonlySet<string>): string {
+  let key = openKeys.get(open);
+  if (key === undefined) {
+    key = JSON.stringify([...open].sort());
+    openKeys.set(open, key);
+  }
+  return key;
 }
 
 const childrenOf = (node: PMNode): PMNode[] => {
@@ -42,6 +69,14 @@ const same = (before: PMNode[], after: PMNode[]) =>
   after.length > 0 && before.length === after.length && before.every((node, i) => node === after[i]);
 
 function normalizeBlock(block: PMNode, open: ReadonlySet<string>): PMNode[] {
+  const key = openKey(open);
+  if (normalBlocks.get(block) === key) return [block];
+  const result = normalizeBlockOnce(block, open);
+  if (result.length === 1 && result[0] === block) normalBlocks.set(block, key);
+  return result;
+}
+
+function normalizeBlockOnce(block: PMNode, open: ReadonlySet<string>): PMNode[] {
   const marker = 'suggestion' in block.attrs ? openMarker(block, open) : undefined;
   const markerKept = marker === undefined || marker === block.attrs.suggestion;
   const attrs = marker === undefined ? block.attrs : { ...block.attrs, suggestion: marker };

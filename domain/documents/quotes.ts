@@ -1,7 +1,7 @@
 // Finds a quote in a document: first in its markdown, then in its text without markup, and maps it to positions.
 import type { Node as PMNode } from 'prosemirror-model';
 import { targetAmbiguous, targetNotFound, type QuoteCandidate } from './errors.js';
-import type { SerializedDocument, TextUnit } from './markdown-writer.js';
+import type { SerializedDocument } from './markdown-writer.js';
 import { nodes } from './schema.js';
 
 export type Occurrence = number | 'first' | 'last';
@@ -42,8 +42,10 @@ const MAX_CANDIDATES = 50;
  * operation index when given). Occurrence counts among the matches left after before/after narrowing.
  */
 export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: QuoteQuery, operation?: number): QuoteMatch {
-  const readings = [markdownReading(serialized, query), textReading(doc, query)];
-  for (const reading of readings) {
+  // The text reading is built only when the markdown holds no match: it reads the whole document a character at a time.
+  const readings = [() => markdownReading(serialized, query), () => textReading(doc, query)];
+  for (const read of readings) {
+    const reading = read();
     const found = findAll(reading);
     if (found.length === 0) continue;
     const pick = pickOccurrence(found.length, query.occurrence, operation);
@@ -107,27 +109,13 @@ function snippet(haystack: string, start: number, end: number): string {
 }
 
 function markdownReading(serialized: SerializedDocument, query: QuoteQuery): Reading {
-  const units = serialized.units;
   return {
     name: 'markdown',
     haystack: serialized.markdown,
     needle: query.find,
     before: query.before,
     after: query.after,
-    rangeOf: (start, end) => {
-      let lo = 0;
-      let hi = units.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (units[mid]!.mdEnd <= start) lo = mid + 1;
-        else hi = mid;
-      }
-      const first = units[lo];
-      if (!first || first.md >= end) return null;
-      let last: TextUnit = first;
-      for (let i = lo; i < units.length && units[i]!.md < end; i++) last = units[i]!;
-      return { from: first.from, to: last.to };
-    },
+    rangeOf: (start, end) => serialized.rangeOf(start, end),
   };
 }
 

@@ -1,7 +1,7 @@
 // The engine's stored state of a document (JSON, kept as JSONB) and the reads over it: markdown and thread placement.
 import { Node as PMNode, type Mark } from 'prosemirror-model';
 import { parseMarkdown } from './markdown.js';
-import { serializeDoc, serializeInline, type SerializedDocument, type WriteContext } from './markdown-writer.js';
+import { rememberSources, serializeDoc, serializeInline, type SerializedDocument, type WriteContext } from './markdown-writer.js';
 import { normalizeDoc } from './normalize.js';
 import { blockSuggestion, isInlineTextblock, marks, nodes, schema } from './schema.js';
 
@@ -98,7 +98,9 @@ export function renderMarkdown(state: DocumentState): string {
 export const serializeDocument = renderMarkdown;
 
 export function toWorking(state: DocumentState): Working {
-  return { doc: PMNode.fromJSON(schema, state.doc), threads: state.threads.map((thread) => ({ ...thread })) };
+  const doc = PMNode.fromJSON(schema, state.doc);
+  rememberSources(doc, state.doc.content);
+  return { doc, threads: state.threads.map((thread) => ({ ...thread })) };
 }
 
 export function fromWorking(working: Working): DocumentState {

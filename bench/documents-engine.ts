@@ -1,0 +1,83 @@
+// Benchmark: the document engine alone (no HTTP, no database) on documents of 10 KB, 100 KB and 1 MB of markdown.
+//
+//   node --import tsx bench/documents-engine.ts
+//
+// Each iteration starts from a fresh copy of the stored JSON state, as a request that loads it from the database
+// does, then times applyEdit of one operation (a replace, or an insert), and renderMarkdown of the result (what the
+// API returns). FOLIO_BENCH_RUNS (default 20) iterations per size; FOLIO_BENCH_SIZES (KB, default 10,100,1024).
+// The code is warmed up on another document first. "first" is the first edit of a document the process has not
+// seen (nothing of it cached); p50 and p90 are over the runs after it, as when one document is edited repeatedly.
+import { applyEdit, renderMarkdown, stateFromMarkdown, type DocumentState } from '../domain/documents/index.js';
+
+const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 20);
+const SIZES = (process.env.FOLIO_BENCH_SIZES ?? '10,100,1024').split(',').map(Number);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function sampleMarkdown(bytes: number, word = 'Paragraph'): string {
+  const blocks: string[] = [];
+  let size = 0;
+  let n = 0;
+  let targetPlaced = false;
+  while (size < bytes) {
+    n++;
+    let block: string;
+    if (n % 10 === 1) block = `## Section ${n}`;
+    else if (n % 10 === 5) block = `- item ${n} one\n- item ${n} two with **bold** text\n- item ${n} three`;
+    else if (n % 10 === 8) block = `> Quoted ${n} with \`code\` and ~~struck~~ text\n> over two lines`;
+    else block = `${word} ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
+    if (!targetPlaced && size >= bytes / 2) {
+      block = 'The edit target alpha sits here.';
+      targetPlaced = true;
+    }
+    blocks.push(block);
+    size += block.length + 2;
+  }
+  return blocks.join('\n\n');
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+function measure(label: string, stored: string, operation: unknown, quiet = false) {
+  const edit: number[] = [];
+  const total: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const state = JSON.parse(stored) as DocumentState;
+    const t0 = performance.now();
+    const result = applyEdit(state, [operation], { mode: 'edit', newThreadId: () => 't', nextRef: () => 1 });
+    const t1 = performance.now();
+    renderMarkdown(result.state);
+    const t2 = performance.now();
+    edit.push(t1 - t0);
+    total.push(t2 - t0);
+  }
+  if (quiet) return;
+  const firstEdit = edit.shift()!;
+  const firstTotal = total.shift()!;
+  edit.sort((a, b) => a - b);
+  total.sort((a, b) => a - b);
+  say(
+    `  ${label.padEnd(8)} applyEdit first ${ms(firstEdit)}  p50 ${ms(percentile(edit, 50))}  p90 ${ms(percentile(edit, 90))}` +
+      `   | +render first ${ms(firstTotal)}  p50 ${ms(percentile(total, 50))}  p90 ${ms(percentile(total, 90))}`,
+  );
+}
+
+const operations = {
+  replace: { type: 'replace', find: 'target alpha', with: 'target beta' },
+  insert: { type: 'insert', after: 'target alpha', markdown: 'A new paragraph with **bold** text.' },
+};
+
+// Documents of their own, so the code that writes uncached blocks is warmed up as well as the cached path.
+for (let i = 0; i < 5; i++) {
+  const warmup = JSON.stringify(stateFromMarkdown(sampleMarkdown(50 * 1024, `Warmup ${i}`)));
+  for (const operation of Object.values(operations)) measure('warmup', warmup, operation, true);
+}
+
+for (const kb of SIZES) {
+  say(`${kb} KB`);
+  for (const [label, operation] of Object.entries(operations)) {
+    // A document of its own per operation, so the first edit of each finds nothing cached.
+    const stored = JSON.stringify(stateFromMarkdown(sampleMarkdown(kb * 1024, `${label} paragraph`)));
+    measure(label, stored, operation);
+  }
+}

@@ -1,0 +1,99 @@
+// A throw-away Folio stack on free ports, removed by stop(): a fresh PostgreSQL database, an in-memory
+// Temporal dev server, MinIO on a temporary folder, then the worker and API as child processes. The
+// integration suite (test/setup/global.ts) and the benchmarks (bench/) run on it.
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrateLatest } from '../../db/migrate.js';
+import { createDb } from '../../platform/database.js';
+import { startApi, startWorker, waitForApi } from './folio-processes.js';
+import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopRecorded } from './services.js';
+import { ensureTools } from './tools.js';
+
+export interface EphemeralStack {
+  /** The temporary folder: logs (api.log, worker.log, …) and pid files. */
+  root: string;
+  /** The Folio configuration of the stack's processes. */
+  env: Record<string, string>;
+  apiUrl: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface EphemeralStackOptions {
+  /** Names the temporary folder, database, bucket and task queue: folio-<label>-…. */
+  label: string;
+  /** Extra Folio configuration for the worker and API (durations, log level). */
+  env?: Record<string, string>;
+  /** Start a worker too (default true). */
+  worker?: boolean;
+  /** Use a private PostgreSQL cluster even when one answers on 127.0.0.1:5432. */
+  preferPrivatePostgres?: boolean;
+  /** Keep the temporary folder and its logs after stop(). */
+  keep?: boolean;
+}
+
+export async function startEphemeralStack(options: EphemeralStackOptions): Promise<EphemeralStack> {
+  ensureTools();
+  const root = mkdtempSync(join(tmpdir(), `folio-${options.label}-`));
+  chmodSync(root, 0o755); // A private PostgreSQL cluster runs as the postgres user and must reach its folder.
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => console.error(error));
+    if (!options.keep) rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log'), preferPrivate: options.preferPrivatePostgres });
+    stops.push(postgres.stop);
+    const database = `folio_${options.label}_${randomBytes(6).toString('hex')}`;
+    await createDatabaseIfMissing(postgres.serverUrl, database);
+    stops.push(() => dropDatabase(postgres.serverUrl, database));
+    const databaseUrl = `${postgres.serverUrl}/${database}`;
+    const knex = createDb(databaseUrl);
+    await migrateLatest(knex);
+    await knex.destroy();
+
+    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
+    const [temporal, minio] = await Promise.all([
+      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
+      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, ...s3, logFile: join(root, 'minio.log') }),
+    ]);
+    stops.push(temporal.stop, minio.stop);
+
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const env: Record<string, string> = {
+      FOLIO_ENV: 'test',
+      FOLIO_LOG_LEVEL: 'info',
+      FOLIO_HOST: '127.0.0.1',
+      FOLIO_PORT: String(apiPort),
+      FOLIO_DATABASE_URL: databaseUrl,
+      FOLIO_TEMPORAL_ADDRESS: temporal.address,
+      FOLIO_TEMPORAL_UI_URL: temporal.uiUrl,
+      FOLIO_TASK_QUEUE: `folio-${options.label}`,
+      FOLIO_S3_ENDPOINT: minio.endpoint,
+      FOLIO_S3_ACCESS_KEY: s3.accessKey,
+      FOLIO_S3_SECRET_KEY: s3.secretKey,
+      FOLIO_S3_BUCKET: `folio-${options.label}`,
+      FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
+      FOLIO_API_URL: apiUrl,
+      ...options.env,
+    };
+
+    // Pid files in root let a caller kill and restart the worker (test/support/worker.ts); stop() ends
+    // whichever processes they name then.
+    const processEnv = { ...process.env, ...env };
+    stops.push(() => stopRecorded(root));
+    if (options.worker !== false) startWorker(processEnv, join(root, 'worker.log'), root);
+    const api = startApi(processEnv, join(root, 'api.log'), root);
+    await waitForApi(apiUrl, api);
+    return { root, env, apiUrl, databaseUrl, stop };
+  } catch (error) {
+    console.error(`The ${options.label} stack failed to start; logs in ${root}`);
+    options.keep = true;
+    await stop();
+    throw error;
+  }
+}
