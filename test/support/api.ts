@@ -160,3 +160,10 @@ export async function shareDocument(
   });
   return uuid;
 }
+
+/** A folder created through the API (POST /v1/drive/folders); its uuid. */
+export async function makeFolder(user: { token: string }, name: string, parentUuid: string | null = null): Promise<string> {
+  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
+  if (response.status !== 201) throw new Error(`creating folder ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.uuid;
+}

@@ -8,16 +8,11 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
-import { call, makeUser, type TestUser } from '../../support/api.js';
+import { call, makeUser, type TestUser, makeFolder } from '../../support/api.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
 
-async function folder(user: TestUser, name: string, parentUuid: string | null = null): Promise<string> {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid;
-}
 
 /** Inserts `count` children of each parent straight into the table (version 1, no change rows); returns them. */
 async function insertChildren(user: TestUser, parents: string[], kind: 'file' | 'folder', count: number, depth: number): Promise<string[]> {
@@ -61,8 +56,8 @@ const lastSeq = async (): Promise<number> => Number((await db()('drive_changes')
 describe('a cascade survives its worker being killed', () => {
   it('trashes a folder of 3,000 descendants, each exactly once, across a worker crash', { timeout: 180_000 }, async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Big');
-    const inner = await folder(user, 'Inner', top);
+    const top = await makeFolder(user, 'Big');
+    const inner = await makeFolder(user, 'Inner', top);
     const level1 = await insertChildren(user, [top], 'file', 600, 1);
     const level2 = await insertChildren(user, [inner], 'folder', 24, 2);
     const level3 = await insertChildren(user, level2, 'file', 100, 3);
@@ -96,7 +91,7 @@ describe('a cascade survives its worker being killed', () => {
 
   it('deletes a folder of 3,000 descendants, with their bytes, each exactly once, across a worker crash', { timeout: 180_000 }, async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Doomed');
+    const top = await makeFolder(user, 'Doomed');
     const level1 = await insertChildren(user, [top], 'folder', 10, 1);
     const level2 = await insertChildren(user, level1, 'folder', 100, 2);
     const files = await insertChildren(user, level2, 'file', 2, 3);

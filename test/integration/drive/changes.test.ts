@@ -7,7 +7,7 @@ import { appendChange } from '../../../domain/drive/changes.js';
 import { pruneChangeLog } from '../../../domain/drive/feed.js';
 import { decodeSyncToken, encodeSyncToken } from '../../../domain/drive/sync-token.js';
 import { db } from '../../../platform/database.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
+import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
 
 interface Page {
   object: string;
@@ -63,11 +63,6 @@ function apply(entries: any[], state = new Map<string, any>()) {
   return state;
 }
 
-async function folder(user: TestUser, name: string, parentUuid: string | null = null) {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid as string;
-}
 
 async function deletePermanently(user: TestUser, kind: 'files' | 'folders', uuid: string) {
   const response = await call('DELETE', `/v1/drive/${kind}/${uuid}`, { token: user.token });
@@ -77,12 +72,12 @@ async function deletePermanently(user: TestUser, kind: 'files' | 'folders', uuid
 describe('Drive changes feed: first sync', () => {
   it('pages a snapshot of everything visible, parents before children, then continues as an empty delta', async () => {
     const owner = await makeUser({ firstName: 'Ada' });
-    const a = await folder(owner, 'A');
-    const b = await folder(owner, 'B', a);
-    const c = await folder(owner, 'C', b);
+    const a = await makeFolder(owner, 'A');
+    const b = await makeFolder(owner, 'B', a);
+    const c = await makeFolder(owner, 'C', b);
     const rootFile = await insertDriveFile(owner, { name: 'root.txt' });
     const deepFile = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: c });
-    const trashed = await folder(owner, 'Old');
+    const trashed = await makeFolder(owner, 'Old');
     expect((await call('POST', `/v1/drive/folders/${trashed}`, { token: owner.token, json: { trashed: true } })).status).toBe(200);
     await insertDriveFile(owner, { name: 'uploading.bin', uploadStatus: 'uploading' });
 
@@ -112,9 +107,9 @@ describe('Drive changes feed: first sync', () => {
 
   it('continues seamlessly into the changes committed while the snapshot was being paged', async () => {
     const owner = await makeUser();
-    const first = await folder(owner, 'first');
-    const second = await folder(owner, 'second');
-    await folder(owner, 'third');
+    const first = await makeFolder(owner, 'first');
+    const second = await makeFolder(owner, 'second');
+    await makeFolder(owner, 'third');
     const page1 = await changes(owner, { limit: 1 });
     expect(page1.body.changes.map((entry: any) => entry.uuid)).toHaveLength(1);
     expect(page1.body.has_more).toBe(true);
@@ -122,8 +117,8 @@ describe('Drive changes feed: first sync', () => {
     // Meanwhile: a rename of something maybe already sent, a new folder with a child, and a move.
     const sentUuid = page1.body.changes[0].uuid;
     expect((await call('POST', `/v1/drive/folders/${sentUuid}`, { token: owner.token, json: { name: 'renamed' } })).status).toBe(200);
-    const late = await folder(owner, 'late');
-    const lateChild = await folder(owner, 'late child', late);
+    const late = await makeFolder(owner, 'late');
+    const lateChild = await makeFolder(owner, 'late child', late);
     expect((await call('POST', `/v1/drive/folders/${first === sentUuid ? second : first}`, { token: owner.token, json: { parent_uuid: late } })).status).toBe(200);
 
     const rest = await syncToEnd(owner, page1.body.sync_token, 1);
@@ -168,12 +163,12 @@ describe('Drive changes feed: first sync', () => {
 describe('Drive changes feed: delta', () => {
   it('reports renames, moves and creates after the token in commit order with the current resource', async () => {
     const owner = await makeUser();
-    const docs = await folder(owner, 'Docs');
+    const docs = await makeFolder(owner, 'Docs');
     const file = await insertDriveFile(owner, { name: 'a.txt' });
     const { token } = await syncToEnd(owner);
 
     expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { name: 'b.txt' } })).status).toBe(200);
-    const archive = await folder(owner, 'Archive');
+    const archive = await makeFolder(owner, 'Archive');
     expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: docs } })).status).toBe(200);
 
     const page = await changes(owner, { since: token });
@@ -193,9 +188,9 @@ describe('Drive changes feed: delta', () => {
   it('pulls a parent forward when a child arrives before the change that created its parent, within the limit', async () => {
     const owner = await makeUser();
     const { token } = await syncToEnd(owner);
-    const child = await folder(owner, 'child');
-    const filler = await folder(owner, 'filler');
-    const parent = await folder(owner, 'parent');
+    const child = await makeFolder(owner, 'child');
+    const filler = await makeFolder(owner, 'filler');
+    const parent = await makeFolder(owner, 'parent');
     expect((await call('POST', `/v1/drive/folders/${child}`, { token: owner.token, json: { parent_uuid: parent } })).status).toBe(200);
 
     const { pages, entries } = await syncToEnd(owner, token, 2);
@@ -243,7 +238,7 @@ describe('Drive changes feed: delta', () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
     const stranger = await makeColleague(owner);
-    const shared = await folder(owner, 'Shared');
+    const shared = await makeFolder(owner, 'Shared');
     const file = await insertDriveFile(owner, { name: 'gone.txt', folderUuid: shared });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
     const tokens = await Promise.all([owner, grantee, stranger].map(async (user) => (await syncToEnd(user)).token));
@@ -262,9 +257,9 @@ describe('Drive changes feed: delta', () => {
   it('still tells a grantee when the shared folder itself is deleted, and of every item below it once the cascade removed them', async () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
-    const parent = await folder(owner, 'Private');
-    const shared = await folder(owner, 'Shared', parent);
-    const inner = await folder(owner, 'Inner', shared);
+    const parent = await makeFolder(owner, 'Private');
+    const shared = await makeFolder(owner, 'Shared', parent);
+    const inner = await makeFolder(owner, 'Inner', shared);
     const file = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: inner });
     await grant({ folder: shared }, { user: grantee }, 'editor');
     const { token } = await syncToEnd(grantee);
@@ -295,10 +290,10 @@ describe('Drive changes feed: visibility through shares', () => {
   it('brings a folder and its subtree into a grantee feed when a grant is accepted, and deletes them when it is revoked', async () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
-    const shared = await folder(owner, 'Team');
-    const inner = await folder(owner, 'Inner', shared);
+    const shared = await makeFolder(owner, 'Team');
+    const inner = await makeFolder(owner, 'Inner', shared);
     const file = await insertDriveFile(owner, { name: 'plan.txt', folderUuid: inner });
-    const hidden = await folder(owner, 'Hidden');
+    const hidden = await makeFolder(owner, 'Hidden');
     const start = await syncToEnd(grantee);
     expect(start.entries).toEqual([]);
 
@@ -347,8 +342,8 @@ describe('Drive changes feed: visibility through shares', () => {
   it('deletes an item from a grantee feed when it moves out of the shared folder, and brings it back when it moves in', async () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
-    const shared = await folder(owner, 'Shared');
-    const privateFolder = await folder(owner, 'Private');
+    const shared = await makeFolder(owner, 'Shared');
+    const privateFolder = await makeFolder(owner, 'Private');
     const file = await insertDriveFile(owner, { name: 'wanderer.txt', folderUuid: shared });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
     const start = await syncToEnd(grantee);
@@ -371,9 +366,9 @@ describe('Drive changes feed: visibility through shares', () => {
   it('brings a folder and everything below it to a grantee when it moves into a shared folder, and deletes them all when it moves out', async () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
-    const shared = await folder(owner, 'Shared');
-    const project = await folder(owner, 'Project');
-    const inner = await folder(owner, 'Inner', project);
+    const shared = await makeFolder(owner, 'Shared');
+    const project = await makeFolder(owner, 'Project');
+    const inner = await makeFolder(owner, 'Inner', project);
     const file = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: inner });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
     const start = await syncToEnd(grantee);
@@ -407,7 +402,7 @@ describe('Drive changes feed: visibility through shares', () => {
   it('gives every member of the workspace the items of a workspace grant, and a new file inside reaches them', async () => {
     const owner = await makeUser();
     const member = await makeColleague(owner);
-    const shared = await folder(owner, 'Everyone');
+    const shared = await makeFolder(owner, 'Everyone');
     const { token } = await syncToEnd(member);
     await grant({ folder: shared }, { workspace: owner.workspaceUuid }, 'viewer');
     const file = await insertDriveFile(owner, { name: 'handbook.pdf', folderUuid: shared });
@@ -427,7 +422,7 @@ describe('Drive changes feed: tokens and workspaces', () => {
     const elsewhere = {
       token: (await issueAccessToken(db(), { workspaceUuid: otherWorkspace.uuid, userUuid: owner.uuid, scopes: ['drive.read', 'drive.create'], expiresInMs: 600_000 })).access_token,
     };
-    const here = await folder(owner, 'Here');
+    const here = await makeFolder(owner, 'Here');
     const there = (await call('POST', '/v1/drive/folders', { token: elsewhere.token, json: { name: 'There' } })).body.uuid;
 
     const hereSync = await syncToEnd(owner);
@@ -443,7 +438,7 @@ describe('Drive changes feed: tokens and workspaces', () => {
   it('refuses a token of another user, a tampered token and garbage with 410 sync_token_invalid', async () => {
     const owner = await makeUser();
     const colleague = await makeColleague(owner);
-    await folder(owner, 'Mine');
+    await makeFolder(owner, 'Mine');
     const { token } = await syncToEnd(owner);
     const raw = Buffer.from(token, 'base64url');
     raw[10]! ^= 0x01;
@@ -463,9 +458,9 @@ describe('Drive changes feed: tokens and workspaces', () => {
 
   it('refuses a token older than what the change log still holds, and a reseed without since works', async () => {
     const owner = await makeUser();
-    await folder(owner, 'One');
+    await makeFolder(owner, 'One');
     const { token } = await syncToEnd(owner);
-    await folder(owner, 'Two');
+    await makeFolder(owner, 'Two');
     const head = await db()('drive_changes').where({ workspace_uuid: owner.workspaceUuid }).max('seq as seq').first();
     await pruneChangeLog(db(), owner.workspaceUuid, String(head!.seq));
 

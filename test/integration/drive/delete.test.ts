@@ -8,15 +8,10 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser } from '../../support/api.js';
+import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
 
 afterAll(closeTemporalClient);
 
-async function folder(user: TestUser, name: string, parentUuid: string | null = null): Promise<string> {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid;
-}
 
 const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
 
@@ -76,7 +71,7 @@ const versionOf = async (uuid: string): Promise<number> => (await db()('drive_it
 describe('DELETE /v1/drive/files/{uuid}', () => {
   it('answers 204 with an empty body; the file, every version, its objects and pool bytes go, with one delete change', async () => {
     const user = await makeUser();
-    const parent = await folder(user, 'Holder');
+    const parent = await makeFolder(user, 'Holder');
     const uuid = await file(user, 'doomed.bin', parent);
     const live = await storedVersion(user, uuid, 'live', 1000);
     const retired = await storedVersion(user, uuid, 'retired', 700);
@@ -106,7 +101,7 @@ describe('DELETE /v1/drive/files/{uuid}', () => {
 
   it('answers 404 not_found for a folder, an unknown uuid and a file already deleted', async () => {
     const user = await makeUser();
-    const folderUuid = await folder(user, 'Folder');
+    const folderUuid = await makeFolder(user, 'Folder');
     const uuid = await file(user, 'once.txt');
     expect((await call('DELETE', `/v1/drive/files/${uuid}`, { token: user.token })).status).toBe(204);
     for (const target of [folderUuid, randomUUID(), uuid, 'not-a-uuid']) {
@@ -132,12 +127,12 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
   it('removes the whole subtree with its grants, links, versions and objects, with a delete change per item', async () => {
     const owner = await makeUser();
     const viewer = await makeColleague(owner);
-    const top = await folder(owner, 'Top');
+    const top = await makeFolder(owner, 'Top');
     const a = await file(owner, 'a.txt', top);
-    const sub = await folder(owner, 'Sub', top);
+    const sub = await makeFolder(owner, 'Sub', top);
     const b = await file(owner, 'b.txt', sub);
-    const subsub = await folder(owner, 'Subsub', sub);
-    const earlier = await folder(owner, 'Trashed earlier', top);
+    const subsub = await makeFolder(owner, 'Subsub', sub);
+    const earlier = await makeFolder(owner, 'Trashed earlier', top);
     const c = await file(owner, 'c.txt', earlier);
     const objects = [await storedVersion(owner, a, 'live', 10), await storedVersion(owner, a, 'retired', 20), await storedVersion(owner, b, 'live', 30), await storedVersion(owner, c, 'live', 40)];
     const upload = await storedVersion(owner, b, 'staged', 50);
@@ -206,14 +201,14 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
 
   it('frees the name at once, and deletes an item that is in the trash', async () => {
     const user = await makeUser();
-    const old = await folder(user, 'Reused');
+    const old = await makeFolder(user, 'Reused');
     await file(user, 'inside.txt', old);
     expect((await call('DELETE', `/v1/drive/folders/${old}`, { token: user.token })).status).toBe(204);
     const again = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Reused' } });
     expect(again.status).toBe(201);
     await settle(old);
 
-    const trashed = await folder(user, 'In the trash');
+    const trashed = await makeFolder(user, 'In the trash');
     const inside = await file(user, 'x.txt', trashed);
     await call('POST', `/v1/drive/folders/${trashed}/trash`, { token: user.token });
     await settle(trashed);
@@ -237,7 +232,7 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
 
   it('needs the drive.delete scope: 403 insufficient_scope', async () => {
     const user = await makeUser();
-    const uuid = await folder(user, 'Kept');
+    const uuid = await makeFolder(user, 'Kept');
     const response = await call('DELETE', `/v1/drive/folders/${uuid}`, { token: await tokenFor(user, ['drive.read', 'drive.update']) });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.delete' });
@@ -248,8 +243,8 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
 describe('roles for permanent delete', () => {
   it('lets only a manager or the owner delete; viewer, commenter and editor get 403 not_authorized; a stranger 404', async () => {
     const owner = await makeUser();
-    const shared = await folder(owner, 'Shared');
-    const subfolder = await folder(owner, 'Subfolder', shared);
+    const shared = await makeFolder(owner, 'Shared');
+    const subfolder = await makeFolder(owner, 'Subfolder', shared);
     const target = await file(owner, 'target.txt', shared);
     const people: Record<string, TestUser> = {};
     for (const role of ['viewer', 'commenter', 'editor', 'manager'] as const) {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../domain/drive/roles.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, revokeGrantFor, type TestUser } from '../../support/api.js';
+import { call, grant, insertDriveFile, makeColleague, makeUser, revokeGrantFor, type TestUser, makeFolder } from '../../support/api.js';
 
 /** G (the owner's root folder) → F → {S (folder), X (file)}. Operations act on F and X. */
 interface Tree {
@@ -14,11 +14,6 @@ interface Tree {
   x: string;
 }
 
-async function folder(user: TestUser, name: string, parentUuid: string | null) {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid as string;
-}
 
 /** A real file with bytes (simple upload), so the content routes have something to serve. */
 async function upload(user: TestUser, name: string, folderUuid: string) {
@@ -32,9 +27,9 @@ async function upload(user: TestUser, name: string, folderUuid: string) {
 
 async function makeTree(owner?: TestUser): Promise<Tree> {
   const who = owner ?? (await makeUser());
-  const g = await folder(who, 'G', null);
-  const f = await folder(who, 'F', g);
-  const s = await folder(who, 'S', f);
+  const g = await makeFolder(who, 'G', null);
+  const f = await makeFolder(who, 'F', g);
+  const s = await makeFolder(who, 'S', f);
   const x = await upload(who, 'x.txt', f);
   return { owner: who, g, f, s, x };
 }
@@ -84,11 +79,11 @@ const scenarios: Scenario[] = [
     role: 'manager',
     setup: async () => {
       const owner = await makeUser();
-      const g = await folder(owner, 'G', null);
+      const g = await makeFolder(owner, 'G', null);
       const grantee = await makeColleague(owner);
       await grant({ folder: g }, { user: grantee }, 'editor');
-      const f = await folder(grantee, 'F', g);
-      const s = await folder(grantee, 'S', f);
+      const f = await makeFolder(grantee, 'F', g);
+      const s = await makeFolder(grantee, 'S', f);
       const x = await upload(grantee, 'x.txt', f);
       return { actor: owner, tree: { owner: grantee, g, f, s, x } };
     },

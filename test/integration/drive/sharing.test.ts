@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { grantAccess, revokeGrant } from '../../../domain/drive/sharing.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
-import { call, grant, insertDriveFile, makeColleague, makeDocument, makeUser, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
+import { call, grant, insertDriveFile, makeColleague, makeDocument, makeUser, revokeGrantFor, tokenFor, makeFolder } from '../../support/api.js';
 
 const run = promisify(execFile);
 
@@ -28,11 +28,6 @@ async function folioFails(...args: string[]): Promise<string> {
   return failure!.stderr;
 }
 
-async function folder(user: TestUser, name: string, parentUuid: string | null = null) {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid as string;
-}
 
 const timestamps = { created_at: expect.any(String), updated_at: expect.any(String) };
 
@@ -41,11 +36,11 @@ describe('GET sharing settings', () => {
     const owner = await makeUser();
     const reader = await makeColleague(owner);
     const gone = await makeColleague(owner);
-    const team = await folder(owner, 'Team');
+    const team = await makeFolder(owner, 'Team');
     const readerGrant = await grant({ folder: team }, { user: reader }, 'viewer');
     const workspaceGrant = await grant({ folder: team }, { workspace: owner.workspaceUuid }, 'commenter', 'pending');
     await revokeGrantFor(await grant({ folder: team }, { user: gone }, 'editor'));
-    const child = await folder(owner, 'Child', team);
+    const child = await makeFolder(owner, 'Child', team);
 
     const response = await call('GET', `/v1/drive/folders/${team}/sharing`, { token: owner.token });
     expect(response.status).toBe(200);
@@ -125,8 +120,8 @@ describe('shared, my_role and owner.self', () => {
   it('marks a share root shared for its owner and its grantees, and not the items below it', async () => {
     const owner = await makeUser({ firstName: 'Grace', lastName: 'Hopper' });
     const grantee = await makeColleague(owner);
-    const root = await folder(owner, 'Shared root');
-    const below = await folder(owner, 'Below', root);
+    const root = await makeFolder(owner, 'Shared root');
+    const below = await makeFolder(owner, 'Below', root);
     await grant({ folder: root }, { user: grantee }, 'editor');
 
     const byOwner = (await call('GET', `/v1/drive/folders/${root}`, { token: owner.token })).body;
@@ -157,12 +152,12 @@ describe('shared, my_role and owner.self', () => {
   it("keeps shared items out of the grantee's root listing; they are reached by uuid and by listing the shared folder", async () => {
     const owner = await makeUser();
     const grantee = await makeColleague(owner);
-    const shared = await folder(owner, 'Shared with you');
+    const shared = await makeFolder(owner, 'Shared with you');
     const inside = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: shared });
     const sharedFile = await insertDriveFile(owner, { name: 'direct.txt' });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
     await grant({ file: sharedFile }, { user: grantee }, 'viewer');
-    const own = await folder(grantee, 'Mine');
+    const own = await makeFolder(grantee, 'Mine');
 
     const root = await call('GET', '/v1/drive/files', { token: grantee.token });
     expect(root.status).toBe(200);
@@ -180,7 +175,7 @@ describe('folio share', () => {
   it('grants with {uuid}, updates the same grant when granting again, accepts and revokes it', { timeout: 120_000 }, async () => {
     const owner = await makeUser();
     const colleague = await makeColleague(owner);
-    const team = await folder(owner, 'Team');
+    const team = await makeFolder(owner, 'Team');
 
     const pending = await folio('share', 'grant', '--folder', team, '--user', colleague.uuid, '--role', 'viewer', '--status', 'pending');
     expect(pending).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -231,7 +226,7 @@ describe('folio share', () => {
     expect(await folio('share', 'link', '--file', file)).toEqual(link);
     expect((await call('GET', `/v1/drive/files/${file}/sharing`, { token: owner.token })).body.public_link).toEqual(link);
 
-    const team = await folder(owner, 'Team');
+    const team = await makeFolder(owner, 'Team');
     const folderLink = await folio('share', 'link', '--folder', team);
     expect(folderLink).toMatchObject({ resource_type: 'folder', resource_uuid: team, status: 'ready' });
     expect(folderLink.token).not.toBe(link.token);

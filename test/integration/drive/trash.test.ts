@@ -6,15 +6,10 @@ import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser } from '../../support/api.js';
+import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
 
 afterAll(closeTemporalClient);
 
-async function folder(user: TestUser, name: string, parentUuid: string | null = null): Promise<string> {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  expect(response.status).toBe(201);
-  return response.body.uuid;
-}
 
 const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
 
@@ -80,7 +75,7 @@ describe('POST /v1/drive/files/{uuid}/trash', () => {
 
   it('answers 404 not_found for a folder, an unknown uuid and a malformed one', async () => {
     const user = await makeUser();
-    const folderUuid = await folder(user, 'Not a file');
+    const folderUuid = await makeFolder(user, 'Not a file');
     for (const uuid of [folderUuid, '6f1d3c1e-0000-4000-8000-000000000000', 'nope']) {
       const response = await call('POST', `/v1/drive/files/${uuid}/trash`, { token: user.token });
       expect(response.status).toBe(404);
@@ -104,11 +99,11 @@ describe('POST /v1/drive/files/{uuid}/trash', () => {
 describe('POST /v1/drive/folders/{uuid}/trash', () => {
   it('answers the drive_folder trashed and cascades to every descendant, leaving items trashed before alone', async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Top');
-    const middle = await folder(user, 'Middle', top);
-    const bottom = await folder(user, 'Bottom', middle);
+    const top = await makeFolder(user, 'Top');
+    const middle = await makeFolder(user, 'Middle', top);
+    const bottom = await makeFolder(user, 'Bottom', middle);
     const [f1, f2, f3] = [await file(user, 'one.txt', top), await file(user, 'two.txt', middle), await file(user, 'three.txt', bottom)];
-    const earlier = await folder(user, 'Trashed earlier', middle);
+    const earlier = await makeFolder(user, 'Trashed earlier', middle);
     const inEarlier = await file(user, 'old.txt', earlier);
     expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: user.token })).status).toBe(200);
     await settle(earlier);
@@ -153,8 +148,8 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
 
   it('lists trashed items flat in GET /v1/drive/trash and leaves them out of GET /v1/drive/files', async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Archive');
-    const inner = await folder(user, 'Inner', top);
+    const top = await makeFolder(user, 'Archive');
+    const inner = await makeFolder(user, 'Inner', top);
     const deep = await file(user, 'deep.txt', inner);
     const loose = await file(user, 'loose.txt');
     const kept = await file(user, 'kept.txt');
@@ -189,7 +184,7 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
 
   it('needs the drive.delete scope: 403 insufficient_scope', async () => {
     const user = await makeUser();
-    const uuid = await folder(user, 'Scoped');
+    const uuid = await makeFolder(user, 'Scoped');
     const response = await call('POST', `/v1/drive/folders/${uuid}/trash`, { token: await tokenFor(user, ['drive.read', 'drive.update']) });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.delete' });
@@ -201,7 +196,7 @@ describe('trash and restore through the update routes', () => {
   it('trashes with trashed true only with drive.delete as well as drive.update', async () => {
     const user = await makeUser();
     const fileUuid = await file(user, 'flag.txt');
-    const folderUuid = await folder(user, 'Flagged');
+    const folderUuid = await makeFolder(user, 'Flagged');
     const updateOnly = await tokenFor(user, ['drive.read', 'drive.update']);
 
     for (const path of [`/v1/drive/files/${fileUuid}`, `/v1/drive/folders/${folderUuid}`]) {
@@ -227,8 +222,8 @@ describe('trash and restore through the update routes', () => {
 
   it('restores exactly what was trashed with the folder, each with version +1 and one update change', async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Projects');
-    const child = await folder(user, 'Child', top);
+    const top = await makeFolder(user, 'Projects');
+    const child = await makeFolder(user, 'Child', top);
     const a = await file(user, 'a.txt', top);
     const b = await file(user, 'b.txt', child);
     const alreadyTrashed = await file(user, 'gone.txt', child);
@@ -258,11 +253,11 @@ describe('trash and restore through the update routes', () => {
     const trashedFile = await file(user, 'Report.pdf');
     await call('POST', `/v1/drive/files/${trashedFile}/trash`, { token: user.token });
     await file(user, 'report.PDF');
-    const trashedFolder = await folder(user, 'Docs');
+    const trashedFolder = await makeFolder(user, 'Docs');
     await file(user, 'inside.txt', trashedFolder);
     await call('POST', `/v1/drive/folders/${trashedFolder}/trash`, { token: user.token });
     await settle(trashedFolder);
-    await folder(user, 'Docs');
+    await makeFolder(user, 'Docs');
     const before = await lastSeq();
     const folderRows = await db()('drive_items').where({ parent_uuid: trashedFolder }).orWhere({ uuid: trashedFolder }).orderBy('uuid');
 
@@ -281,7 +276,7 @@ describe('trash and restore through the update routes', () => {
 
   it("brings an item whose folder is still in the trash back at its owner's Drive root", async () => {
     const user = await makeUser();
-    const parent = await folder(user, 'Parent');
+    const parent = await makeFolder(user, 'Parent');
     const loose = await file(user, 'loose.txt', parent);
     await call('POST', `/v1/drive/files/${loose}/trash`, { token: user.token });
     await call('POST', `/v1/drive/folders/${parent}/trash`, { token: user.token });
@@ -299,9 +294,9 @@ describe('trash and restore through the update routes', () => {
 
   it('restores a folder trashed with its parent at the root, with its own part of that trash', async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Top level');
-    const sub = await folder(user, 'Sub', top);
-    const subsub = await folder(user, 'Subsub', sub);
+    const top = await makeFolder(user, 'Top level');
+    const sub = await makeFolder(user, 'Sub', top);
+    const subsub = await makeFolder(user, 'Subsub', sub);
     const deep = await file(user, 'deep.txt', subsub);
     const sibling = await file(user, 'sibling.txt', top);
     await call('POST', `/v1/drive/folders/${top}/trash`, { token: user.token });
@@ -326,8 +321,8 @@ describe('trash and restore through the update routes', () => {
   it('refuses a restore to the root by someone other than the owner with 403 not_authorized', async () => {
     const owner = await makeUser();
     const editor = await makeColleague(owner);
-    const shared = await folder(owner, 'Shared');
-    const parent = await folder(owner, 'Parent', shared);
+    const shared = await makeFolder(owner, 'Shared');
+    const parent = await makeFolder(owner, 'Parent', shared);
     const item = await file(owner, 'item.txt', parent);
     await grant({ folder: shared }, { user: editor }, 'editor');
     await call('POST', `/v1/drive/files/${item}/trash`, { token: owner.token });
@@ -346,7 +341,7 @@ describe('trash and restore through the update routes', () => {
 describe('roles for trash and restore', () => {
   it('lets an editor trash and restore; a viewer or commenter gets 403 not_authorized; a stranger 404', async () => {
     const owner = await makeUser();
-    const shared = await folder(owner, 'Team');
+    const shared = await makeFolder(owner, 'Team');
     const target = await file(owner, 'plan.txt', shared);
     const people: Record<string, TestUser> = {};
     for (const role of ['viewer', 'commenter', 'editor'] as const) {
@@ -390,8 +385,8 @@ describe('roles for trash and restore', () => {
 describe('overlapping operations on one folder', () => {
   it('ends consistent when a restore arrives while the trash cascade still runs: the trash is superseded', async () => {
     const user = await makeUser();
-    const top = await folder(user, 'Busy');
-    const inner = await folder(user, 'Inner', top);
+    const top = await makeFolder(user, 'Busy');
+    const inner = await makeFolder(user, 'Inner', top);
     await db().raw(
       `insert into drive_items (workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type, file_size_bytes, upload_status, depth)
        select ?, ?, 'file', ?, 'f' || n || '.txt', 'text/plain', 1, 'completed', 1 from generate_series(1, 600) n`,
@@ -402,7 +397,7 @@ describe('overlapping operations on one folder', () => {
        select ?, ?, 'file', ?, 'g' || n || '.txt', 'text/plain', 1, 'completed', 2 from generate_series(1, 100) n`,
       [user.workspaceUuid, user.uuid, inner],
     );
-    const deeper = await folder(user, 'Deeper', inner);
+    const deeper = await makeFolder(user, 'Deeper', inner);
     await db().raw(
       `insert into drive_items (workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type, file_size_bytes, upload_status, depth)
        select ?, ?, 'file', ?, 'h' || n || '.txt', 'text/plain', 1, 'completed', 3 from generate_series(1, 600) n`,
