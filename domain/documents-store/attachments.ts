@@ -128,7 +128,8 @@ export async function checkUploadAllowed(knex: Knex, caller: DocumentCaller, doc
 }
 
 /**
- * Stores an upload. The same bytes already completed on the document answer that attachment (created false).
+ * Stores an upload. The same bytes already completed on the document answer that attachment (created false),
+ * and the same bytes for a row still awaiting them finish that row (a retry after a crash).
  * Otherwise the row is written awaiting_upload with its bytes reserved in the workspace pool, the encrypted
  * object is put, and the row turns completed; a storage failure turns it failed and gives the bytes back.
  */
@@ -176,26 +177,37 @@ export async function storeAttachment(
       .returning('*');
     return { row: row as AttachmentRow };
   });
-  if ('existing' in staged) return { attachment: staged.existing!, created: false };
-  const row = staged.row;
+  if ('existing' in staged) {
+    const existing = staged.existing!;
+    if (existing.upload_status === 'completed') return { attachment: existing, created: false };
+    // The same bytes again while a row awaits them: an earlier upload died between its row and its object
+    // (or is still writing it). Writing the object again with that row's key finishes it either way.
+    const existingKey = unwrapDataKey(config().masterKey, existing.uuid, existing.wrapped_key);
+    return { attachment: await putAndComplete(knex, store, existing, existingKey, input.bytes), created: false };
+  }
+  return { attachment: await putAndComplete(knex, store, staged.row, dataKey, input.bytes), created: true };
+}
 
+/** Puts the encrypted object of an awaiting row and marks it completed; a storage failure marks it failed. */
+async function putAndComplete(knex: Knex, store: AttachmentStore, row: AttachmentRow, dataKey: Buffer, bytes: Buffer): Promise<AttachmentRow> {
+  const layout = chunkLayout(bytes.length);
   try {
-    const ciphertext = Readable.from(encryptChunks(dataKey, uuid, layout, input.bytes));
+    const ciphertext = Readable.from(encryptChunks(dataKey, row.uuid, layout, bytes));
     await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, { 'Content-Type': 'application/octet-stream' });
   } catch (error) {
     await knex.transaction(async (tx) => {
       const failed = await tx('document_attachments')
-        .where({ uuid, upload_status: 'awaiting_upload' })
+        .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
         .update({ upload_status: 'failed', updated_at: tx.fn.now() });
-      if (failed) await releaseStorage(tx, row.workspace_uuid, input.bytes.length);
+      if (failed) await releaseStorage(tx, row.workspace_uuid, bytes.length);
     });
     throw error;
   }
   const [completed] = await knex('document_attachments')
-    .where({ uuid, upload_status: 'awaiting_upload' })
+    .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
     .update({ upload_status: 'completed', updated_at: knex.fn.now() })
     .returning('*');
-  return { attachment: (completed ?? row) as AttachmentRow, created: true };
+  return (completed ?? (await knex('document_attachments').where({ uuid: row.uuid }).first())) as AttachmentRow;
 }
 
 /** An attachment of a document the caller can see (viewer and up); another document's attachment is 404. */

@@ -85,6 +85,30 @@ describe('uploading attachments', () => {
     expect(elsewhere.body.uuid).not.toBe(first.body.uuid);
   });
 
+  it('finishes an upload that died between its row and its object when the same bytes are sent again', async () => {
+    const user = await makeUser();
+    const document = await makeDocument(user);
+    const bytes = Buffer.from('report body '.repeat(100));
+    const first = await upload(user, document.uuid, 'report.txt', bytes);
+    expect(first.status).toBe(201);
+    const used = await usedBytes(user.workspaceUuid);
+    // What an API killed after writing the row, before putting the object, leaves behind.
+    const row = await db()('document_attachments').where({ uuid: first.body.uuid }).first();
+    await db()('document_attachments').where({ uuid: row.uuid }).update({ upload_status: 'awaiting_upload' });
+    await storage().removeObject(bucket(), row.storage_key);
+    const stuck = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, { token: user.token });
+    expect(stuck.status).toBe(409);
+    expect(stuck.body.error).toBe('not_uploaded');
+
+    const retry = await upload(user, document.uuid, 'report.txt', bytes);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ uuid: row.uuid, upload_status: 'completed', byte_size: bytes.length });
+    expect(await usedBytes(user.workspaceUuid)).toBe(used);
+    const download = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, { token: user.token });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(download.body as string)).toEqual(bytes);
+  });
+
   it('keeps only the last path segment of the filename, and refuses a missing or unusable one with 422 invalid_filename', async () => {
     const user = await makeUser();
     const document = await makeDocument(user);
