@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { findVisibleDocument } from '../../../domain/documents-store/documents.js';
-import { liveHub } from '../../../domain/documents-store/live.js';
+import { liveHub, type LiveListener } from '../../../domain/documents-store/live.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { checkPathUuids, documentCaller } from './params.js';
@@ -49,11 +49,31 @@ liveRouter.get('/', requireScope('docs.read'), checkPathUuids(), async (ctx) => 
     return row ? (row.revision as number) : undefined;
   };
 
-  // Subscribe before reading the revision, so nothing committed in between is missed.
-  const unsubscribe = await liveHub().subscribe(document.uuid, (event) => {
+  // Access is checked again before each event: a reader whose share or token was revoked since the stream
+  // opened gets no more events, and the stream ends.
+  const tokenUuid = ctx.state.auth?.kind === 'user' ? ctx.state.auth.tokenUuid : undefined;
+  const stillAllowed = async () => {
+    const token = await db()('access_tokens').where({ uuid: tokenUuid }).whereNull('revoked_at').where('expires_at', '>', db().fn.now()).first('uuid');
+    if (!token) return false;
+    return findVisibleDocument(db(), me, document.uuid).then(
+      () => true,
+      () => false,
+    );
+  };
+  // One event at a time, in arrival order, each after its access check.
+  let pending = Promise.resolve();
+  const deliver = (event: Parameters<LiveListener>[0]) => {
     if (event.event === 'revision') sendRevision(event.revision);
     else if (event.event === 'threads') write(frame('threads', { document_uuid: document.uuid, revision: event.revision }));
     else void currentRevision().then((revision) => revision !== undefined && sendRevision(revision), () => undefined);
+  };
+
+  // Subscribe before reading the revision, so nothing committed in between is missed.
+  const unsubscribe = await liveHub().subscribe(document.uuid, (event) => {
+    pending = pending.then(async () => {
+      if (await stillAllowed()) deliver(event);
+      else close();
+    }, () => undefined);
   });
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   keepAlive.unref();

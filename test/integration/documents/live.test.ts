@@ -131,6 +131,36 @@ describe('the live channel of a document', () => {
     expect((await stream.next((e) => e.event === 'revision')).data.revision).toBe(51);
   });
 
+  it('ends the stream of a reader whose share is revoked, sending them no further revision', async () => {
+    const owner = await makeUser();
+    const viewer = await makeColleague(owner);
+    const document = await makeDocument(owner, { markdown: 'Secret plan 1' });
+    const grantUuid = await shareDocument(document.uuid, viewer, 'viewer');
+    const theirs = await listen(viewer, document.uuid);
+    await theirs.next((event) => event.data.revision === 2);
+    const { revokeDocumentGrant } = await import('../../../domain/documents-store/grants.js');
+    expect(await revokeDocumentGrant(db(), grantUuid)).toBe(true);
+
+    const edited = await call('POST', `/v1/documents/${document.uuid}/content`, {
+      token: owner.token,
+      json: { operations: [{ type: 'replace', find: 'Secret plan 1', with: 'Secret plan 2' }] },
+    });
+    expect(edited.body.revision).toBe(3);
+    await expect(theirs.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
+  });
+
+  it('ends the stream once its token is revoked', async () => {
+    const owner = await makeUser();
+    const document = await makeDocument(owner, { markdown: 'Draft 1' });
+    const token = await tokenFor(owner, ['docs.read']);
+    const stream = await listen(token, document.uuid);
+    await stream.next((event) => event.data.revision === 2);
+    const { revokeAccessToken } = await import('../../../domain/accounts/credentials.js');
+    await revokeAccessToken(db(), token);
+    await call('POST', `/v1/documents/${document.uuid}/content`, { token: owner.token, json: { operations: [{ type: 'replace', find: 'Draft 1', with: 'Draft 2' }] } });
+    await expect(stream.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
+  });
+
   it('refuses a caller who cannot see the document with 404, and a token without docs.read with 403', async () => {
     const owner = await makeUser();
     const stranger = await makeColleague(owner);
