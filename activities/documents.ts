@@ -1,6 +1,6 @@
-// Activities of the document purge: thin wrappers of domain/documents-store/purge.ts, safe to retry.
+// Activities of the document purge: thin wrappers of domain/documents/purge.ts, safe to retry.
 import { heartbeat } from '@temporalio/activity';
-import { planDocumentPurge, purgeDocument, type PurgePlan } from '../domain/documents-store/purge.js';
+import { planDocumentPurge, purgeDocument, type PurgePlan } from '../domain/documents/purge.js';
 import { config } from '../platform/config.js';
 import type { ActivityDeps } from './index.js';
 

@@ -7,7 +7,7 @@
 // API returns). FOLIO_BENCH_RUNS (default 20) iterations per size; FOLIO_BENCH_SIZES (KB, default 10,100,1024).
 // The code is warmed up on another document first. "first" is the first edit of a document the process has not
 // seen (nothing of it cached); p50 and p90 are over the runs after it, as when one document is edited repeatedly.
-import { applyEdit, renderMarkdown, stateFromMarkdown, type DocumentState } from '../domain/documents/index.js';
+import { applyEdit, renderMarkdown, stateFromMarkdown, type DocumentState } from '../domain/document-engine/index.js';
 
 const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 20);
 const SIZES = (process.env.FOLIO_BENCH_SIZES ?? '10,100,1024').split(',').map(Number);

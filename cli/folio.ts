@@ -6,7 +6,7 @@ import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
 import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
 import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, isGrantRole, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
-import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents-store/grants.js';
+import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents/grants.js';
 import { isUuid, type ItemKind } from '../domain/drive/items.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
@@ -175,7 +175,7 @@ export function buildProgram(): Command {
       const target = shareTarget(options);
       const principal = sharePrincipal(options);
       if (target.kind === 'document') {
-        // Documents keep their own grants (domain/documents-store/grants.ts).
+        // Documents keep their own grants (domain/documents/grants.ts).
         const documentGrant = await grantDocumentAccess(db(), {
           documentUuid: target.uuid,
           ...(principal.type === 'user' ? { principalUserUuid: principal.userUuid } : { principalWorkspaceUuid: principal.workspaceUuid }),

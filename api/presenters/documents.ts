@@ -1,9 +1,9 @@
 // The exact Documents response objects of spec/documents.md, built field by field from domain rows and views.
-import type { AttachmentRow } from '../../domain/documents-store/attachments.js';
-import { attachmentMarkdown } from '../../domain/documents-store/attachments.js';
-import type { ContentView } from '../../domain/documents-store/content.js';
-import type { VisibleDocument } from '../../domain/documents-store/documents.js';
-import type { MessageView, Person, ThreadView } from '../../domain/documents-store/threads.js';
+import type { AttachmentRow } from '../../domain/documents/attachments.js';
+import { attachmentMarkdown } from '../../domain/documents/attachments.js';
+import type { ContentView } from '../../domain/documents/content.js';
+import type { VisibleDocument } from '../../domain/documents/documents.js';
+import type { MessageView, Person, ThreadView } from '../../domain/documents/threads.js';
 import { config } from '../../platform/config.js';
 
 /** The owner-style object: self (true when the caller), first_name, last_name, display_name. */

@@ -10,7 +10,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('title');
     // The revision the current state is at; every content change adds one, under the row lock.
     t.integer('revision').notNullable().defaultTo(1);
-    // The edit engine's state (domain/documents/state.ts): the ProseMirror document and its thread anchors.
+    // The edit engine's state (domain/document-engine/state.ts): the ProseMirror document and its thread anchors.
     t.jsonb('state').notNullable();
     // Suggestion refs (the n of {>>sN<<}) are never reused within a document, so old markdown cannot name a new one.
     t.integer('next_suggestion_ref').notNullable().defaultTo(1);

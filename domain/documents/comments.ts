@@ -1,48 +1,148 @@
-// Comment anchors: marking the quoted text of a new comment, and removing a deleted comment's marks.
-import { Transform } from 'prosemirror-transform';
-import { notAComment, targetNotFound } from './errors.js';
-import { matchQuote, type Occurrence } from './quotes.js';
-import { markedRanges } from './ranges.js';
-import { marks } from './schema.js';
-import { findThread, fromWorking, serializeWorking, toWorking, type CommentAnchor, type DocumentState } from './state.js';
+// Comment threads: create (anchored on a quote or on the whole document), reply, resolve/reopen, edit a message,
+// delete a thread or a message. Comment anchors change no markdown, so these writes keep the revision.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { addComment, removeCommentMarks, type CommentTarget, type DocumentState } from '../document-engine/index.js';
+import { notAComment } from '../document-engine/errors.js';
+import { atLeast, loadState, type DocumentCaller, type VisibleDocument } from './documents.js';
+import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
+import { lockForChange, storeStateInPlace } from './content.js';
+import {
+  findMessage,
+  findThread,
+  insertMessage,
+  loadThreadRecords,
+  openingMessageUuid,
+  placeThreads,
+  type ThreadRecord,
+  type ThreadRow,
+  type ThreadView,
+} from './threads.js';
+import { notifyDocumentChange } from './live.js';
 
-export interface CommentTarget {
-  /** The quoted text; absent for a comment on the whole document. */
-  on?: string;
-  occurrence?: Occurrence;
-  before?: string;
-  after?: string;
+/** The thread of a locked document, or 404 comment_not_found. */
+async function commentThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, kind: 'comment' | 'any'): Promise<ThreadRow> {
+  const thread = await findThread(tx, document.uuid, threadUuid, true);
+  if (!thread) throw commentNotFound();
+  if (kind === 'comment' && thread.kind !== 'comment') throw notAComment();
+  return thread;
+}
+
+/** A thread and the state to place it in; placing it (CPU work on the whole document) happens after the lock. */
+export interface ThreadSnapshot {
+  record: ThreadRecord;
+  state: DocumentState;
+}
+
+export const renderThread = (snapshot: ThreadSnapshot): ThreadView => placeThreads([snapshot.record], snapshot.state)[0]!;
+
+async function snapshot(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadSnapshot> {
+  const [record] = await loadThreadRecords(tx, document.uuid, [threadUuid]);
+  if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
+  return { record, state: state ?? (await loadState(tx, document.uuid)) };
+}
+
+const touched = (tx: Knex.Transaction, document: VisibleDocument) => notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
+
+export async function createComment(
+  tx: Knex.Transaction,
+  caller: DocumentCaller,
+  documentUuid: string,
+  input: { body: string; target: CommentTarget },
+): Promise<ThreadSnapshot> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Commenting');
+  const threadUuid = randomUUID();
+  const state = addComment(await loadState(tx, document.uuid), input.target, threadUuid);
+  await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
+  await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
+  await storeStateInPlace(tx, document, state);
+  return snapshot(tx, document, threadUuid, state);
+}
+
+export async function replyToComment(
+  tx: Knex.Transaction,
+  caller: DocumentCaller,
+  documentUuid: string,
+  threadUuid: string,
+  body: string,
+): Promise<ThreadSnapshot> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Replying to a comment');
+  await commentThread(tx, document, threadUuid, 'comment');
+  await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body });
+  await tx('document_threads').where({ uuid: threadUuid }).update({ updated_at: tx.fn.now() });
+  await touched(tx, document);
+  return snapshot(tx, document, threadUuid);
+}
+
+export async function setCommentStatus(
+  tx: Knex.Transaction,
+  caller: DocumentCaller,
+  documentUuid: string,
+  threadUuid: string,
+  status: 'open' | 'resolved',
+): Promise<ThreadSnapshot> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment');
+  const thread = await commentThread(tx, document, threadUuid, 'comment');
+  if (thread.status !== status) {
+    await tx('document_threads').where({ uuid: threadUuid }).update({ status, updated_at: tx.fn.now() });
+    await touched(tx, document);
+  }
+  return snapshot(tx, document, threadUuid);
+}
+
+/** Edits a message's body; only its author may. Works on the messages of comments and of suggestions. */
+export async function editMessage(
+  tx: Knex.Transaction,
+  caller: DocumentCaller,
+  documentUuid: string,
+  threadUuid: string,
+  messageUuid: string,
+  body: string,
+): Promise<ThreadSnapshot> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Editing a message');
+  await commentThread(tx, document, threadUuid, 'any');
+  const message = await findMessage(tx, threadUuid, messageUuid);
+  if (!message) throw commentNotFound();
+  if (message.author_uuid !== caller.userUuid) throw forbiddenOwnMessage();
+  await tx('document_thread_messages').where({ uuid: messageUuid }).update({ body, edited_at: tx.fn.now() });
+  await touched(tx, document);
+  return snapshot(tx, document, threadUuid);
+}
+
+/** Deletes a comment thread with its replies and its marks: its author, or a manager or owner. */
+export async function deleteComment(tx: Knex.Transaction, caller: DocumentCaller, documentUuid: string, threadUuid: string): Promise<void> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Deleting a comment');
+  const thread = await commentThread(tx, document, threadUuid, 'comment');
+  if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s comment');
+  await removeThread(tx, document, threadUuid);
+}
+
+async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
+  const state = removeCommentMarks(await loadState(tx, document.uuid), threadUuid);
+  await tx('document_threads').where({ uuid: threadUuid }).delete();
+  await storeStateInPlace(tx, document, state);
 }
 
 /**
- * Anchors a new comment thread: marks the quoted text (found as an edit's quote is, so it may raise
- * target_not_found or target_ambiguous), or records a comment on the whole document when `on` is absent.
+ * Deletes one message: its author, or a manager or owner. The opening message of a comment takes the whole
+ * comment with it (replies and marks); any other message goes alone.
  */
-export function addComment(state: DocumentState, target: CommentTarget, threadId: string): DocumentState {
-  const working = toWorking(state);
-  if (findThread(working.threads, threadId)) throw new Error(`Thread ${threadId} is already anchored in this document.`);
-  if (target.on === undefined) {
-    const thread: CommentAnchor = { id: threadId, kind: 'comment', scope: 'document', quote: null };
-    return fromWorking({ ...working, threads: [...working.threads, thread] });
+export async function deleteMessage(
+  tx: Knex.Transaction,
+  caller: DocumentCaller,
+  documentUuid: string,
+  threadUuid: string,
+  messageUuid: string,
+): Promise<void> {
+  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Deleting a message');
+  const thread = await commentThread(tx, document, threadUuid, 'any');
+  const message = await findMessage(tx, threadUuid, messageUuid);
+  if (!message) throw commentNotFound();
+  if (message.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s message');
+  if (thread.kind === 'comment' && (await openingMessageUuid(tx, threadUuid)) === messageUuid) {
+    await removeThread(tx, document, threadUuid);
+    return;
   }
-  const query = { find: target.on, occurrence: target.occurrence, before: target.before, after: target.after };
-  const match = matchQuote(working.doc, serializeWorking(working), query);
-  const tr = new Transform(working.doc).addMark(match.from, match.to, marks.comment.create({ thread: threadId }));
-  if (markedRanges(tr.doc, (mark) => mark.type === marks.comment && mark.attrs.thread === threadId).length === 0) {
-    // The quote matched only a rule or other markup: there is no text to hang the comment on.
-    throw targetNotFound(undefined, 'The quote holds no text a comment can be anchored on.');
-  }
-  const quote = tr.doc.textBetween(match.from, match.to, '\n', '\n');
-  const thread: CommentAnchor = { id: threadId, kind: 'comment', scope: 'text', quote };
-  return fromWorking({ doc: tr.doc, threads: [...working.threads, thread] });
-}
-
-/** Removes a deleted comment's marks and forgets the thread. A thread the engine does not know changes nothing. */
-export function removeCommentMarks(state: DocumentState, threadId: string): DocumentState {
-  const working = toWorking(state);
-  const thread = findThread(working.threads, threadId);
-  if (!thread) return state;
-  if (thread.kind !== 'comment') throw notAComment();
-  const tr = new Transform(working.doc).removeMark(0, working.doc.content.size, marks.comment.create({ thread: threadId }));
-  return fromWorking({ doc: tr.doc, threads: working.threads.filter((t) => t.id !== threadId) });
+  await tx('document_thread_messages').where({ uuid: messageUuid }).delete();
+  await touched(tx, document);
 }

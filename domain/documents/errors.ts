@@ -1,76 +1,52 @@
-// The Documents error codes the edit engine raises (spec/documents.md § Errors), as factories of the one AppError type.
+// The Documents error codes of the HTTP layer and persistence (spec/documents.md § Errors); the edit engine's own
+// codes are in domain/document-engine/errors.ts. All are factories of the one AppError type.
 import { AppError } from '../errors.js';
 
-/** One place a quote could mean, offered back so the caller can pick it with `occurrence`. */
-export interface QuoteCandidate {
-  occurrence: number;
-  snippet: string;
-}
+export type NeededRole = 'viewer' | 'commenter' | 'editor' | 'manager' | 'owner';
 
-// `operation` is the index (from 0) of the refused operation in the request's array; comments have none.
-const withOperation = (operation: number | undefined, extras: Record<string, unknown> = {}) =>
-  operation === undefined ? extras : { operation, ...extras };
+const ROLE_PHRASE: Record<NeededRole, string> = {
+  viewer: 'the viewer role or higher',
+  commenter: 'the commenter role or higher',
+  editor: 'the editor role or higher',
+  manager: 'the manager or owner role',
+  owner: 'the owner role',
+};
 
-export const targetNotFound = (operation?: number, description = 'The quoted text is not in the document.') =>
-  new AppError(422, 'target_not_found', description, withOperation(operation, { retryable: true }));
+export const forbidden = (needed: NeededRole, what = 'This change') =>
+  new AppError(403, 'forbidden', `${what} needs ${ROLE_PHRASE[needed]} on the document.`);
+export const forbiddenNotAuthor = (what: string) =>
+  new AppError(403, 'forbidden', `${what} is allowed to its author, or to the manager or owner role on the document.`);
+export const forbiddenOwnMessage = () => new AppError(403, 'forbidden', 'Only the author of a message can edit it.');
 
-export const targetAmbiguous = (candidates: QuoteCandidate[], operation?: number) =>
-  new AppError(
-    422,
-    'target_ambiguous',
-    `The quoted text appears ${candidates.length} times; pick one with occurrence, or narrow it with before or after.`,
-    withOperation(operation, { retryable: true, candidates }),
-  );
+export const documentNotFound = () => new AppError(404, 'not_found', 'No such document, or it is not visible to you.');
+export const attachmentNotFound = () => new AppError(404, 'not_found', 'No such attachment on this document.');
+export const commentNotFound = () => new AppError(404, 'comment_not_found', 'No such comment or message on this document.');
 
-export const targetSpansBlocks = (operation: number) =>
-  new AppError(
-    422,
-    'target_spans_blocks',
-    'A replace works inside one paragraph, heading or list item; this quote reaches across blocks. Use delete and insert.',
-    withOperation(operation),
-  );
+export const conflict = (current: Record<string, unknown>) =>
+  new AppError(409, 'conflict', 'The document moved past base_revision; nothing changed. current is the document as it now is.', { current });
+export const documentTrashed = () =>
+  new AppError(409, 'document_trashed', 'The document is in Trash; its content, comments and suggestions cannot change. Restore it first.');
+export const notUploaded = () => new AppError(409, 'not_uploaded', 'The attachment file has not finished uploading.');
 
-export const invalidOperation = (operation: number, description: string) =>
-  new AppError(422, 'invalid_operation', description, withOperation(operation));
+export const fileTooLarge = (maxBytes: number) =>
+  new AppError(413, 'file_too_large', `An attachment is at most ${maxBytes} bytes.`, { max_bytes: maxBytes });
 
-export const invalidOperations = (description: string) => new AppError(422, 'invalid_operations', description);
-
-export const invalidMarkdown = (description: string, operation?: number) =>
-  new AppError(422, 'invalid_markdown', description, withOperation(operation));
-
-export const notSuggestible = (operation: number, description = 'set_document cannot be suggested; suggest replace, insert and delete operations instead.') =>
-  new AppError(422, 'not_suggestible', description, withOperation(operation));
-
-export const nothingToSuggest = (operation: number, description = 'That text is already suggested for removal.') =>
-  new AppError(422, 'nothing_to_suggest', description, withOperation(operation));
-
-export const suggestionNotFound = () => new AppError(404, 'suggestion_not_found', 'No such suggestion on this document.');
-
-export const suggestionClosed = () =>
-  new AppError(422, 'suggestion_closed', 'The suggestion was already accepted or rejected.');
-
-export const suggestionNotInDocument = () =>
-  new AppError(422, 'suggestion_not_in_document', 'None of the suggestion is left in the document.');
-
-export const notASuggestion = () => new AppError(422, 'not_a_suggestion', 'That thread is a comment, not a suggestion.');
-
-export const notAComment = () => new AppError(422, 'not_a_comment', 'That thread is a suggestion, not a comment.');
-
-/** Re-tags an error raised while reading markdown with the index of the operation that carried it. */
-export function atOperation(error: unknown, operation: number): unknown {
-  if (error instanceof AppError && error.extras.operation === undefined && isOperationError(error.code)) {
-    return new AppError(error.status, error.code, error.description, withOperation(operation, error.extras));
-  }
-  return error;
-}
-
-const operationErrorCodes = new Set([
-  'target_not_found',
-  'target_ambiguous',
-  'target_spans_blocks',
-  'invalid_operation',
-  'invalid_markdown',
-  'not_suggestible',
-  'nothing_to_suggest',
-]);
-const isOperationError = (code: string) => operationErrorCodes.has(code);
+export const invalidUuid = (name: string) => new AppError(422, 'invalid_uuid', `The ${name} in the path is not a UUID.`);
+export const invalidTitle = () => new AppError(422, 'invalid_title', 'title must be a string of at most 255 characters, or null.');
+export const invalidTrashed = () => new AppError(422, 'invalid_trashed', 'trashed must be true or false.');
+export const invalidBaseRevision = () =>
+  new AppError(422, 'invalid_base_revision', 'base_revision must be a revision number of this document (a whole number from 1 up to the current revision).');
+export const invalidBatchId = () => new AppError(422, 'invalid_batch_id', 'batch_id must be a string of 1 to 64 characters.');
+export const invalidCommentBody = () => new AppError(422, 'invalid_body', 'body must be a non-blank markdown string.');
+export const blankSuggestionComment = (operation: number) =>
+  new AppError(422, 'invalid_body', `Operation ${operation}: comment must be a non-blank markdown string.`, { operation });
+/** A malformed comment quote (on, occurrence, before, after): invalid_operation, as for an edit's quote, without an index. */
+export const invalidCommentTarget = (description: string) => new AppError(422, 'invalid_operation', description);
+export const invalidStatus = () => new AppError(422, 'invalid_status', 'status must be "open" or "resolved".');
+export const invalidFilename = () =>
+  new AppError(422, 'invalid_filename', 'The filename query parameter is required: a name of 1 to 255 characters without control characters.');
+export const emptyFile = () => new AppError(422, 'empty_file', 'The attachment has no bytes.');
+export const storageLimitExceeded = () => new AppError(422, 'storage_limit_exceeded', 'The workspace storage is full.');
+export const invalidLimit = () => new AppError(422, 'invalid_limit', 'limit must be a whole number from 1 to 100.');
+export const invalidCursor = () => new AppError(422, 'invalid_cursor', 'cursor must be the next_cursor of a previous page of the same list.');
+export const invalidQuery = () => new AppError(422, 'invalid_query', 'q must be a single string of at most 255 characters.');

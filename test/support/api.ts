@@ -151,7 +151,7 @@ export async function shareDocument(
   role: 'viewer' | 'commenter' | 'editor' | 'manager',
   options: { workspace?: boolean; status?: 'pending' | 'accepted' } = {},
 ): Promise<string> {
-  const { grantDocumentAccess } = await import('../../domain/documents-store/grants.js');
+  const { grantDocumentAccess } = await import('../../domain/documents/grants.js');
   const { uuid } = await grantDocumentAccess(db(), {
     documentUuid,
     ...(options.workspace ? { principalWorkspaceUuid: grantee.workspaceUuid } : { principalUserUuid: grantee.uuid }),

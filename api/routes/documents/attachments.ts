@@ -7,7 +7,7 @@ import {
   openAttachment,
   readUpload,
   storeAttachment,
-} from '../../../domain/documents-store/attachments.js';
+} from '../../../domain/documents/attachments.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { requireScope } from '../../middleware/auth.js';

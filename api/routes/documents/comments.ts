@@ -1,8 +1,8 @@
 // Comments: create on a quote or the whole document, reply, resolve or reopen, edit a message, delete a comment or a message.
 import Router from '@koa/router';
-import type { CommentTarget } from '../../../domain/documents/index.js';
-import { createComment, deleteComment, deleteMessage, editMessage, renderThread, replyToComment, setCommentStatus } from '../../../domain/documents-store/comments.js';
-import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents-store/errors.js';
+import type { CommentTarget } from '../../../domain/document-engine/index.js';
+import { createComment, deleteComment, deleteMessage, editMessage, renderThread, replyToComment, setCommentStatus } from '../../../domain/documents/comments.js';
+import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';

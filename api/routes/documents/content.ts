@@ -1,8 +1,8 @@
 // Document content: read it as markdown with its open threads, and edit it with quoted operations.
 import Router from '@koa/router';
-import { parseOperations, type EditMode } from '../../../domain/documents/index.js';
-import { applyOperations, readContent, settleWrite, type ContentPresenter, type OperationsInput } from '../../../domain/documents-store/content.js';
-import { blankSuggestionComment, invalidBaseRevision, invalidBatchId } from '../../../domain/documents-store/errors.js';
+import { parseOperations, type EditMode } from '../../../domain/document-engine/index.js';
+import { applyOperations, readContent, settleWrite, type ContentPresenter, type OperationsInput } from '../../../domain/documents/content.js';
+import { blankSuggestionComment, invalidBaseRevision, invalidBatchId } from '../../../domain/documents/errors.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';

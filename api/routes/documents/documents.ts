@@ -1,9 +1,9 @@
 // Documents: list, Trash list, get, create, update (rename, trash, restore) and the trash shortcut.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { createDocument, findVisibleDocument, listDocuments, type DocumentUpdate } from '../../../domain/documents-store/documents.js';
-import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed } from '../../../domain/documents-store/errors.js';
-import { updateDocument } from '../../../domain/documents-store/trash.js';
+import { createDocument, findVisibleDocument, listDocuments, type DocumentUpdate } from '../../../domain/documents/documents.js';
+import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed } from '../../../domain/documents/errors.js';
+import { updateDocument } from '../../../domain/documents/trash.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';

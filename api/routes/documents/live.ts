@@ -2,8 +2,8 @@
 // Events carry numbers only; a client reads the content again with GET /content. See docs/documents-api.md § Live.
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
-import { findVisibleDocument } from '../../../domain/documents-store/documents.js';
-import { liveHub, type LiveListener } from '../../../domain/documents-store/live.js';
+import { findVisibleDocument } from '../../../domain/documents/documents.js';
+import { liveHub, type LiveListener } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { checkPathUuids, documentCaller } from './params.js';

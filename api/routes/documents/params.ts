@@ -1,8 +1,8 @@
 // Shared pieces of the Documents routers: the caller, path uuid checks (422 invalid_uuid) and body reading.
 import type { Middleware } from 'koa';
 import { invalidBody } from '../../../domain/errors.js';
-import { isUuid, type DocumentCaller } from '../../../domain/documents-store/documents.js';
-import { invalidUuid } from '../../../domain/documents-store/errors.js';
+import { isUuid, type DocumentCaller } from '../../../domain/documents/documents.js';
+import { invalidUuid } from '../../../domain/documents/errors.js';
 import { caller } from '../../middleware/auth.js';
 
 export const documentCaller = (state: Parameters<typeof caller>[0]): DocumentCaller => {

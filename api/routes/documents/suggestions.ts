@@ -1,6 +1,6 @@
 // Suggestions: propose changes as CriticMarkup, accept or reject them (editor), or delete one (its author, manager, owner).
 import Router from '@koa/router';
-import { applyOperations, decideSuggestion, deleteSuggestion, settleWrite } from '../../../domain/documents-store/content.js';
+import { applyOperations, decideSuggestion, deleteSuggestion, settleWrite } from '../../../domain/documents/content.js';
 import { db } from '../../../platform/database.js';
 import { requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';

@@ -257,7 +257,7 @@ describe('editing content', () => {
       { revision: 2, cause: 'edit', author_uuid: user.uuid },
       { revision: 3, cause: 'edit', author_uuid: user.uuid },
     ]);
-    const { renderMarkdown } = await import('../../../domain/documents/index.js');
+    const { renderMarkdown } = await import('../../../domain/document-engine/index.js');
     const states = await db()('document_revisions').where({ document_uuid: document.uuid }).orderBy('revision').pluck('state');
     expect(states.map((state) => renderMarkdown(state))).toEqual(['', 'v2', 'v3']);
   });

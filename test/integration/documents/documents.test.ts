@@ -314,7 +314,7 @@ describe('updating a document', () => {
     const document = await makeDocument(owner, { title: 'Team' });
     const grant = await shareDocument(document.uuid, owner, 'viewer', { workspace: true });
     expect((await call('GET', `/v1/documents/${document.uuid}`, { token: member.token })).body.my_role).toBe('viewer');
-    const { revokeDocumentGrant } = await import('../../../domain/documents-store/grants.js');
+    const { revokeDocumentGrant } = await import('../../../domain/documents/grants.js');
     expect(await revokeDocumentGrant(db(), grant)).toBe(true);
     expect((await call('GET', `/v1/documents/${document.uuid}`, { token: member.token })).status).toBe(404);
     expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.shared).toBe(false);

@@ -1,6 +1,6 @@
 // The live channel: Server-Sent Events of new revisions, fanned out through PostgreSQL LISTEN/NOTIFY.
 import { afterEach, describe, expect, it } from 'vitest';
-import { notifyDocumentChange } from '../../../domain/documents-store/live.js';
+import { notifyDocumentChange } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
 import { apiUrl, call, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
 
@@ -138,7 +138,7 @@ describe('the live channel of a document', () => {
     const grantUuid = await shareDocument(document.uuid, viewer, 'viewer');
     const theirs = await listen(viewer, document.uuid);
     await theirs.next((event) => event.data.revision === 2);
-    const { revokeDocumentGrant } = await import('../../../domain/documents-store/grants.js');
+    const { revokeDocumentGrant } = await import('../../../domain/documents/grants.js');
     expect(await revokeDocumentGrant(db(), grantUuid)).toBe(true);
 
     const edited = await call('POST', `/v1/documents/${document.uuid}/content`, {

@@ -1,8 +1,8 @@
 // fast-check generators of Folio documents and markdown, shared by the property tests.
 import fc from 'fast-check';
 import { Node as PMNode } from 'prosemirror-model';
-import type { NodeJSON } from '../../../domain/documents/state.js';
-import { COLORS, schema } from '../../../domain/documents/schema.js';
+import type { NodeJSON } from '../../../domain/document-engine/state.js';
+import { COLORS, schema } from '../../../domain/document-engine/schema.js';
 
 /** Open suggestion threads the generated documents may carry, with their refs. */
 export const SUGGESTIONS = [

@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
-import { addComment } from '../../../domain/documents/comments.js';
-import { applyEdit, type EditOptions } from '../../../domain/documents/engine.js';
-import { parseMarkdown } from '../../../domain/documents/markdown.js';
-import { schema } from '../../../domain/documents/schema.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/documents/suggestions.js';
+import { addComment } from '../../../domain/document-engine/comments.js';
+import { applyEdit, type EditOptions } from '../../../domain/document-engine/engine.js';
+import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
+import { schema } from '../../../domain/document-engine/schema.js';
+import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
 import {
   fromWorking,
   renderMarkdown,
@@ -17,7 +17,7 @@ import {
   threadPlacement,
   toWorking,
   type DocumentState,
-} from '../../../domain/documents/state.js';
+} from '../../../domain/document-engine/state.js';
 import { docArb, markdownArb, SUGGESTIONS, textArb } from './arbitraries.js';
 
 const RUNS = Number(process.env.FOLIO_PROPERTY_RUNS ?? 300);

@@ -1,9 +1,9 @@
 // Every error code the edit engine raises, with its status and the fields the spec gives it.
 import { describe, expect, it } from 'vitest';
-import { addComment, removeCommentMarks } from '../../../domain/documents/comments.js';
-import { applyEdit } from '../../../domain/documents/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/documents/suggestions.js';
-import { stateFromMarkdown } from '../../../domain/documents/state.js';
+import { addComment, removeCommentMarks } from '../../../domain/document-engine/comments.js';
+import { applyEdit } from '../../../domain/document-engine/engine.js';
+import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
+import { stateFromMarkdown } from '../../../domain/document-engine/state.js';
 import { appError, counters } from './helpers.js';
 
 const doc = stateFromMarkdown('# Title\n\nThe cat sat on the mat.\n\nThe cat left.\n\n- one\n- two\n\n```\ncode here\n```');

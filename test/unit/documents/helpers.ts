@@ -1,9 +1,9 @@
 // Shared helpers of the document engine tests: run operations on markdown and read the markdown back.
 import { expect } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
-import { applyEdit, type EditOptions } from '../../../domain/documents/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/documents/suggestions.js';
-import { renderMarkdown, stateFromMarkdown, type DocumentState } from '../../../domain/documents/state.js';
+import { applyEdit, type EditOptions } from '../../../domain/document-engine/engine.js';
+import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
+import { renderMarkdown, stateFromMarkdown, type DocumentState } from '../../../domain/document-engine/state.js';
 
 /** Options whose thread ids (t1, t2, …) and refs (1, 2, …) count from one per call. */
 export function counters(mode: EditOptions['mode'] = 'edit'): EditOptions {

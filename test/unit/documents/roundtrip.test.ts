@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
-import { parseMarkdown } from '../../../domain/documents/markdown.js';
-import { serializeDoc, type WriteContext } from '../../../domain/documents/markdown-writer.js';
-import { normalizeDoc } from '../../../domain/documents/normalize.js';
-import { marks } from '../../../domain/documents/schema.js';
+import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
+import { serializeDoc, type WriteContext } from '../../../domain/document-engine/markdown-writer.js';
+import { normalizeDoc } from '../../../domain/document-engine/normalize.js';
+import { marks } from '../../../domain/document-engine/schema.js';
 import { docArb, markdownArb, SUGGESTIONS } from './arbitraries.js';
 
 const refs = new Map(SUGGESTIONS.map((s) => [s.ref, s.id]));

@@ -1,8 +1,8 @@
 // Comments and suggestions as threads: anchoring, placement, and how edits and set_document move their anchors.
 import { describe, expect, it } from 'vitest';
-import { addComment, removeCommentMarks } from '../../../domain/documents/comments.js';
-import { applyEdit } from '../../../domain/documents/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/documents/suggestions.js';
+import { addComment, removeCommentMarks } from '../../../domain/document-engine/comments.js';
+import { applyEdit } from '../../../domain/document-engine/engine.js';
+import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
 import {
   emptyDocumentState,
   renderMarkdown,
@@ -10,7 +10,7 @@ import {
   threadPlacement,
   threadPlacements,
   type DocumentState,
-} from '../../../domain/documents/state.js';
+} from '../../../domain/document-engine/state.js';
 import { appError, counters } from './helpers.js';
 
 const edit = (state: DocumentState, ops: unknown[]) => applyEdit(state, ops, counters()).state;

@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
-import { rememberSources, serializeDoc, type TextUnit, type WriteContext } from '../../../domain/documents/markdown-writer.js';
-import { normalizeDoc } from '../../../domain/documents/normalize.js';
-import { schema } from '../../../domain/documents/schema.js';
+import { rememberSources, serializeDoc, type TextUnit, type WriteContext } from '../../../domain/document-engine/markdown-writer.js';
+import { normalizeDoc } from '../../../domain/document-engine/normalize.js';
+import { schema } from '../../../domain/document-engine/schema.js';
 import { docArb, SUGGESTIONS } from './arbitraries.js';
 
 const refs = new Map(SUGGESTIONS.map((s) => [s.ref, s.id]));

@@ -12,8 +12,8 @@ import {
   renderMarkdown,
   type DocumentState,
   type EditMode,
-} from '../documents/index.js';
-import { notASuggestion, suggestionNotFound } from '../documents/errors.js';
+} from '../document-engine/index.js';
+import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js';
 import { atLeast, findVisibleDocument, loadState, type DocumentCaller, type VisibleDocument } from './documents.js';
 import { conflict, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, type NeededRole } from './errors.js';
 import { notifyDocumentChange } from './live.js';

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Client as StorageClient } from 'minio';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { renderMarkdown, type DocumentState } from '../documents/index.js';
+import { renderMarkdown, type DocumentState } from '../document-engine/index.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
 import { config } from '../../platform/config.js';
 import { findVisibleDocument, type DocumentCaller } from './documents.js';

@@ -1,6 +1,6 @@
 // Documents as a caller sees them: loading with the caller's role, listing newest first, create, rename, trash state.
 import type { Knex } from 'knex';
-import { emptyDocumentState, type DocumentState } from '../documents/state.js';
+import { emptyDocumentState, type DocumentState } from '../document-engine/state.js';
 import { config } from '../../platform/config.js';
 import { documentNotFound, forbidden, invalidCursor, invalidTitle, type NeededRole } from './errors.js';
 

@@ -1,6 +1,6 @@
 // Threads (comments and suggestions) and their messages as stored, and the views the content read and thread writes answer.
 import type { Knex } from 'knex';
-import { threadPlacement, type DocumentState, type ThreadPlacement } from '../documents/index.js';
+import { threadPlacement, type DocumentState, type ThreadPlacement } from '../document-engine/index.js';
 
 export type ThreadKind = 'comment' | 'suggestion';
 export type ThreadStatus = 'open' | 'resolved' | 'closed';
