@@ -20,15 +20,60 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    // Workflows run in Temporal's deterministic sandbox: no Node built-ins, no app modules with I/O.
+    // Workflows run in Temporal's deterministic sandbox: they import the workflow SDK, each other, and the types of
+    // activities; everything else (Node, the app, the database) is reached through activities.
     files: ['workflows/**/*.ts'],
+    ignores: ['workflows/client.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'os', 'child_process'], message: 'Workflows may not do I/O.' },
-            { group: ['../platform/*', '../db/*', '../api/*'], message: 'Workflows reach the outside world only through activities.' },
+            { regex: '^(?!@temporalio/workflow$|\\./|\\.\\./activities/)', message: 'Workflow code imports only @temporalio/workflow, other workflow modules and activity types.' },
+            { regex: '^\\.\\./activities/', allowTypeImports: true, message: 'Workflow code may import only the types of activities.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // workflows/client.ts is the one door to Temporal for the rest of the app; it never runs in the sandbox.
+    files: ['api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)workflows/(?!client\\.js$|ids\\.js$|index\\.js$)', allowTypeImports: true, message: 'Reach workflows through workflows/client.ts.' }] },
+      ],
+    },
+  },
+  {
+    // Domain code takes what it needs as arguments (a transaction, a WorkflowRequests, settings): it never reaches
+    // for the API, the process singletons of platform/, the database edge or Temporal.
+    files: ['domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)(api|workflows|activities|worker|cli|db)/', message: 'domain/ depends on nothing above it.' },
+            { regex: '(^|/)platform/', allowTypeImports: true, message: 'domain/ is handed its settings and clients; it may import only their types.' },
+            { regex: '^@temporalio/', message: 'domain/ is handed a WorkflowRequests (domain/unit-of-work.ts); it never imports Temporal.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Routes are independent of each other: shared pieces live in api/middleware or api/presenters.
+    files: ['api/routes/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)workflows/(?!client\\.js$)', allowTypeImports: true, message: 'Reach workflows through workflows/client.ts.' },
+            { regex: '^\\./[^/]+\\.js$', message: 'A route file does not import another route file; move the shared piece to api/middleware or api/presenters.' },
+            { regex: '^\\.\\./(drive|documents)/', message: 'A route file does not import another route file.' },
           ],
         },
       ],

@@ -6,6 +6,7 @@ import * as driveContent from './migrations/003_drive_content.js';
 import * as driveTrash from './migrations/004_drive_trash.js';
 import * as driveFeedSharing from './migrations/005_drive_feed_sharing.js';
 import * as documents from './migrations/006_documents.js';
+import * as workflowOutbox from './migrations/007_workflow_outbox.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '004_drive_trash': driveTrash,
   '005_drive_feed_sharing': driveFeedSharing,
   '006_documents': documents,
+  '007_workflow_outbox': workflowOutbox,
 };
 
 const source: Knex.MigrationSource<string> = {

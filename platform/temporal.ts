@@ -1,12 +1,6 @@
-// The Temporal client factory and Folio's search attributes.
+// The process's Temporal connection. Starting and signalling workflows goes through workflows/client.ts.
 import { Client, Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { config } from './config.js';
-
-/** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
-export const FOLIO_WORKSPACE_ID = defineSearchAttributeKey('FolioWorkspaceId', SearchAttributeType.KEYWORD);
-export const FOLIO_RESOURCE_ID = defineSearchAttributeKey('FolioResourceId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [FOLIO_WORKSPACE_ID, FOLIO_RESOURCE_ID];
 
 let shared: Promise<Client> | undefined;
 

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID, closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
+import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
+import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../../workflows/client.js';
 import { documentPurgeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';

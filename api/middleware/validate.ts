@@ -1,0 +1,83 @@
+// Input is checked once, here. A route declares one zod schema of {params, query, body}; validate() parses the
+// request with it, maps a failure to the spec's error code, and the handler reads the typed result with input().
+import type { Middleware } from 'koa';
+import type { z } from 'zod';
+import { invalidBody, notFound, type AppError } from '../../domain/errors.js';
+import { missingRequiredFields } from '../../domain/drive/errors.js';
+import { invalidUuid } from '../../domain/documents/errors.js';
+
+export type RouteSchema = z.ZodObject<{ params?: z.ZodType; query?: z.ZodType; body?: z.ZodType }>;
+
+declare module 'koa' {
+  interface DefaultState {
+    input?: unknown;
+  }
+}
+
+/** How one API turns schema failures into its error codes. Paths are "body.name", "query.limit", "params.uuid". */
+export interface InputErrors {
+  /** A path parameter that fails its schema (a malformed uuid). */
+  pathParam(name: string): AppError;
+  /** Required body fields that are absent or null; without it they fall to `fields` and `otherwise`. */
+  missing?(fields: string[]): AppError;
+  /** The code of one field, when the API has one: { 'body.title': invalidTitle }. */
+  fields?: Record<string, () => AppError>;
+  /** Everything else, with the failing field paths (without their "body."/"query." prefix). */
+  otherwise(fields: string[]): AppError;
+}
+
+type Issue = z.core.$ZodIssue;
+
+const valueAt = (root: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), root);
+
+/** Picks the one error a failed parse answers with; the order of the checks is the order of the spec's rows. */
+export function inputError(issues: Issue[], raw: Record<string, unknown>, errors: InputErrors): AppError {
+  const where = (issue: Issue) => issue.path.map(String);
+  const param = issues.find((issue) => issue.path[0] === 'params');
+  if (param) return errors.pathParam(String(param.path[1] ?? ''));
+  // The body itself is not a JSON object (an array, a string, a number).
+  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'body')) return invalidBody('The body must be a JSON object.');
+  for (const issue of issues) {
+    const code = errors.fields?.[where(issue).join('.')];
+    if (code) return code();
+  }
+  if (errors.missing) {
+    const missing = issues.filter((issue) => issue.path[0] === 'body' && issue.path.length === 2 && valueAt(raw, issue.path) == null);
+    if (missing.length) return errors.missing([...new Set(missing.map((issue) => String(issue.path[1])))]);
+  }
+  return errors.otherwise([...new Set(issues.map((issue) => where(issue).slice(1).join('.')))]);
+}
+
+/** Parses params, query and body with the route's schema; the handler reads the result with input(). */
+export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
+  return async (ctx, next) => {
+    const body = ctx.request.body === undefined || ctx.request.body === null ? {} : ctx.request.body;
+    const raw = { params: ctx.params ?? {}, query: ctx.query, body };
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw inputError(parsed.error.issues, raw, errors);
+    ctx.state.input = parsed.data;
+    await next();
+  };
+}
+
+/** The validated input of the route's schema (validate(schema) must be in the route's chain). */
+export function input<S extends RouteSchema>(state: { input?: unknown }, _schema: S): z.output<S> {
+  if (state.input === undefined) throw new Error('input() read on a route without validate() in its middleware chain');
+  return state.input as z.output<S>;
+}
+
+/** Drive (spec/drive.md § Errors): an unknown path id is 404, an absent field 422 missing_required_fields, else 400 invalid_body. */
+export const driveInput: InputErrors = {
+  pathParam: () => notFound(),
+  missing: missingRequiredFields,
+  otherwise: (fields) => invalidBody(`Invalid fields: ${fields.join(', ')}.`, { fields }),
+};
+
+const DOCUMENT_PATH_PARAMS: Record<string, string> = { uuid: 'document uuid', attachment: 'attachment uuid', thread: 'thread uuid', message: 'message uuid' };
+
+/** Documents (spec/documents.md § Errors): a malformed path uuid is 422 invalid_uuid; each field has its own code. */
+export const documentsInput: InputErrors = {
+  pathParam: (name) => invalidUuid(DOCUMENT_PATH_PARAMS[name] ?? name),
+  otherwise: (fields) => invalidBody(`Invalid fields: ${fields.join(', ')}.`, { fields }),
+};

@@ -1,0 +1,40 @@
+// What a domain operation that writes is handed: one transaction, and the durable processes it asks for, which
+// start only once that transaction commits. The API opens one per request (api/middleware/transaction.ts); the
+// implementation is workflows/client.ts. Domain code never reaches Temporal or the database by itself.
+import type { Knex } from 'knex';
+
+export type DriveCascadeKind = 'trash' | 'restore' | 'delete';
+
+export interface DriveCascadeStart {
+  kind: DriveCascadeKind;
+  /** drive_trash_operations.uuid, recorded in the same transaction. */
+  operationUuid: string;
+  rootUuid: string;
+  workspaceUuid: string;
+}
+
+/** Durable processes a transaction asks for. Each takes effect only if the transaction commits. */
+export interface WorkflowRequests {
+  /** Recorded in the transactional outbox: started after commit, or by the outbox sweep after a crash. */
+  startDriveCascade(start: DriveCascadeStart): Promise<void>;
+  /** Starts the document's purge, or wakes the one waiting so it reads trashed_at again (outbox, like a start). */
+  scheduleDocumentPurge(document: { documentUuid: string; workspaceUuid: string }): Promise<void>;
+  /** Shortcuts sent after commit; a lost one only delays the workflow until its own timer, so failures are logged. */
+  wakeUploadLifecycle(fileUuid: string): void;
+  wakeReplaceLifecycle(versionUuid: string): void;
+  wakeDocumentPurge(documentUuid: string): void;
+}
+
+/** Lifecycles started before anything is staged (outside any transaction), so every staged upload has one. */
+export interface LifecycleStarter {
+  startUploadLifecycle(input: { workspaceUuid: string; fileUuid: string }): Promise<void>;
+  startReplaceLifecycle(input: { workspaceUuid: string; fileUuid: string; versionUuid: string }): Promise<void>;
+}
+
+export interface UnitOfWork {
+  tx: Knex.Transaction;
+  workflows: WorkflowRequests;
+}
+
+/** Runs `work` in one transaction; what it asked of `workflows` goes out after the commit. */
+export type RunInTransaction = <T>(work: (unit: UnitOfWork) => Promise<T>) => Promise<T>;

@@ -1,0 +1,185 @@
+// The one door to Temporal for the API, the activities, the worker and the CLI: search attributes, typed starts and
+// signals of every workflow, and the transactional outbox that makes a start follow its commit. Workflow code never
+// imports this file (it runs in the worker's Node process, not in the workflow sandbox).
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy, type SignalDefinition } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { config } from '../platform/config.js';
+import { logger } from '../platform/logger.js';
+import { temporalClient } from '../platform/temporal.js';
+import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransaction, WorkflowRequests } from '../domain/unit-of-work.js';
+import { documentTrashChangedSignal, type documentPurgeWorkflow } from './documents.js';
+import { replaceSettledSignal, uploadSettledSignal, type replaceLifecycleWorkflow, type uploadLifecycleWorkflow } from './drive-content.js';
+import type { DriveCascadeInput, DriveCascadeResult } from './drive-trash.js';
+import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, uploadWorkflowId } from './ids.js';
+
+/** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
+export const FOLIO_WORKSPACE_ID = defineSearchAttributeKey('FolioWorkspaceId', SearchAttributeType.KEYWORD);
+export const FOLIO_RESOURCE_ID = defineSearchAttributeKey('FolioResourceId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [FOLIO_WORKSPACE_ID, FOLIO_RESOURCE_ID];
+
+const searchAttributes = (workspaceUuid: string, resourceUuid: string) => [
+  { key: FOLIO_WORKSPACE_ID, value: workspaceUuid },
+  { key: FOLIO_RESOURCE_ID, value: resourceUuid },
+];
+
+const CASCADE_WORKFLOWS: Record<DriveCascadeKind, string> = {
+  trash: 'trashCascadeWorkflow',
+  restore: 'restoreCascadeWorkflow',
+  delete: 'deleteCascadeWorkflow',
+};
+
+/** What an outbox row asks for: ids only, like every workflow input. */
+export type OutboxRequest = ({ type: 'driveCascade' } & DriveCascadeStart) | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string };
+
+export const outboxWorkflowId = (request: OutboxRequest): string =>
+  request.type === 'driveCascade' ? driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid) : documentPurgeWorkflowId(request.documentUuid);
+
+interface WarnLogger {
+  warn(fields: object, message: string): void;
+}
+
+export interface WorkflowClientSettings {
+  temporal: () => Promise<Client>;
+  taskQueue: string;
+  uploadExpiryMs: number;
+  fileVersionRetentionMs: number;
+  log: WarnLogger;
+}
+
+export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
+
+export function createWorkflowClient(settings: WorkflowClientSettings) {
+  const { temporal, taskQueue, log } = settings;
+
+  /** A shortcut signal: a lost one only delays the workflow until its own timer, so a failure is logged, not thrown. */
+  async function wake(workflowId: string, signal: SignalDefinition, fields: object): Promise<void> {
+    try {
+      await (await temporal()).workflow.getHandle(workflowId).signal(signal);
+    } catch (error) {
+      log.warn({ err: error, workflow_id: workflowId, ...fields }, 'could not wake the workflow; it will act on its own timer');
+    }
+  }
+
+  /** Starts what an outbox row asks for; a start that Temporal already has counts as done. */
+  async function start(request: OutboxRequest): Promise<void> {
+    const client = await temporal();
+    const workflowId = outboxWorkflowId(request);
+    if (request.type === 'documentPurge') {
+      await client.workflow.signalWithStart<typeof documentPurgeWorkflow>('documentPurgeWorkflow', {
+        workflowId,
+        taskQueue,
+        args: [{ documentUuid: request.documentUuid }],
+        signal: documentTrashChangedSignal,
+        signalArgs: [],
+        typedSearchAttributes: searchAttributes(request.workspaceUuid, request.documentUuid),
+      });
+      return;
+    }
+    try {
+      await client.workflow.start<(input: DriveCascadeInput) => Promise<DriveCascadeResult>>(CASCADE_WORKFLOWS[request.kind], {
+        workflowId,
+        taskQueue,
+        args: [{ operationUuid: request.operationUuid, rootUuid: request.rootUuid, workspaceUuid: request.workspaceUuid }],
+        // A cascade runs once: an outbox row dispatched again after the cascade ended must not run it twice.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: searchAttributes(request.workspaceUuid, request.rootUuid),
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** Starts the row's workflow and removes the row; on failure the row stays for the sweep. */
+  async function dispatch(knex: Knex, request: OutboxRequest): Promise<boolean> {
+    const workflowId = outboxWorkflowId(request);
+    try {
+      await start(request);
+    } catch (error) {
+      log.warn({ err: error, workflow_id: workflowId }, 'workflow start failed; the outbox sweep will retry it');
+      return false;
+    }
+    await knex('workflow_outbox').where({ workflow_id: workflowId }).delete();
+    return true;
+  }
+
+  const lifecycles: LifecycleStarter = {
+    async startUploadLifecycle({ workspaceUuid, fileUuid }) {
+      await (await temporal()).workflow.start<typeof uploadLifecycleWorkflow>('uploadLifecycleWorkflow', {
+        workflowId: uploadWorkflowId(fileUuid),
+        taskQueue,
+        args: [{ workspaceUuid, fileUuid, expiresInMs: settings.uploadExpiryMs }],
+        typedSearchAttributes: searchAttributes(workspaceUuid, fileUuid),
+      });
+    },
+    async startReplaceLifecycle({ workspaceUuid, fileUuid, versionUuid }) {
+      await (await temporal()).workflow.start<typeof replaceLifecycleWorkflow>('replaceLifecycleWorkflow', {
+        workflowId: replaceWorkflowId(versionUuid),
+        taskQueue,
+        args: [{ workspaceUuid, fileUuid, versionUuid, expiresInMs: settings.uploadExpiryMs, retentionMs: settings.fileVersionRetentionMs }],
+        typedSearchAttributes: searchAttributes(workspaceUuid, fileUuid),
+      });
+    },
+  };
+
+  /** One transaction per call; outbox rows and wakes it recorded go out after the commit, in order. */
+  function runInTransaction(knex: Knex): RunInTransaction {
+    return async (work) => {
+      let outbox: OutboxRequest[] = [];
+      let wakes: (() => Promise<void>)[] = [];
+      const result = await knex.transaction(async (tx) => {
+        // knex may retry the callback only on our own throw, but start clean on every entry all the same.
+        outbox = [];
+        wakes = [];
+        const record = async (request: OutboxRequest) => {
+          await tx('workflow_outbox').insert({ workflow_id: outboxWorkflowId(request), request }).onConflict('workflow_id').ignore();
+          outbox.push(request);
+        };
+        const workflows: WorkflowRequests = {
+          startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
+          scheduleDocumentPurge: ({ documentUuid, workspaceUuid }) => record({ type: 'documentPurge', documentUuid, workspaceUuid }),
+          wakeUploadLifecycle: (fileUuid) => void wakes.push(() => wake(uploadWorkflowId(fileUuid), uploadSettledSignal, { file_uuid: fileUuid })),
+          wakeReplaceLifecycle: (versionUuid) =>
+            void wakes.push(() => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid })),
+          wakeDocumentPurge: (documentUuid) =>
+            void wakes.push(() => wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, { document_uuid: documentUuid })),
+        };
+        return work({ tx, workflows });
+      });
+      for (const request of outbox) await dispatch(knex, request);
+      for (const send of wakes) await send();
+      return result;
+    };
+  }
+
+  /**
+   * Starts what crashed or failed dispatches left in the outbox (rows older than `olderThanMs`, so a request still
+   * dispatching its own rows is left alone). Run by the outbox sweep schedule; safe to run anywhere, any number of times.
+   */
+  async function sweepOutbox(knex: Knex, olderThanMs: number, limit = 500): Promise<{ started: number; failed: number }> {
+    const rows = (await knex('workflow_outbox')
+      .where('created_at', '<', knex.raw(`now() - (? * interval '1 millisecond')`, [olderThanMs]))
+      .orderBy('created_at')
+      .limit(limit)) as { request: OutboxRequest }[];
+    let started = 0;
+    for (const row of rows) if (await dispatch(knex, row.request)) started++;
+    return { started, failed: rows.length - started };
+  }
+
+  return { ...lifecycles, runInTransaction, sweepOutbox };
+}
+
+let shared: WorkflowClient | undefined;
+
+/** The process-wide client, from configuration: what the API, the worker's activities and the CLI use. */
+export function workflowClient(): WorkflowClient {
+  const settings = config();
+  shared ??= createWorkflowClient({
+    temporal: temporalClient,
+    taskQueue: settings.temporal.taskQueue,
+    uploadExpiryMs: settings.uploadExpiryMs,
+    fileVersionRetentionMs: settings.fileVersionRetentionMs,
+    log: logger.child({ category: 'workflows' }),
+  });
+  return shared;
+}
