@@ -27,6 +27,12 @@ export const notFound = make(404, 'not_found', 'Not found, or not visible to you
 export const bodyTooLarge = make(413, 'request_too_large', 'The request body is too large.');
 export const internalError = make(500, 'internal_error', 'Something went wrong on our side.');
 
+// Storage, shared by Drive files and document attachments (both specs name these codes).
+export const fileTooLarge = (maxBytes: number, description = `The upload is larger than ${maxBytes} bytes.`) =>
+  new AppError(413, 'file_too_large', description, { max_bytes: maxBytes });
+export const storageLimitExceeded = (poolBytes: number) =>
+  new AppError(422, 'storage_limit_exceeded', 'The workspace storage pool is full.', { pool_bytes: poolBytes });
+
 // Authentication. The spec leaves these "not shown"; the decisions are in README.md § Authentication.
 export const unauthenticated = (description = 'A valid bearer access token is required.') =>
   new AppError(401, 'invalid_token', description, {}, {

@@ -2,6 +2,7 @@
 import type { Middleware } from 'koa';
 import { resolveCredential, type Credential } from '../../domain/accounts/credentials.js';
 import type { Scope } from '../../domain/accounts/scopes.js';
+import type { Caller } from '../../domain/caller.js';
 import { apiKeyRefused, insufficientScope, unauthenticated } from '../../domain/errors.js';
 import { db } from '../../platform/database.js';
 
@@ -46,4 +47,10 @@ export function caller(state: { auth?: Credential }): UserCredential {
   const credential = state.auth;
   if (credential?.kind !== 'user') throw unauthenticated();
   return credential;
+}
+
+/** The person a Drive or Documents route acts for. */
+export function callerOf(state: { auth?: Credential }): Caller {
+  const { userUuid, workspaceUuid } = caller(state);
+  return { userUuid, workspaceUuid };
 }

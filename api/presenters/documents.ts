@@ -3,16 +3,10 @@ import type { AttachmentRow } from '../../domain/documents/attachments.js';
 import { attachmentMarkdown } from '../../domain/documents/attachments.js';
 import type { ContentView } from '../../domain/documents/content.js';
 import type { VisibleDocument } from '../../domain/documents/documents.js';
-import type { MessageView, Person, ThreadView } from '../../domain/documents/threads.js';
+import type { MessageView, ThreadView } from '../../domain/documents/threads.js';
 import { config } from '../../platform/config.js';
+import { presentPerson } from './person.js';
 
-/** The owner-style object: self (true when the caller), first_name, last_name, display_name. */
-export function presentPerson(person: Person, callerUuid: string) {
-  const first = person.first_name ?? null;
-  const last = person.last_name ?? null;
-  const display = [first, last].filter(Boolean).join(' ');
-  return { self: person.uuid === callerUuid, first_name: first, last_name: last, display_name: display || null };
-}
 
 export function presentDocument(document: VisibleDocument, callerUuid: string) {
   return {

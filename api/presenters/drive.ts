@@ -1,12 +1,9 @@
 // The exact Drive response objects of spec/drive.md, built field by field from domain rows.
 import type { VisibleItem } from '../../domain/drive/items.js';
+import { presentPerson } from './person.js';
 
-function presentOwner(item: VisibleItem, callerUuid: string) {
-  const first = item.owner_first_name ?? null;
-  const last = item.owner_last_name ?? null;
-  const display = [first, last].filter(Boolean).join(' ');
-  return { self: item.owner_uuid === callerUuid, first_name: first, last_name: last, display_name: display || null };
-}
+const presentOwner = (item: VisibleItem, callerUuid: string) =>
+  presentPerson({ uuid: item.owner_uuid, first_name: item.owner_first_name, last_name: item.owner_last_name }, callerUuid);
 
 export function presentFile(item: VisibleItem, callerUuid: string) {
   return {

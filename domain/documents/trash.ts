@@ -4,7 +4,8 @@
 import type { Knex } from 'knex';
 import { config } from '../../platform/config.js';
 import { logger } from '../../platform/logger.js';
-import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID, temporalClient } from '../../platform/temporal.js';
+import { temporalClient } from '../../platform/temporal.js';
+import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../workflows/client.js';
 import { documentPurgeWorkflowId } from '../../workflows/ids.js';
 import { documentTrashChangedSignal, type documentPurgeWorkflow } from '../../workflows/documents.js';
 import { checkDocumentUpdate, findVisibleDocument, writeDocumentUpdate, type DocumentCaller, type DocumentUpdate, type VisibleDocument } from './documents.js';

@@ -1,7 +1,8 @@
 // Starting and waking the Temporal lifecycles of uploads and replacements (workflows/drive-content.ts).
 import { config } from '../../platform/config.js';
 import { logger } from '../../platform/logger.js';
-import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID, temporalClient } from '../../platform/temporal.js';
+import { temporalClient } from '../../platform/temporal.js';
+import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../workflows/client.js';
 import { replaceWorkflowId, uploadWorkflowId } from '../../workflows/ids.js';
 import {
   replaceSettledSignal,

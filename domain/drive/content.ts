@@ -43,7 +43,7 @@ import {
 } from './crypto.js';
 import { invalidField, invalidFileSize, invalidParts, invalidUploadStatus, missingRequiredFields } from './errors.js';
 import { checkName, findVisibleItem, isUuid, resolveDestination, type DriveCaller, type ItemRow, type VisibleItem } from './items.js';
-import { releaseStorage, reserveStorage } from './storage-pool.js';
+import { releaseStorage, reserveStorage } from '../storage-pool.js';
 
 const log = logger.child({ category: 'drive-content' });
 

@@ -8,10 +8,6 @@ export const missingRequiredFields = (fields: string[]) =>
   new AppError(422, 'missing_required_fields', `Missing required fields: ${fields.join(', ')}.`, { fields });
 export const invalidFileSize = (description = 'The declared file size is not valid.') =>
   new AppError(422, 'invalid_file_size', description);
-export const fileTooLarge = (maxBytes: number) =>
-  new AppError(413, 'file_too_large', 'The simple upload cap was exceeded; use the chunked upload.', { max_bytes: maxBytes });
-export const storageLimitExceeded = (poolBytes: number) =>
-  new AppError(422, 'storage_limit_exceeded', 'The workspace storage pool is full.', { pool_bytes: poolBytes });
 export const invalidMove = () => new AppError(422, 'invalid_move', 'A folder cannot move inside its own subtree.');
 export const invalidField = (field: string, description: string) => new AppError(422, 'invalid', description, { field });
 export const invalidVariant = () => new AppError(400, 'invalid_variant', 'Unknown thumbnail variant.');

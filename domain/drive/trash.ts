@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { config } from '../../platform/config.js';
 import { db } from '../../platform/database.js';
-import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID, temporalClient } from '../../platform/temporal.js';
+import { temporalClient } from '../../platform/temporal.js';
+import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../workflows/client.js';
 import type { DriveCascadeInput, DriveCascadeResult } from '../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId, type DriveCascadeKind } from '../../workflows/ids.js';
 import { appendChange, appendChanges } from './changes.js';
@@ -13,7 +14,7 @@ import { discardStoredObject, type ContentStore } from './content-objects.js';
 import { notAuthorized } from './errors.js';
 import { ancestorUuids, findVisibleItem, type DriveCaller, type ItemKind, type ItemRow, type VisibleItem } from './items.js';
 import { NEEDS } from './roles.js';
-import { releaseStorage } from './storage-pool.js';
+import { releaseStorage } from '../storage-pool.js';
 
 /** Items one cascade batch changes in one transaction (with their change-log entries). */
 export const CASCADE_BATCH_SIZE = 500;

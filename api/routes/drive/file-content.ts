@@ -24,7 +24,7 @@ import {
   uploadWholeFile,
 } from '../../../domain/drive/content.js';
 import { base64Length, base64Stream, encodeDataKey } from '../../../domain/drive/crypto.js';
-import { fileTooLarge } from '../../../domain/drive/errors.js';
+import { fileTooLarge } from '../../../domain/errors.js';
 import { findVisibleItem } from '../../../domain/drive/items.js';
 import { invalidBody } from '../../../domain/errors.js';
 import { db } from '../../../platform/database.js';
@@ -49,7 +49,7 @@ export const FilesReplaceSchema = z.object({
   content_type: z.string().optional(),
 });
 
-const tooLarge = () => fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES);
+const tooLarge = () => fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
 
 /**
  * Reads the JSON body of a simple upload within SIMPLE_UPLOAD_BODY_LIMIT: a larger Content-Length is refused

@@ -2,7 +2,7 @@
 // uploads are aborted or expire and when retired versions are purged.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { releaseStorage } from '../../../domain/drive/storage-pool.js';
+import { releaseStorage } from '../../../domain/storage-pool.js';
 import { discardFileStorage, listFileStorageObjects } from '../../../domain/drive/content-objects.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';

@@ -1,4 +1,4 @@
-// The per-workspace storage pool: plaintext bytes promised to every stored version and upload in flight.
+// The per-workspace storage pool: plaintext bytes promised to every Drive version, upload in flight and document attachment.
 import type { Knex } from 'knex';
 import { storageLimitExceeded } from './errors.js';
 
