@@ -10,11 +10,25 @@ import { closeTemporalClient } from '../platform/temporal.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+// A stray rejected promise (a failed background query, a closed stream) is a bug to log, not a reason to drop every
+// request in flight: the process keeps serving. An uncaught exception leaves state unknown, so that one still exits.
+process.on('unhandledRejection', (reason) => {
+  logger.error({ category: 'process', err: reason }, 'unhandled promise rejection; still serving');
+});
+
 async function main() {
-  const { host, port } = config();
+  const { host, port, http } = config();
   await ensureBucket();
-  const server = createServer(createApp().callback());
-  server.requestTimeout = 0; // Large uploads stream for minutes; idle sockets are still reaped by keepAliveTimeout.
+  // A client that trickles its headers or its body cannot hold a socket (and a body buffer) forever. Node checks
+  // both timeouts on an interval, so the interval must be well below the shorter one.
+  const server = createServer(
+    {
+      headersTimeout: http.headersTimeoutMs,
+      requestTimeout: Math.max(http.requestTimeoutMs, http.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(http.headersTimeoutMs / 2)),
+    },
+    createApp().callback(),
+  );
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ category: 'lifecycle', address: `http://${host}:${port}` }, 'api listening');
 

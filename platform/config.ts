@@ -26,6 +26,10 @@ const EnvSchema = z.object({
   /** Interface and port the API listens on. */
   FOLIO_HOST: z.string().min(1).default('127.0.0.1'),
   FOLIO_PORT: port(8080),
+  /** A client must send its request headers within this (slow-loris guard) … */
+  FOLIO_HTTP_HEADERS_TIMEOUT: duration('30s'),
+  /** … and its whole request within this; the largest simple upload (100 MB) must fit at the slowest client speed you serve. */
+  FOLIO_HTTP_REQUEST_TIMEOUT: duration('10m'),
   /** The address clients use to reach the API; public links and document URLs are built from it. */
   FOLIO_PUBLIC_URL: z.url().optional(),
   /** Where the document editor app lives; a document's url is <FOLIO_DOCS_URL>/<uuid>. */
@@ -99,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
     port: values.FOLIO_PORT,
+    http: { headersTimeoutMs: values.FOLIO_HTTP_HEADERS_TIMEOUT, requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT },
     publicUrl: (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, ''),
     docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
     logLevel: values.FOLIO_LOG_LEVEL,
