@@ -83,7 +83,7 @@ const hostileUuid = fc.oneof(
   fc.uuid().map((uuid) => `${uuid}\u0000`),
 );
 const hostileNumber = fc.oneof(
-  fc.constantFrom(-1, 1e308, -1e308, 2 ** 63, 2 ** 64, 9223372036854775807, 0.5, Number.MAX_SAFE_INTEGER + 2),
+  fc.constantFrom(-1, 1e308, -1e308, 2 ** 63, 2 ** 64, 0.5, Number.MAX_SAFE_INTEGER + 2),
   fc.double(),
 );
 const wrongType = fc.oneof(fc.constant(null), fc.boolean(), hostileNumber, hostileString, fc.array(fc.jsonValue(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }));
