@@ -3,11 +3,13 @@ import '../platform/check-config.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
-import { createActivities } from '../activities/index.js';
+import { permanentFailures } from '../activities/failures.js';
+import { createActivities, type ActivityDeps } from '../activities/index.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
+import { workflowClient } from '../workflows/client.js';
 import { ensureSchedules } from './schedules.js';
 
 // Production images ship a prebuilt bundle (deploy/Dockerfile); development bundles from source at start.
@@ -16,6 +18,11 @@ function workflowSource(): { workflowBundle: { codePath: string } } | { workflow
   if (existsSync(bundle)) return { workflowBundle: { codePath: bundle } };
   const here = fileURLToPath(import.meta.url);
   return { workflowsPath: fileURLToPath(new URL(`../workflows/index${here.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)) };
+}
+
+/** Built once from configuration; `settings` is read again by each activity run, never copied out of it. */
+function activityDeps(): ActivityDeps {
+  return { db: db(), storage: storage(), bucket: bucket(), masterKey: config().masterKey, settings: config, workflows: workflowClient() };
 }
 
 const TEMPORAL_TO_PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -36,7 +43,9 @@ async function main() {
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     ...workflowSource(),
-    activities: createActivities({ db: db(), storage: storage(), bucket: bucket() }),
+    activities: createActivities(activityDeps()),
+    // An activity error that no retry can fix ends the activity instead of retrying forever (activities/failures.ts).
+    interceptors: { activity: [permanentFailures] },
     shutdownGraceTime: '10 seconds',
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');

@@ -1,27 +1,52 @@
 // Recurring maintenance, kept as Temporal Schedules so operators can see, pause and trigger them in the UI.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { config } from '../platform/config.js';
 import { temporalClient } from '../platform/temporal.js';
-import { CHANGE_LOG_PRUNE_SCHEDULE_ID, TOKEN_CLEANUP_SCHEDULE_ID } from '../workflows/ids.js';
+import { CHANGE_LOG_PRUNE_SCHEDULE_ID, TOKEN_CLEANUP_SCHEDULE_ID, WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID } from '../workflows/ids.js';
 
 const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 
-/** Creates each daily maintenance schedule unless it exists (an operator's pause or edit is kept). */
-export async function ensureSchedules(): Promise<void> {
-  await ensureDailySchedule(TOKEN_CLEANUP_SCHEDULE_ID, 'tokenCleanupWorkflow', { keepDeadForMs: KEEP_DEAD_TOKENS_MS });
-  await ensureDailySchedule(CHANGE_LOG_PRUNE_SCHEDULE_ID, 'changeLogPruneWorkflow', { retentionMs: config().changeLogRetentionMs });
+interface MaintenanceSchedule {
+  scheduleId: string;
+  every: string;
+  workflowType: string;
+  /** Fixed when the schedule is written: ids and constants only; settings are read by the activity when it runs. */
+  args: unknown[];
 }
 
-async function ensureDailySchedule(scheduleId: string, workflowType: string, input: object): Promise<void> {
+const SCHEDULES: MaintenanceSchedule[] = [
+  { scheduleId: TOKEN_CLEANUP_SCHEDULE_ID, every: '1 day', workflowType: 'tokenCleanupWorkflow', args: [{ keepDeadForMs: KEEP_DEAD_TOKENS_MS }] },
+  { scheduleId: CHANGE_LOG_PRUNE_SCHEDULE_ID, every: '1 day', workflowType: 'changeLogPruneWorkflow', args: [{}] },
+  // Picks up outbox rows whose dispatch after commit failed or never ran; a minute bounds how late such a start is.
+  { scheduleId: WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID, every: '1 minute', workflowType: 'workflowOutboxSweepWorkflow', args: [] },
+];
+
+/**
+ * Creates each maintenance schedule, or brings an existing one's action up to what this code runs (a deploy may
+ * change a workflow's arguments). The rest stays as it is: an operator's pause, note or changed interval is kept.
+ */
+export async function ensureSchedules(): Promise<void> {
   const client = await temporalClient();
+  for (const schedule of SCHEDULES) await ensureSchedule(client, schedule);
+}
+
+async function ensureSchedule(client: Client, schedule: MaintenanceSchedule): Promise<void> {
+  const action: ScheduleOptionsStartWorkflowAction<(...args: unknown[]) => Promise<unknown>> = {
+    type: 'startWorkflow',
+    workflowType: schedule.workflowType,
+    workflowId: schedule.scheduleId,
+    taskQueue: config().temporal.taskQueue,
+    args: schedule.args,
+  };
   try {
     await client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: '1 day' }] },
+      scheduleId: schedule.scheduleId,
+      spec: { intervals: [{ every: schedule.every }] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      action: { type: 'startWorkflow', workflowType, workflowId: scheduleId, taskQueue: config().temporal.taskQueue, args: [input] },
+      action,
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(schedule.scheduleId).update((previous) => ({ ...previous, action }));
   }
 }

@@ -1,20 +1,13 @@
 // The purge of a trashed document: waits out the Trash retention, then deletes the document for good. A restore
 // (or a new trash) signals it to look at the row again; it never deletes without the activity re-checking the row.
-import { condition, defineSignal, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { LONG_STORAGE_WORK, SHORT_DATABASE_STEP } from './activity-profiles.js';
 
-const { planDocumentPurge } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { planDocumentPurge } = proxyActivities<Activities>(SHORT_DATABASE_STEP);
+const { purgeTrashedDocument } = proxyActivities<Activities>(LONG_STORAGE_WORK);
 
-const { purgeTrashedDocument } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
-/** Sent by the API after a trash or restore of the document; the workflow reads the row again. */
+/** Sent by the API when the document's trash state changes; the workflow reads the row again. */
 export const documentTrashChangedSignal = defineSignal('documentTrashChanged');
 
 export interface DocumentPurgeInput {
@@ -25,14 +18,20 @@ export interface DocumentPurgeResult {
   outcome: 'purged' | 'restored' | 'gone';
 }
 
-// Each pass reads the row once; a pass is a few events, so even many restore/trash rounds stay far below the
-// history limits and continueAsNew is not needed.
+/**
+ * Passes per run before continuing as new, whatever the server suggests: each pass (a read, perhaps a timer and a
+ * signal) adds a handful of events, so a document trashed and restored without end still keeps a small history.
+ */
+const PASSES_PER_RUN = 100;
+
 export async function documentPurgeWorkflow(input: DocumentPurgeInput): Promise<DocumentPurgeResult> {
   let signals = 0;
   setHandler(documentTrashChangedSignal, () => {
     signals++;
   });
-  for (;;) {
+  for (let passes = 0; ; passes++) {
+    // The next run starts by reading the row, which covers any signal this one took: the id is all it needs.
+    if (passes >= PASSES_PER_RUN || workflowInfo().continueAsNewSuggested) return continueAsNew<typeof documentPurgeWorkflow>(input);
     const seen = signals;
     const plan = await planDocumentPurge({ documentUuid: input.documentUuid });
     if (plan.action === 'wait') {

@@ -1,14 +1,12 @@
 // Lifecycles of Drive bytes in flight: a new file's upload, and a content replacement with the retention of
 // the version it retires. The API completes and aborts; these workflows expire what nobody finished and purge
 // retired versions. Ids only in inputs, results and signals.
-import { condition, defineSignal, log, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { LONG_STORAGE_WORK } from './activity-profiles.js';
 
-const { settleUpload, settleReplace, purgeSupersededVersions } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+/** A settle may discard an expired upload's stored parts; a purge removes every version a replacement retired. */
+const { settleUpload, settleReplace, purgeSupersededVersions } = proxyActivities<Activities>(LONG_STORAGE_WORK);
 
 /** Sent by the API after it commits a complete or abort; wakes the workflow to look at the outcome. */
 export const uploadSettledSignal = defineSignal('uploadSettled');
@@ -38,6 +36,10 @@ export async function uploadLifecycleWorkflow(input: UploadLifecycleInput): Prom
     if (state !== 'uploading') {
       log.info('upload settled', { fileUuid: input.fileUuid, outcome: state });
       return { outcome: state };
+    }
+    // Only a signal that changed nothing gets here; should they pile up, a new run keeps the same deadline.
+    if (!woken && workflowInfo().continueAsNewSuggested) {
+      return continueAsNew<typeof uploadLifecycleWorkflow>({ ...input, expiresInMs: Math.max(1, deadline - Date.now()) });
     }
   }
 }
@@ -70,7 +72,13 @@ export async function replaceLifecycleWorkflow(input: ReplaceLifecycleInput): Pr
     const signalled = await condition(() => woken, Math.max(1, deadline - Date.now()));
     woken = false;
     const settled = await settleReplace({ ...ids, expired: !signalled });
-    if (settled.state === 'staged') continue;
+    if (settled.state === 'staged') {
+      // As for uploads: a run of signals that changed nothing continues as new, with the same deadline.
+      if (!woken && workflowInfo().continueAsNewSuggested) {
+        return continueAsNew<typeof replaceLifecycleWorkflow>({ ...input, expiresInMs: Math.max(1, deadline - Date.now()) });
+      }
+      continue;
+    }
     if (settled.state !== 'completed') return { outcome: settled.state, purgedVersions: 0 };
     // Keep the retired version for the retention period, counted from the moment it was retired.
     const retiredAt = settled.retiredAt ? Date.parse(settled.retiredAt) : Date.now();

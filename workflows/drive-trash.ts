@@ -1,17 +1,12 @@
 // The trash, restore and permanent-delete cascades over a folder's subtree: bounded batches until the subtree
 // is in the target state, continuing as new before the history grows large. The API changes the root itself
 // and starts the workflow in its transaction; the state lives in the database, the input holds ids only.
-import { continueAsNew, log, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { CASCADE_BATCH, SHORT_DATABASE_STEP } from './activity-profiles.js';
 
-/** A batch is one short transaction (plus object removals for a delete); heartbeats reveal a dead worker. */
-const CASCADE_BATCH: ActivityOptions = {
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
-
-const { trashCascadeBatch, restoreCascadeBatch, deleteCascadeBatch, finishTrashOperation } = proxyActivities<Activities>(CASCADE_BATCH);
+const { trashCascadeBatch, restoreCascadeBatch, deleteCascadeBatch } = proxyActivities<Activities>(CASCADE_BATCH);
+const { finishTrashOperation } = proxyActivities<Activities>(SHORT_DATABASE_STEP);
 
 /** Batches per run before continuing as new: about 6 history events each, far below the suggested limit. */
 const BATCHES_PER_RUN = 200;

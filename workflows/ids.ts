@@ -3,6 +3,7 @@
 
 export const TOKEN_CLEANUP_SCHEDULE_ID = 'folio-access-token-cleanup';
 export const CHANGE_LOG_PRUNE_SCHEDULE_ID = 'folio-drive-change-log-prune';
+export const WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID = 'folio-workflow-outbox-sweep';
 
 export const tokenCleanupWorkflowId = (runKey: string) => `access-token-cleanup:${runKey}`;
 

@@ -1,6 +1,6 @@
-// Every workflow the worker runs. Workflow code is deterministic: it reaches the outside only through activities.
-export { tokenCleanupWorkflow } from './token-cleanup.js';
-export * from './drive-content.js';
-export * from './drive-trash.js';
-export * from './drive-feed.js';
-export * from './documents.js';
+// Every workflow the worker runs (each export is a workflow type; client.ts is not workflow code and stays out).
+// Workflow code is deterministic: it reaches the outside only through activities.
+export { tokenCleanupWorkflow, changeLogPruneWorkflow, workflowOutboxSweepWorkflow } from './maintenance.js';
+export { uploadLifecycleWorkflow, replaceLifecycleWorkflow } from './drive-content.js';
+export { trashCascadeWorkflow, restoreCascadeWorkflow, deleteCascadeWorkflow } from './drive-trash.js';
+export { documentPurgeWorkflow } from './documents.js';
