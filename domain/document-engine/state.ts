@@ -117,7 +117,7 @@ export function suggestionRefs(threads: readonly ThreadAnchor[]): Map<number, st
   return refs;
 }
 
-export function writeContext(threads: readonly ThreadAnchor[]): WriteContext {
+function writeContext(threads: readonly ThreadAnchor[]): WriteContext {
   const byId = new Map<string, number>();
   for (const thread of threads) if (thread.kind === 'suggestion' && thread.status === 'open') byId.set(thread.id, thread.ref);
   const signature = [...byId].map(([id, ref]) => `${id}:${ref}`).sort().join(',');
