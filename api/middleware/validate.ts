@@ -1,8 +1,8 @@
 // Input is checked once, here. A route declares one zod schema of {params, query, body}; validate() parses the
 // request with it, maps a failure to the spec's error code, and the handler reads the typed result with input().
 import type { Middleware } from 'koa';
-import type { z } from 'zod';
-import { invalidBody, notFound, type AppError } from '../../domain/errors.js';
+import { z } from 'zod';
+import { AppError, invalidBody, notFound } from '../../domain/errors.js';
 import { missingRequiredFields } from '../../domain/drive/errors.js';
 import { invalidUuid } from '../../domain/documents/errors.js';
 
@@ -20,8 +20,8 @@ export interface InputErrors {
   pathParam(name: string): AppError;
   /** Required body fields that are absent or null; without it they fall to `fields` and `otherwise`. */
   missing?(fields: string[]): AppError;
-  /** The code of one field, when the API has one: { 'body.title': invalidTitle }. */
-  fields?: Record<string, () => AppError>;
+  /** The code of one field, when the API has one: { 'body.title': invalidTitle }; it may read the issue's message. */
+  fields?: Record<string, (issue: Issue) => AppError>;
   /** Everything else, with the failing field paths (without their "body."/"query." prefix). */
   otherwise(fields: string[]): AppError;
 }
@@ -39,8 +39,10 @@ export function inputError(issues: Issue[], raw: Record<string, unknown>, errors
   // The body itself is not a JSON object (an array, a string, a number).
   if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'body')) return invalidBody('The body must be a JSON object.');
   for (const issue of issues) {
+    const own = issue.code === 'custom' ? (issue.params as { error?: unknown } | undefined)?.error : undefined;
+    if (own instanceof AppError) return own;
     const code = errors.fields?.[where(issue).join('.')];
-    if (code) return code();
+    if (code) return code(issue);
   }
   if (errors.missing) {
     const missing = issues.filter((issue) => issue.path[0] === 'body' && issue.path.length === 2 && valueAt(raw, issue.path) == null);
@@ -48,6 +50,22 @@ export function inputError(issues: Issue[], raw: Record<string, unknown>, errors
   }
   return errors.otherwise([...new Set(issues.map((issue) => where(issue).slice(1).join('.')))]);
 }
+
+/**
+ * A schema step that runs a domain check throwing the API's own error (the edit engine's check of operations, which
+ * names the refused operation): its value is the check's result, and its error is the request's answer.
+ */
+export const checkedBy =
+  <T>(check: (value: unknown) => T) =>
+  (value: unknown, ctx: z.RefinementCtx): T => {
+    try {
+      return check(value);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.description, params: { error } });
+      return z.NEVER;
+    }
+  };
 
 /** Parses params, query and body with the route's schema; the handler reads the result with input(). */
 export function validate(schema: RouteSchema, errors: InputErrors): Middleware {

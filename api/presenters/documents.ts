@@ -1,20 +1,23 @@
 // The exact Documents response objects of spec/documents.md, built field by field from domain rows and views.
-import type { AttachmentRow } from '../../domain/documents/attachments.js';
-import { attachmentMarkdown } from '../../domain/documents/attachments.js';
-import type { ContentView } from '../../domain/documents/content.js';
+import { attachmentMarkdown, type AttachmentRow } from '../../domain/documents/attachments.js';
+import type { ContentPresenter, ContentView } from '../../domain/documents/content.js';
 import type { VisibleDocument } from '../../domain/documents/documents.js';
 import type { MessageView, ThreadView } from '../../domain/documents/threads.js';
-import { config } from '../../platform/config.js';
 import { presentPerson } from './person.js';
 
+/** Who a response is for, and where the documents app lives (config().docsUrl): a document's url is under it. */
+export interface DocumentViewer {
+  callerUuid: string;
+  docsUrl: string;
+}
 
-export function presentDocument(document: VisibleDocument, callerUuid: string) {
+export function presentDocument(document: VisibleDocument, { callerUuid, docsUrl }: DocumentViewer) {
   return {
     object: 'document',
     uuid: document.uuid,
     workspace_uuid: document.workspace_uuid,
     title: document.title,
-    url: `${config().docsUrl}/${document.uuid}`,
+    url: `${docsUrl}/${document.uuid}`,
     my_role: document.my_role,
     shared: document.shared,
     owner: presentPerson({ uuid: document.owner_uuid, first_name: document.owner_first_name, last_name: document.owner_last_name }, callerUuid),
@@ -24,12 +27,12 @@ export function presentDocument(document: VisibleDocument, callerUuid: string) {
   };
 }
 
-export function presentDocumentList(url: string, page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null }, callerUuid: string) {
+export function presentDocumentList(url: string, page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null }, viewer: DocumentViewer) {
   return {
     object: 'list',
     url,
     has_more: page.hasMore,
-    data: page.documents.map((document) => presentDocument(document, callerUuid)),
+    data: page.documents.map((document) => presentDocument(document, viewer)),
     next_cursor: page.nextCursor,
   };
 }
@@ -72,6 +75,12 @@ export function presentContent(view: ContentView, callerUuid: string, extra: { s
   };
 }
 
+/** presentContent for one caller: what a content write is handed to build (and, with a batch_id, store) its answer. */
+export const contentPresenter =
+  (callerUuid: string): ContentPresenter =>
+  (view, extra) =>
+    presentContent(view, callerUuid, extra);
+
 export function presentAttachment(attachment: AttachmentRow) {
   return {
     object: 'document_attachment',
@@ -87,4 +96,15 @@ export function presentAttachment(attachment: AttachmentRow) {
     markdown: attachmentMarkdown(attachment),
     created_at: attachment.created_at.toISOString(),
   };
+}
+
+/**
+ * The download's Content-Disposition (RFC 6266): a plain ASCII fallback name, and the exact UTF-8 name in filename*
+ * (RFC 5987), always both. Koa's ctx.attachment() leaves filename* out for an ASCII name and sets the type from the
+ * extension, so it is built here.
+ */
+export function attachmentDisposition(attachment: Pick<AttachmentRow, 'filename' | 'inline'>): string {
+  const fallback = attachment.filename.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  const encoded = encodeURIComponent(attachment.filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${attachment.inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -35,12 +35,15 @@ export interface EditResult {
   suggestionThreadIds: string[];
 }
 
+/** Checks a request's operations (parseOperations) and applies them: for callers holding the raw array. */
+export const applyEdit = (state: DocumentState, operations: unknown, options: EditOptions): EditResult =>
+  applyOperations(state, parseOperations(operations, options.mode), options);
+
 /**
- * Applies operations in order, each to the document the previous ones left. Any refusal throws and nothing is
- * returned, so the caller's state is untouched: the edit lands whole or not at all.
+ * Applies checked operations in order, each to the document the previous ones left. Any refusal throws and nothing
+ * is returned, so the caller's state is untouched: the edit lands whole or not at all.
  */
-export function applyEdit(state: DocumentState, operations: unknown, options: EditOptions): EditResult {
-  const ops = parseOperations(operations, options.mode);
+export function applyOperations(state: DocumentState, ops: readonly EditOperation[], options: EditOptions): EditResult {
   let working = toWorking(state);
   const suggestionThreadIds: string[] = [];
   ops.forEach((op, index) => {

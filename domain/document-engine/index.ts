@@ -1,17 +1,15 @@
 // The document engine's public surface, for the API routes and the Temporal activities.
-export { applyEdit, type EditOptions, type EditResult } from './engine.js';
+export { applyEdit, applyOperations, type EditOptions, type EditResult } from './engine.js';
 export { addComment, removeCommentMarks, type CommentTarget } from './comments.js';
 export { acceptSuggestion, rejectSuggestion, removeSuggestion } from './suggestions.js';
-export { parseOperations, MAX_OPERATIONS, type EditMode, type EditOperation } from './operations.js';
+export { parseOperations, type EditMode, type EditOperation } from './operations.js';
 export type { Occurrence } from './quotes.js';
 export { parseMarkdown } from './markdown.js';
 export {
   emptyDocumentState,
   renderMarkdown,
-  serializeDocument,
   stateFromMarkdown,
   threadPlacement,
-  threadPlacements,
   type BlockTypeChange,
   type CommentAnchor,
   type DocumentState,

@@ -1,22 +1,20 @@
 // Link and image targets as markdown-it reads them back, so a stored href always survives a round trip.
+import { LRUCache } from 'lru-cache';
 import { markdownIt } from './markdown-it.js';
 
 // Reading a link is slow (URL parsing, punycode) and a document repeats its links on every normalization.
-const MAX_SAFE_LINKS = 10_000;
 const MAX_CACHED_HREF = 2_048;
-const safeLinks = new Map<string, string | null>();
+/** What markdownLinkSafe answered per href; false stands for null (a cache holds no null). */
+const safeLinks = new LRUCache<string, string | false>({ max: 10_000 });
 
 /** The href as markdown-it would store it, or null when markdown-it would not make it a link (javascript: etc.). */
 export function markdownLinkSafe(href: unknown): string | null {
   if (typeof href !== 'string') return null;
   const known = safeLinks.get(href);
-  if (known !== undefined) return known;
+  if (known !== undefined) return known === false ? null : known;
   const normalized = markdownIt.normalizeLink(href.trim());
   const safe = markdownIt.validateLink(normalized) ? normalized : null;
-  if (href.length <= MAX_CACHED_HREF) {
-    if (safeLinks.size >= MAX_SAFE_LINKS) safeLinks.clear();
-    safeLinks.set(href, safe);
-  }
+  if (href.length <= MAX_CACHED_HREF) safeLinks.set(href, safe ?? false);
   return safe;
 }
 

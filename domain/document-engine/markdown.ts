@@ -7,8 +7,6 @@ import { markdownIt } from './markdown-it.js';
 import { normalizeDoc } from './normalize.js';
 import { isColor, marks, nodes, schema, suggestionMarkType, type BlockSuggestion } from './schema.js';
 
-export { serializeDoc, serializeInline, type SerializedDocument, type TextUnit } from './markdown-writer.js';
-
 export interface ParseOptions {
   /**
    * Open suggestions by ref. CriticMarkup naming one of them is read back into that suggestion's marks, which is

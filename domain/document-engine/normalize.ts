@@ -212,7 +212,7 @@ const isSpaceCell = (cell: Cell) => (cell.ch !== null && /\s/.test(cell.ch)) || 
 
 const DELIMITED = [marks.strong, marks.em, marks.strikethrough];
 
-export function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, heading: boolean): PMNode[] {
+function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, heading: boolean): PMNode[] {
   let cells = cellsOf(content).flatMap((cell): Cell[] => {
     const cleanMarks = cleanMarkSet(cell.marks, open);
     if (cell.ch !== null) {

@@ -2,7 +2,7 @@
 import { invalidOperation, invalidOperations } from './errors.js';
 import type { Occurrence } from './quotes.js';
 
-export const MAX_OPERATIONS = 100;
+const MAX_OPERATIONS = 100;
 
 interface QuoteFields {
   find: string;

@@ -68,24 +68,17 @@ export const nodes = schema.nodes;
 export const marks = schema.marks;
 
 /** Marks that anchor a thread rather than format text. */
-export const anchorMarkTypes: readonly MarkType[] = [marks.comment, marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
-export const suggestionMarkTypes: readonly MarkType[] = [marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
+const anchorMarkTypes: readonly MarkType[] = [marks.comment, marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
+const suggestionMarkTypes: readonly MarkType[] = [marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
 
 export const isAnchorMark = (mark: Mark) => anchorMarkTypes.includes(mark.type);
 export const isSuggestionMark = (mark: Mark) => suggestionMarkTypes.includes(mark.type);
-export const isFormatMark = (mark: Mark) => !isAnchorMark(mark);
 
 export const suggestionMarkType = (kind: SuggestionKind): MarkType =>
   kind === 'insert' ? marks.suggest_insert : kind === 'delete' ? marks.suggest_delete : marks.suggest_format;
 
-export const markKind = (mark: Mark): SuggestionKind | null =>
-  mark.type === marks.suggest_insert ? 'insert' : mark.type === marks.suggest_delete ? 'delete' : mark.type === marks.suggest_format ? 'format' : null;
-
 /** Blocks that hold inline text and so can carry CriticMarkup inside them. */
 export const isInlineTextblock = (node: PMNode) => node.type === nodes.paragraph || node.type === nodes.heading;
-
-/** Blocks that may carry a block-level suggestion. */
-export const canCarryBlockSuggestion = (node: PMNode) => 'suggestion' in node.attrs;
 
 export const blockSuggestion = (node: PMNode): BlockSuggestion | null =>
   (node.attrs.suggestion as BlockSuggestion | null | undefined) ?? null;

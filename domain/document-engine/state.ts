@@ -1,7 +1,10 @@
 // The engine's stored state of a document (JSON, kept as JSONB) and the reads over it: markdown and thread placement.
 import { Node as PMNode, type Mark } from 'prosemirror-model';
 import { parseMarkdown } from './markdown.js';
-import { rememberSources, serializeDoc, serializeInline, type SerializedDocument, type WriteContext } from './markdown-writer.js';
+import { serializeInline } from './markdown-inline-writer.js';
+import type { WriteContext } from './markdown-units.js';
+import { rememberSources } from './markdown-write-cache.js';
+import { serializeDoc, type SerializedDocument } from './markdown-writer.js';
 import { normalizeDoc } from './normalize.js';
 import { blockSuggestion, isInlineTextblock, marks, nodes, schema } from './schema.js';
 
@@ -94,9 +97,6 @@ export function renderMarkdown(state: DocumentState): string {
   return serializeWorking(toWorking(state)).markdown;
 }
 
-/** The document as the API returns it: CommonMark, GFM strikethrough, the convention tags, suggestions as CriticMarkup. */
-export const serializeDocument = renderMarkdown;
-
 export function toWorking(state: DocumentState): Working {
   const doc = PMNode.fromJSON(schema, state.doc);
   rememberSources(doc, state.doc.content);
@@ -117,7 +117,7 @@ export function suggestionRefs(threads: readonly ThreadAnchor[]): Map<number, st
   return refs;
 }
 
-export function writeContext(threads: readonly ThreadAnchor[]): WriteContext {
+function writeContext(threads: readonly ThreadAnchor[]): WriteContext {
   const byId = new Map<string, number>();
   for (const thread of threads) if (thread.kind === 'suggestion' && thread.status === 'open') byId.set(thread.id, thread.ref);
   const signature = [...byId].map(([id, ref]) => `${id}:${ref}`).sort().join(',');

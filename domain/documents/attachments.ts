@@ -1,4 +1,4 @@
-// Document attachments: reading an upload (capped while it streams), sniffing its type from the bytes, storing it
+// Document attachments: checking an upload before its bytes are read, sniffing its type from the bytes, storing it
 // encrypted at rest (the Drive chunk layout, domain/drive/crypto.ts), dedupe by SHA-256 per document, the
 // workspace storage pool, and reading it back.
 import { createHash, randomUUID } from 'node:crypto';
@@ -9,9 +9,11 @@ import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { renderMarkdown, type DocumentState } from '../document-engine/index.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
-import { config } from '../../platform/config.js';
-import { findVisibleDocument, type DocumentCaller } from './documents.js';
-import { attachmentNotFound, documentTrashed, emptyFile, fileTooLarge, invalidFilename, notUploaded, storageLimitExceeded } from './errors.js';
+import type { Caller } from '../caller.js';
+import { releaseStorage, reserveStorage } from '../storage-pool.js';
+import type { RunInTransaction } from '../unit-of-work.js';
+import { findVisibleDocument, type DocumentSettings } from './documents.js';
+import { attachmentNotFound, documentTrashed, notUploaded } from './errors.js';
 
 /** The attachment size cap of the spec: 100 MB. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
@@ -39,40 +41,22 @@ export interface AttachmentRow {
   updated_at: Date;
 }
 
+/** Where attachment bytes live, and the master key that wraps each one's data key. */
 export interface AttachmentStore {
   storage: StorageClient;
   bucket: string;
+  masterKey: Buffer;
 }
 
-/**
- * The display name: the last path segment of what the client sent (so no directories), 1 to 255 characters,
- * without control characters.
- */
-export function checkFilename(raw: unknown): string {
-  if (typeof raw !== 'string') throw invalidFilename();
-  const name = raw.split(/[/\\]/).pop()!.trim();
+/** The display name of an upload: the last path segment of what the client sent (so no directories), trimmed. */
+export const attachmentFilename = (raw: string): string => raw.split(/[/\\]/).pop()!.trim();
+
+/** A display name is 1 to 255 characters, not "." or "..", without control characters. */
+export const isUsableFilename = (name: string): boolean =>
   // eslint-disable-next-line no-control-regex
-  if (name === '' || name === '.' || name === '..' || [...name].length > 255 || /[\u0000-\u001f\u007f]/.test(name)) throw invalidFilename();
-  return name;
-}
+  name !== '' && name !== '.' && name !== '..' && [...name].length <= 255 && !/[\u0000-\u001f\u007f]/.test(name);
 
-/** Reads a request body into memory, refusing it as soon as it passes the cap (413) and when it is empty (422). */
-export async function readUpload(body: AsyncIterable<Buffer | string>, declaredLength: number | undefined, maxBytes = MAX_ATTACHMENT_BYTES): Promise<Buffer> {
-  if (declaredLength !== undefined && declaredLength > maxBytes) throw fileTooLarge(maxBytes);
-  if (declaredLength === 0) throw emptyFile();
-  const pieces: Buffer[] = [];
-  let total = 0;
-  for await (const piece of body) {
-    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    total += chunk.length;
-    if (total > maxBytes) throw fileTooLarge(maxBytes);
-    pieces.push(chunk);
-  }
-  if (total === 0) throw emptyFile();
-  return Buffer.concat(pieces, total);
-}
-
-export interface SniffedType {
+interface SniffedType {
   contentType: string;
   inline: boolean;
   width: number | null;
@@ -80,7 +64,7 @@ export interface SniffedType {
 }
 
 /** The type read from the bytes, never from the request. An image sharp cannot read is a plain file. */
-export async function sniffType(bytes: Buffer): Promise<SniffedType> {
+async function sniffType(bytes: Buffer): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
   const file: SniffedType = { contentType: 'application/octet-stream', inline: false, width: null, height: null };
   if (!detected || !INLINE_TYPES.has(detected.mime)) return file;
@@ -109,69 +93,60 @@ export function attachmentMarkdown(attachment: Pick<AttachmentRow, 'uuid' | 'fil
 /** One object per attachment: documents/<workspace>/<document>/<attachment>. */
 const storageKey = (workspaceUuid: string, documentUuid: string, attachmentUuid: string) => `documents/${workspaceUuid}/${documentUuid}/${attachmentUuid}`;
 
-async function reserveStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
-  const updated = await tx('workspaces')
-    .where({ uuid: workspaceUuid })
-    .whereRaw('storage_used_bytes + ? <= storage_limit_bytes', [bytes])
-    .increment('storage_used_bytes', bytes);
-  if (updated === 0) throw storageLimitExceeded();
-}
-
-async function releaseStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
-  if (bytes > 0) await tx('workspaces').where({ uuid: workspaceUuid }).decrement('storage_used_bytes', bytes);
-}
-
-/** Checks, before any byte is read, that the caller may upload to the document: editor role, not in Trash. */
-export async function checkUploadAllowed(knex: Knex, caller: DocumentCaller, documentUuid: string): Promise<void> {
-  const document = await findVisibleDocument(knex, caller, documentUuid, { needs: 'editor', action: 'Uploading an attachment' });
-  if (document.trashed_at) throw documentTrashed();
-}
-
 /**
- * Stores an upload. The same bytes already completed on the document answer that attachment (created false),
- * and the same bytes for a row still awaiting them finish that row (a retry after a crash).
- * Otherwise the row is written awaiting_upload with its bytes reserved in the workspace pool, the encrypted
- * object is put, and the row turns completed; a storage failure turns it failed and gives the bytes back.
+ * Uploads an attachment. Before a byte is read the caller must be editor on a document not in Trash; then `read`
+ * gives the bytes (the route reads the request, refusing it past the cap). The same bytes already completed on the
+ * document answer that attachment (created false), and the same bytes for a row still awaiting them finish that row
+ * (a retry after a crash). Otherwise the row is written awaiting_upload with its bytes reserved in the workspace
+ * pool, the encrypted object is put outside any transaction, and the row turns completed; a storage failure turns
+ * it failed and gives the bytes back.
  */
-export async function storeAttachment(
-  knex: Knex,
+export async function uploadAttachment(
+  run: RunInTransaction,
   store: AttachmentStore,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
-  input: { filename: string; bytes: Buffer },
+  upload: { filename: string; read: () => Promise<Buffer> },
 ): Promise<{ attachment: AttachmentRow; created: boolean }> {
-  const sha256 = createHash('sha256').update(input.bytes).digest();
-  const type = await sniffType(input.bytes);
+  const uploadable = (tx: Knex.Transaction, forUpdate: boolean) =>
+    findVisibleDocument(tx, caller, settings, documentUuid, { needs: 'editor', action: 'Uploading an attachment', forUpdate }).then((document) => {
+      if (document.trashed_at) throw documentTrashed();
+      return document;
+    });
+  await run(({ tx }) => uploadable(tx, false));
+  const bytes = await upload.read();
+  const sha256 = createHash('sha256').update(bytes).digest();
+  const type = await sniffType(bytes);
   const uuid = randomUUID();
   const dataKey = generateDataKey();
-  const layout = chunkLayout(input.bytes.length);
+  const layout = chunkLayout(bytes.length);
 
-  const staged = await knex.transaction(async (tx) => {
-    const document = await findVisibleDocument(tx, caller, documentUuid, { needs: 'editor', action: 'Uploading an attachment', forUpdate: true });
-    if (document.trashed_at) throw documentTrashed();
+  const staged = await run(async ({ tx }) => {
+    const document = await uploadable(tx, true);
     // Under the document lock, so two uploads of the same bytes cannot both create one.
     const same = (await tx('document_attachments')
       .where({ document_uuid: document.uuid, sha256 })
       .whereNot({ upload_status: 'failed' })
       .first()) as AttachmentRow | undefined;
     if (same) return { existing: same };
-    await reserveStorage(tx, document.workspace_uuid, input.bytes.length);
+    await reserveStorage(tx, document.workspace_uuid, bytes.length);
     const [row] = await tx('document_attachments')
       .insert({
         uuid,
         document_uuid: document.uuid,
         workspace_uuid: document.workspace_uuid,
         uploader_uuid: caller.userUuid,
-        filename: input.filename,
+        filename: upload.filename,
         content_type: type.contentType,
-        byte_size: input.bytes.length,
+        byte_size: bytes.length,
         sha256,
         upload_status: 'awaiting_upload',
         width: type.width,
         height: type.height,
         inline: type.inline,
         storage_key: storageKey(document.workspace_uuid, document.uuid, uuid),
-        wrapped_key: wrapDataKey(config().masterKey, uuid, dataKey),
+        wrapped_key: wrapDataKey(store.masterKey, uuid, dataKey),
         chunk_size_bytes: layout.chunkSizeBytes,
       })
       .returning('*');
@@ -182,20 +157,20 @@ export async function storeAttachment(
     if (existing.upload_status === 'completed') return { attachment: existing, created: false };
     // The same bytes again while a row awaits them: an earlier upload died between its row and its object
     // (or is still writing it). Writing the object again with that row's key finishes it either way.
-    const existingKey = unwrapDataKey(config().masterKey, existing.uuid, existing.wrapped_key);
-    return { attachment: await putAndComplete(knex, store, existing, existingKey, input.bytes), created: false };
+    const existingKey = unwrapDataKey(store.masterKey, existing.uuid, existing.wrapped_key);
+    return { attachment: await putAndComplete(run, store, existing, existingKey, bytes), created: false };
   }
-  return { attachment: await putAndComplete(knex, store, staged.row, dataKey, input.bytes), created: true };
+  return { attachment: await putAndComplete(run, store, staged.row, dataKey, bytes), created: true };
 }
 
 /** Puts the encrypted object of an awaiting row and marks it completed; a storage failure marks it failed. */
-async function putAndComplete(knex: Knex, store: AttachmentStore, row: AttachmentRow, dataKey: Buffer, bytes: Buffer): Promise<AttachmentRow> {
+async function putAndComplete(run: RunInTransaction, store: AttachmentStore, row: AttachmentRow, dataKey: Buffer, bytes: Buffer): Promise<AttachmentRow> {
   const layout = chunkLayout(bytes.length);
   try {
     const ciphertext = Readable.from(encryptChunks(dataKey, row.uuid, layout, bytes));
     await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, { 'Content-Type': 'application/octet-stream' });
   } catch (error) {
-    await knex.transaction(async (tx) => {
+    await run(async ({ tx }) => {
       const failed = await tx('document_attachments')
         .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
         .update({ upload_status: 'failed', updated_at: tx.fn.now() });
@@ -203,16 +178,24 @@ async function putAndComplete(knex: Knex, store: AttachmentStore, row: Attachmen
     });
     throw error;
   }
-  const [completed] = await knex('document_attachments')
-    .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
-    .update({ upload_status: 'completed', updated_at: knex.fn.now() })
-    .returning('*');
-  return (completed ?? (await knex('document_attachments').where({ uuid: row.uuid }).first())) as AttachmentRow;
+  return run(async ({ tx }) => {
+    const [completed] = await tx('document_attachments')
+      .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
+      .update({ upload_status: 'completed', updated_at: tx.fn.now() })
+      .returning('*');
+    return (completed ?? (await tx('document_attachments').where({ uuid: row.uuid }).first())) as AttachmentRow;
+  });
 }
 
 /** An attachment of a document the caller can see (viewer and up); another document's attachment is 404. */
-export async function findAttachment(knex: Knex, caller: DocumentCaller, documentUuid: string, attachmentUuid: string): Promise<AttachmentRow> {
-  const document = await findVisibleDocument(knex, caller, documentUuid);
+export async function findAttachment(
+  knex: Knex,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+  attachmentUuid: string,
+): Promise<AttachmentRow> {
+  const document = await findVisibleDocument(knex, caller, settings, documentUuid);
   const attachment = (await knex('document_attachments').where({ uuid: attachmentUuid, document_uuid: document.uuid }).first()) as
     | AttachmentRow
     | undefined;
@@ -220,13 +203,21 @@ export async function findAttachment(knex: Knex, caller: DocumentCaller, documen
   return attachment;
 }
 
-/** The plaintext of a completed attachment, decrypted chunk by chunk as it streams from storage. */
-export async function openAttachment(store: AttachmentStore, attachment: AttachmentRow): Promise<Readable> {
+/** A completed attachment the caller can see, and its plaintext, decrypted chunk by chunk as it streams from storage. */
+export async function openAttachment(
+  knex: Knex,
+  store: AttachmentStore,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+  attachmentUuid: string,
+): Promise<{ attachment: AttachmentRow; content: Readable }> {
+  const attachment = await findAttachment(knex, caller, settings, documentUuid, attachmentUuid);
   if (attachment.upload_status !== 'completed') throw notUploaded();
-  const key = unwrapDataKey(config().masterKey, attachment.uuid, attachment.wrapped_key);
+  const key = unwrapDataKey(store.masterKey, attachment.uuid, attachment.wrapped_key);
   const layout = chunkLayout(Number(attachment.byte_size));
   const source = (await store.storage.getObject(store.bucket, attachment.storage_key)) as AsyncIterable<Buffer>;
-  return Readable.from(decryptChunks(source, key, attachment.uuid, layout));
+  return { attachment, content: Readable.from(decryptChunks(source, key, attachment.uuid, layout)) };
 }
 
 /** Removes the stored bytes of every attachment of a document; what is already gone stays gone. */
@@ -235,5 +226,3 @@ export async function removeAttachmentObjects(knex: Knex, store: AttachmentStore
   if (keys.length) await store.storage.removeObjects(store.bucket, keys);
   return keys.length;
 }
-
-export { releaseStorage as releaseAttachmentStorage };

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { addComment, removeCommentMarks, type CommentTarget, type DocumentState } from '../document-engine/index.js';
 import { notAComment } from '../document-engine/errors.js';
-import { atLeast, loadState, type DocumentCaller, type VisibleDocument } from './documents.js';
+import type { Caller } from '../caller.js';
+import { atLeast } from '../roles.js';
+import { loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
 import { lockForChange, storeStateInPlace } from './content.js';
 import {
@@ -14,7 +16,6 @@ import {
   loadThreadRecords,
   openingMessageUuid,
   placeThreads,
-  type ThreadRecord,
   type ThreadRow,
   type ThreadView,
 } from './threads.js';
@@ -28,90 +29,87 @@ async function commentThread(tx: Knex.Transaction, document: VisibleDocument, th
   return thread;
 }
 
-/** A thread and the state to place it in; placing it (CPU work on the whole document) happens after the lock. */
-export interface ThreadSnapshot {
-  record: ThreadRecord;
-  state: DocumentState;
-}
-
-export const renderThread = (snapshot: ThreadSnapshot): ThreadView => placeThreads([snapshot.record], snapshot.state)[0]!;
-
-async function snapshot(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadSnapshot> {
+/** The thread as a comment write answers it, placed in the document's state. */
+async function threadView(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadView> {
   const [record] = await loadThreadRecords(tx, document.uuid, [threadUuid]);
   if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
-  return { record, state: state ?? (await loadState(tx, document.uuid)) };
+  return placeThreads([record], state ?? (await loadState(tx, document.uuid)))[0]!;
 }
 
 const touched = (tx: Knex.Transaction, document: VisibleDocument) => notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
 
 export async function createComment(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   input: { body: string; target: CommentTarget },
-): Promise<ThreadSnapshot> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Commenting');
+): Promise<ThreadView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
   const threadUuid = randomUUID();
   const state = addComment(await loadState(tx, document.uuid), input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
   await storeStateInPlace(tx, document, state);
-  return snapshot(tx, document, threadUuid, state);
+  return threadView(tx, document, threadUuid, state);
 }
 
 export async function replyToComment(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
   body: string,
-): Promise<ThreadSnapshot> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Replying to a comment');
+): Promise<ThreadView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Replying to a comment');
   await commentThread(tx, document, threadUuid, 'comment');
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body });
   await tx('document_threads').where({ uuid: threadUuid }).update({ updated_at: tx.fn.now() });
   await touched(tx, document);
-  return snapshot(tx, document, threadUuid);
+  return threadView(tx, document, threadUuid);
 }
 
 export async function setCommentStatus(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
   status: 'open' | 'resolved',
-): Promise<ThreadSnapshot> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment');
+): Promise<ThreadView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment');
   const thread = await commentThread(tx, document, threadUuid, 'comment');
   if (thread.status !== status) {
     await tx('document_threads').where({ uuid: threadUuid }).update({ status, updated_at: tx.fn.now() });
     await touched(tx, document);
   }
-  return snapshot(tx, document, threadUuid);
+  return threadView(tx, document, threadUuid);
 }
 
 /** Edits a message's body; only its author may. Works on the messages of comments and of suggestions. */
 export async function editMessage(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
   messageUuid: string,
   body: string,
-): Promise<ThreadSnapshot> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Editing a message');
+): Promise<ThreadView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Editing a message');
   await commentThread(tx, document, threadUuid, 'any');
   const message = await findMessage(tx, threadUuid, messageUuid);
   if (!message) throw commentNotFound();
   if (message.author_uuid !== caller.userUuid) throw forbiddenOwnMessage();
   await tx('document_thread_messages').where({ uuid: messageUuid }).update({ body, edited_at: tx.fn.now() });
   await touched(tx, document);
-  return snapshot(tx, document, threadUuid);
+  return threadView(tx, document, threadUuid);
 }
 
 /** Deletes a comment thread with its replies and its marks: its author, or a manager or owner. */
-export async function deleteComment(tx: Knex.Transaction, caller: DocumentCaller, documentUuid: string, threadUuid: string): Promise<void> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Deleting a comment');
+export async function deleteComment(tx: Knex.Transaction, caller: Caller, settings: DocumentSettings, documentUuid: string, threadUuid: string): Promise<void> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a comment');
   const thread = await commentThread(tx, document, threadUuid, 'comment');
   if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s comment');
   await removeThread(tx, document, threadUuid);
@@ -129,12 +127,13 @@ async function removeThread(tx: Knex.Transaction, document: VisibleDocument, thr
  */
 export async function deleteMessage(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
   messageUuid: string,
 ): Promise<void> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Deleting a message');
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a message');
   const thread = await commentThread(tx, document, threadUuid, 'any');
   const message = await findMessage(tx, threadUuid, messageUuid);
   if (!message) throw commentNotFound();

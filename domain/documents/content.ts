@@ -1,21 +1,23 @@
 // Document content: reading it, and the writes that make a revision (edit, suggest, accept, reject, delete a
-// suggestion). Each write runs in the caller's transaction with the document row locked, so writes to one
-// document serialise and base_revision is checked under the lock. Rendering the answer (markdown, thread
-// placement) is CPU work on a snapshot, done after the transaction so the lock is held only for the change.
+// suggestion). Each write runs in the request's transaction with the document row locked, so writes to one
+// document serialise and base_revision is checked under the lock.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   acceptSuggestion,
-  applyEdit,
+  applyOperations,
   rejectSuggestion,
   removeSuggestion,
   renderMarkdown,
   type DocumentState,
   type EditMode,
+  type EditOperation,
 } from '../document-engine/index.js';
 import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js';
-import { atLeast, findVisibleDocument, loadState, type DocumentCaller, type VisibleDocument } from './documents.js';
-import { conflict, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, type NeededRole } from './errors.js';
+import type { Caller } from '../caller.js';
+import { atLeast, type Role } from '../roles.js';
+import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
+import { conflict, documentTrashed, forbiddenNotAuthor, invalidBaseRevision } from './errors.js';
 import { notifyDocumentChange } from './live.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
@@ -27,14 +29,6 @@ export interface ContentView {
   threads: ThreadView[];
 }
 
-/** What a content view is rendered from: read under the lock, rendered after it. */
-export interface ContentSnapshot {
-  uuid: string;
-  revision: number;
-  state: DocumentState;
-  threads: ThreadRecord[];
-}
-
 /** Builds the response body of a write from a content view; the route passes its presenter. */
 export type ContentPresenter = (view: ContentView, extra?: { suggestions?: string[] }) => Record<string, unknown>;
 
@@ -43,17 +37,19 @@ export interface WriteResponse {
   body: Record<string, unknown>;
 }
 
-/** How a content write ended, before its answer is rendered (see settleWrite). */
-export type WriteOutcome =
-  | { kind: 'applied'; status: number; snapshot: ContentSnapshot; suggestions?: string[]; body?: Record<string, unknown> }
-  | { kind: 'replayed'; status: number; body: Record<string, unknown> }
-  | { kind: 'conflict' };
+/** What a content view is rendered from. */
+interface ContentSnapshot {
+  uuid: string;
+  revision: number;
+  state: DocumentState;
+  threads: ThreadRecord[];
+}
 
-export async function contentSnapshot(knex: Knex, documentUuid: string, revision: number, state: DocumentState): Promise<ContentSnapshot> {
+async function contentSnapshot(knex: Knex, documentUuid: string, revision: number, state: DocumentState): Promise<ContentSnapshot> {
   return { uuid: documentUuid, revision, state, threads: await loadThreadRecords(knex, documentUuid) };
 }
 
-export function renderContent(snapshot: ContentSnapshot): ContentView {
+function renderContent(snapshot: ContentSnapshot): ContentView {
   return {
     uuid: snapshot.uuid,
     revision: snapshot.revision,
@@ -63,10 +59,10 @@ export function renderContent(snapshot: ContentSnapshot): ContentView {
 }
 
 /** The content as a caller reads it: any role. */
-export async function readContent(knex: Knex, caller: DocumentCaller, documentUuid: string): Promise<ContentView> {
+export async function readContent(knex: Knex, caller: Caller, settings: DocumentSettings, documentUuid: string): Promise<ContentView> {
   const snapshot = await knex.transaction(
     async (tx) => {
-      const document = await findVisibleDocument(tx, caller, documentUuid);
+      const document = await findVisibleDocument(tx, caller, settings, documentUuid);
       const row = await tx('documents').where({ uuid: document.uuid }).first('revision', 'state');
       return contentSnapshot(tx, document.uuid, row.revision as number, row.state as DocumentState);
     },
@@ -76,32 +72,8 @@ export async function readContent(knex: Knex, caller: DocumentCaller, documentUu
   return renderContent(snapshot);
 }
 
-/**
- * Turns a write's outcome into its answer, after its transaction: renders an applied change, passes a stored
- * batch response through, and answers a conflict with the document as it now is (read without the lock).
- */
-export async function settleWrite(
-  knex: Knex,
-  caller: DocumentCaller,
-  documentUuid: string,
-  outcome: WriteOutcome,
-  present: ContentPresenter,
-): Promise<WriteResponse> {
-  switch (outcome.kind) {
-    case 'replayed':
-      return { status: outcome.status, body: outcome.body };
-    case 'conflict':
-      throw conflict(present(await readContent(knex, caller, documentUuid)));
-    case 'applied':
-      return {
-        status: outcome.status,
-        body: outcome.body ?? present(renderContent(outcome.snapshot), outcome.suggestions ? { suggestions: outcome.suggestions } : undefined),
-      };
-  }
-}
-
 /** Makes `state` the document's new revision: row, log entry and a live notification, all in `tx`. */
-export async function commitRevision(
+async function commitRevision(
   tx: Knex.Transaction,
   document: { uuid: string; revision: number },
   state: DocumentState,
@@ -137,26 +109,26 @@ export async function storeStateInPlace(tx: Knex.Transaction, document: { uuid: 
 /** Loads and locks a document for a content change: visible, the role the change needs, and not in Trash. */
 export async function lockForChange(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
-  needs: NeededRole,
+  needs: Role,
   action: string,
 ): Promise<VisibleDocument> {
-  const document = await findVisibleDocument(tx, caller, documentUuid, { needs, action, forUpdate: true });
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, { needs, action, forUpdate: true });
   if (document.trashed_at) throw documentTrashed();
   return document;
 }
 
+/** An edit or a suggestion as the route's schema checked it. In suggest mode an operation's comment opens its thread. */
 export interface OperationsInput {
-  operations: unknown;
+  operations: EditOperation[];
   baseRevision?: number;
   batchId?: string;
-  /** Suggest mode: the first message of each suggestion, by operation index (undefined for none). */
-  comments?: Array<string | undefined>;
 }
 
 /** Structural equality of two JSON values: JSONB does not keep key order, and ProseMirror's attrs have no prototype. */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -173,34 +145,38 @@ async function storedBatch(tx: Knex.Transaction, documentUuid: string, userUuid:
 }
 
 /**
- * An edit or a suggestion: operations applied in order as one revision, or nothing. A batch_id already applied
- * answers its stored response; a base_revision behind the document is a conflict (answered by settleWrite).
- * With a batch_id the answer is rendered here, to be stored in the same transaction.
+ * An edit (editor) or a suggestion (commenter; each operation becomes a suggestion with a thread of its own):
+ * operations applied in order as one revision, or nothing. A batch_id already applied answers its stored response;
+ * a base_revision behind the document is 409 conflict with the document as it is. With a batch_id the answer is
+ * stored in the same transaction.
  */
-export async function applyOperations(
+export async function writeOperations(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   mode: EditMode,
   input: OperationsInput,
   present: ContentPresenter,
-): Promise<WriteOutcome> {
-  const document = await findVisibleDocument(tx, caller, documentUuid, {
+): Promise<WriteResponse> {
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
     needs: mode === 'edit' ? 'editor' : 'commenter',
     action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes',
     forUpdate: true,
   });
   const batch = await storedBatch(tx, document.uuid, caller.userUuid, input.batchId);
-  if (batch) return { kind: 'replayed', status: batch.response_status as number, body: batch.response as Record<string, unknown> };
+  if (batch) return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
   if (document.trashed_at) throw documentTrashed();
+  const current = await loadState(tx, document.uuid);
   if (input.baseRevision !== undefined) {
     if (input.baseRevision > document.revision) throw invalidBaseRevision();
-    if (input.baseRevision < document.revision) return { kind: 'conflict' };
+    if (input.baseRevision < document.revision) {
+      throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, document.revision, current))));
+    }
   }
 
-  const current = await loadState(tx, document.uuid);
   let nextRef = document.next_suggestion_ref;
-  const result = applyEdit(current, input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
+  const result = applyOperations(current, input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
   const changed = result.suggestionThreadIds.length > 0 || !sameJson(result.state.doc, current.doc);
   let revision = document.revision;
   if (changed) {
@@ -211,28 +187,22 @@ export async function applyOperations(
       nextSuggestionRef: nextRef,
     });
   }
-  if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.comments ?? []);
+  if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.operations);
 
-  const snapshot = await contentSnapshot(tx, document.uuid, revision, result.state);
-  const outcome: WriteOutcome = {
-    kind: 'applied',
-    status: mode === 'suggest' ? 201 : 200,
-    snapshot,
-    ...(mode === 'suggest' ? { suggestions: result.suggestionThreadIds } : {}),
-  };
+  const status = mode === 'suggest' ? 201 : 200;
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, result.state));
+  const body = present(view, mode === 'suggest' ? { suggestions: result.suggestionThreadIds } : undefined);
   if (input.batchId !== undefined) {
-    const body = present(renderContent(snapshot), mode === 'suggest' ? { suggestions: result.suggestionThreadIds } : undefined);
     await tx('document_batches').insert({
       document_uuid: document.uuid,
       user_uuid: caller.userUuid,
       batch_id: input.batchId,
       revision,
-      response_status: outcome.status,
+      response_status: status,
       response: JSON.stringify(body),
     });
-    outcome.body = body;
   }
-  return outcome;
+  return { status, body };
 }
 
 async function recordSuggestions(
@@ -241,15 +211,17 @@ async function recordSuggestions(
   authorUuid: string,
   state: DocumentState,
   threadUuids: string[],
-  comments: Array<string | undefined>,
+  operations: readonly EditOperation[],
 ): Promise<void> {
   const refs = new Map(state.threads.flatMap((thread) => (thread.kind === 'suggestion' ? [[thread.id, thread.ref] as const] : [])));
   // One insert keeps the suggestions in operation order (seq), all with the transaction's created_at.
   await tx('document_threads').insert(
     threadUuids.map((uuid) => ({ uuid, document_uuid: documentUuid, kind: 'suggestion', ref: refs.get(uuid)!, author_uuid: authorUuid, status: 'open' })),
   );
+  // Suggest mode makes one thread per operation, in order.
   for (const [index, uuid] of threadUuids.entries()) {
-    const body = comments[index];
+    const operation = operations[index];
+    const body = operation && 'comment' in operation ? operation.comment : undefined;
     if (body !== undefined) await insertMessage(tx, { threadUuid: uuid, authorUuid, body });
   }
 }
@@ -265,12 +237,13 @@ async function suggestionThread(tx: Knex.Transaction, documentUuid: string, thre
 /** Accepts or rejects an open suggestion: the change is applied or taken back, and it closes, in one revision. */
 export async function decideSuggestion(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
   decision: 'accept' | 'reject',
-): Promise<WriteOutcome> {
-  const document = await lockForChange(tx, caller, documentUuid, 'editor', decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion');
+): Promise<ContentView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'editor', decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion');
   await suggestionThread(tx, document.uuid, threadUuid);
   const state = await loadState(tx, document.uuid);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
@@ -279,7 +252,7 @@ export async function decideSuggestion(
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
-  return { kind: 'applied', status: 200, snapshot: await contentSnapshot(tx, document.uuid, revision, next) };
+  return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
 }
 
 /**
@@ -288,11 +261,12 @@ export async function decideSuggestion(
  */
 export async function deleteSuggestion(
   tx: Knex.Transaction,
-  caller: DocumentCaller,
+  caller: Caller,
+  settings: DocumentSettings,
   documentUuid: string,
   threadUuid: string,
-): Promise<WriteOutcome> {
-  const document = await lockForChange(tx, caller, documentUuid, 'commenter', 'Deleting a suggestion');
+): Promise<ContentView> {
+  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a suggestion');
   const thread = await suggestionThread(tx, document.uuid, threadUuid);
   if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s suggestion');
   const state = await loadState(tx, document.uuid);
@@ -301,5 +275,5 @@ export async function deleteSuggestion(
   let revision = document.revision;
   if (thread.status === 'open') revision = await commitRevision(tx, document, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid });
   else await storeStateInPlace(tx, document, next);
-  return { kind: 'applied', status: 200, snapshot: await contentSnapshot(tx, document.uuid, revision, next) };
+  return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
 }

@@ -1,17 +1,16 @@
-// Documents as a caller sees them: loading with the caller's role, listing newest first, create, rename, trash state.
+// Documents as a caller sees them: loading with the caller's role, listing newest first, create, and update (rename,
+// trash, restore; a trash schedules the document's purge).
 import type { Knex } from 'knex';
 import { emptyDocumentState, type DocumentState } from '../document-engine/state.js';
-import { config } from '../../platform/config.js';
-import { documentNotFound, forbidden, invalidCursor, invalidTitle, type NeededRole } from './errors.js';
+import type { Config } from '../../platform/config.js';
+import type { Caller } from '../caller.js';
+import { atLeast, type Role } from '../roles.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { isUuid } from '../uuid.js';
+import { documentNotFound, forbidden, invalidCursor } from './errors.js';
 
-export interface DocumentCaller {
-  userUuid: string;
-  workspaceUuid: string;
-}
-
-export const DOCUMENT_ROLES = ['viewer', 'commenter', 'editor', 'manager', 'owner'] as const;
-export type DocumentRole = (typeof DOCUMENT_ROLES)[number];
-export const atLeast = (role: DocumentRole, needed: NeededRole): boolean => DOCUMENT_ROLES.indexOf(role) >= DOCUMENT_ROLES.indexOf(needed);
+/** What Documents reads from configuration, handed in by the edge: routes pass config(), activities deps.settings(). */
+export type DocumentSettings = Pick<Config, 'documentTrashRetentionMs'>;
 
 export interface DocumentRow {
   uuid: string;
@@ -27,7 +26,7 @@ export interface DocumentRow {
 
 /** A document as one caller sees it: the row (without its state), the caller's role, and what the presenter needs. */
 export interface VisibleDocument extends DocumentRow {
-  my_role: DocumentRole;
+  my_role: Role;
   shared: boolean;
   owner_first_name: string | null;
   owner_last_name: string | null;
@@ -35,24 +34,12 @@ export interface VisibleDocument extends DocumentRow {
   created_at_us: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
-const MAX_TITLE_LENGTH = 255;
-
-/** A title as stored: a string of 1 to 255 characters, or null for untitled ("" and null both mean untitled). */
-export function checkTitle(title: unknown): string | null {
-  if (title === null || title === '') return null;
-  if (typeof title !== 'string' || [...title].length > MAX_TITLE_LENGTH) throw invalidTitle();
-  return title;
-}
-
 /** Trashed documents past their retention are gone to callers, even before the purge workflow has run. */
-const notExpired = (knex: Knex) =>
-  knex.raw(`(d.trashed_at is null or d.trashed_at + (? * interval '1 millisecond') > now())`, [config().documentTrashRetentionMs]);
+const notExpired = (knex: Knex, settings: DocumentSettings) =>
+  knex.raw(`(d.trashed_at is null or d.trashed_at + (? * interval '1 millisecond') > now())`, [settings.documentTrashRetentionMs]);
 
 /** Selects documents the caller can see, with their role, the shared flag and the owner's names. */
-export function selectVisibleDocuments(knex: Knex, caller: DocumentCaller) {
+function selectVisibleDocuments(knex: Knex, caller: Caller, settings: DocumentSettings) {
   return knex('documents as d')
     .join('users as o', 'o.uuid', 'd.owner_uuid')
     .select(
@@ -73,12 +60,12 @@ export function selectVisibleDocuments(knex: Knex, caller: DocumentCaller) {
     )
     .where('d.workspace_uuid', caller.workspaceUuid)
     .whereRaw('document_effective_role(d.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid])
-    .where(notExpired(knex));
+    .where(notExpired(knex, settings));
 }
 
 export interface FindOptions {
   /** The least role the action needs: below it is 403 forbidden naming the role. */
-  needs?: NeededRole;
+  needs?: Role;
   /** What the action is, for the 403 description. */
   action?: string;
   /** Locks the document row until the transaction ends, so writes to one document serialise. */
@@ -86,9 +73,14 @@ export interface FindOptions {
 }
 
 /** The document if the caller can see it, else 404 not_found. */
-export async function findVisibleDocument(knex: Knex, caller: DocumentCaller, uuid: string, options: FindOptions = {}): Promise<VisibleDocument> {
-  if (!isUuid(uuid)) throw documentNotFound();
-  const query = selectVisibleDocuments(knex, caller).where('d.uuid', uuid);
+export async function findVisibleDocument(
+  knex: Knex,
+  caller: Caller,
+  settings: DocumentSettings,
+  uuid: string,
+  options: FindOptions = {},
+): Promise<VisibleDocument> {
+  const query = selectVisibleDocuments(knex, caller, settings).where('d.uuid', uuid);
   if (options.forUpdate) query.forUpdate('d');
   const document = (await query.first()) as VisibleDocument | undefined;
   if (!document) throw documentNotFound();
@@ -138,8 +130,8 @@ function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** A page of the caller's documents, newest first (created_at, then uuid), live or in Trash. */
-export async function listDocuments(knex: Knex, caller: DocumentCaller, query: ListQuery): Promise<ListPage> {
-  const builder = selectVisibleDocuments(knex, caller)
+export async function listDocuments(knex: Knex, caller: Caller, settings: DocumentSettings, query: ListQuery): Promise<ListPage> {
+  const builder = selectVisibleDocuments(knex, caller, settings)
     .orderBy([
       { column: 'd.created_at', order: 'desc' },
       { column: 'd.uuid', order: 'desc' },
@@ -167,11 +159,10 @@ export async function listDocuments(knex: Knex, caller: DocumentCaller, query: L
 }
 
 /** A new, empty document owned by the caller in the token's workspace, at revision 1. */
-export async function createDocument(tx: Knex.Transaction, caller: DocumentCaller, input: { title: unknown }): Promise<string> {
-  const title = input.title === undefined ? null : checkTitle(input.title);
+export async function createDocument(tx: Knex.Transaction, caller: Caller, settings: DocumentSettings, input: { title: string | null }): Promise<VisibleDocument> {
   const state = emptyDocumentState();
   const [row] = await tx('documents')
-    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title, state: JSON.stringify(state), revision: 1 })
+    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title: input.title, state: JSON.stringify(state), revision: 1 })
     .returning('uuid');
   await tx('document_revisions').insert({
     document_uuid: row.uuid,
@@ -180,45 +171,53 @@ export async function createDocument(tx: Knex.Transaction, caller: DocumentCalle
     state: JSON.stringify(state),
     author_uuid: caller.userUuid,
   });
-  return row.uuid as string;
+  return findVisibleDocument(tx, caller, settings, row.uuid as string);
 }
 
 export interface DocumentUpdate {
-  /** undefined: unchanged; null or "": untitled. */
-  title?: unknown;
+  /** undefined: unchanged; null: untitled. */
+  title?: string | null;
   /** undefined: unchanged. */
   trashed?: boolean;
 }
 
 /**
- * Checks a whole update against the caller's role before anything is written: a title needs editor, trashed needs
- * manager or owner. Returns the title to store (undefined when unchanged).
+ * Applies an update (title, trashed) in the caller's transaction: the whole request is checked against the caller's
+ * role before anything is written. A document that moves to Trash has its purge scheduled, and one restored wakes its
+ * purge so it ends now; both go out after the commit. Trashing an already trashed document changes nothing.
  */
-export function checkDocumentUpdate(document: VisibleDocument, update: DocumentUpdate): { title?: string | null } {
-  const title = update.title === undefined ? undefined : checkTitle(update.title);
-  if (title !== undefined && !atLeast(document.my_role, 'editor')) throw forbidden('editor', 'Renaming a document');
+export async function updateDocument(
+  unit: UnitOfWork,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+  update: DocumentUpdate,
+): Promise<VisibleDocument> {
+  const document = await findVisibleDocument(unit.tx, caller, settings, documentUuid, { forUpdate: true });
+  checkUpdateAllowed(document, update);
+  const trash = await writeDocumentUpdate(unit.tx, document, update);
+  if (trash === 'trashed') await unit.workflows.scheduleDocumentPurge({ documentUuid: document.uuid, workspaceUuid: document.workspace_uuid });
+  if (trash === 'restored') unit.workflows.wakeDocumentPurge(document.uuid);
+  return findVisibleDocument(unit.tx, caller, settings, document.uuid);
+}
+
+/** A title needs editor, trashed needs manager or owner. */
+function checkUpdateAllowed(document: VisibleDocument, update: DocumentUpdate): void {
+  if (update.title !== undefined && !atLeast(document.my_role, 'editor')) throw forbidden('editor', 'Renaming a document');
   if (update.trashed !== undefined && !atLeast(document.my_role, 'manager')) {
     throw forbidden('manager', update.trashed ? 'Moving a document to Trash' : 'Restoring a document from Trash');
   }
-  return title === undefined ? {} : { title };
 }
 
-/**
- * Writes a checked update on a locked document. updated_at moves only when the title or the trash state changes.
- * Returns what happened to the trash state, so the caller can start or stop the purge.
- */
-export async function writeDocumentUpdate(
-  tx: Knex.Transaction,
-  document: VisibleDocument,
-  change: { title?: string | null; trashed?: boolean },
-): Promise<'trashed' | 'restored' | 'unchanged'> {
+/** Writes a checked update on a locked document. updated_at moves only when the title or the trash state changes. */
+async function writeDocumentUpdate(tx: Knex.Transaction, document: VisibleDocument, update: DocumentUpdate): Promise<'trashed' | 'restored' | 'unchanged'> {
   const patch: Record<string, unknown> = {};
-  if (change.title !== undefined && change.title !== document.title) patch.title = change.title;
+  if (update.title !== undefined && update.title !== document.title) patch.title = update.title;
   let trash: 'trashed' | 'restored' | 'unchanged' = 'unchanged';
-  if (change.trashed === true && document.trashed_at === null) {
+  if (update.trashed === true && document.trashed_at === null) {
     patch.trashed_at = tx.fn.now();
     trash = 'trashed';
-  } else if (change.trashed === false && document.trashed_at !== null) {
+  } else if (update.trashed === false && document.trashed_at !== null) {
     patch.trashed_at = null;
     trash = 'restored';
   }

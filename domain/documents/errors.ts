@@ -1,10 +1,9 @@
 // The Documents error codes of the HTTP layer and persistence (spec/documents.md § Errors); the edit engine's own
 // codes are in domain/document-engine/errors.ts. All are factories of the one AppError type.
 import { AppError } from '../errors.js';
+import type { Role } from '../roles.js';
 
-export type NeededRole = 'viewer' | 'commenter' | 'editor' | 'manager' | 'owner';
-
-const ROLE_PHRASE: Record<NeededRole, string> = {
+const ROLE_PHRASE: Record<Role, string> = {
   viewer: 'the viewer role or higher',
   commenter: 'the commenter role or higher',
   editor: 'the editor role or higher',
@@ -12,7 +11,7 @@ const ROLE_PHRASE: Record<NeededRole, string> = {
   owner: 'the owner role',
 };
 
-export const forbidden = (needed: NeededRole, what = 'This change') =>
+export const forbidden = (needed: Role, what = 'This change') =>
   new AppError(403, 'forbidden', `${what} needs ${ROLE_PHRASE[needed]} on the document.`);
 export const forbiddenNotAuthor = (what: string) =>
   new AppError(403, 'forbidden', `${what} is allowed to its author, or to the manager or owner role on the document.`);
@@ -27,9 +26,6 @@ export const conflict = (current: Record<string, unknown>) =>
 export const documentTrashed = () =>
   new AppError(409, 'document_trashed', 'The document is in Trash; its content, comments and suggestions cannot change. Restore it first.');
 export const notUploaded = () => new AppError(409, 'not_uploaded', 'The attachment file has not finished uploading.');
-
-export const fileTooLarge = (maxBytes: number) =>
-  new AppError(413, 'file_too_large', `An attachment is at most ${maxBytes} bytes.`, { max_bytes: maxBytes });
 
 export const invalidUuid = (name: string) => new AppError(422, 'invalid_uuid', `The ${name} in the path is not a UUID.`);
 export const invalidTitle = () => new AppError(422, 'invalid_title', 'title must be a string of at most 255 characters, or null.');
@@ -46,7 +42,6 @@ export const invalidStatus = () => new AppError(422, 'invalid_status', 'status m
 export const invalidFilename = () =>
   new AppError(422, 'invalid_filename', 'The filename query parameter is required: a name of 1 to 255 characters without control characters.');
 export const emptyFile = () => new AppError(422, 'empty_file', 'The attachment has no bytes.');
-export const storageLimitExceeded = () => new AppError(422, 'storage_limit_exceeded', 'The workspace storage is full.');
 export const invalidLimit = () => new AppError(422, 'invalid_limit', 'limit must be a whole number from 1 to 100.');
 export const invalidCursor = () => new AppError(422, 'invalid_cursor', 'cursor must be the next_cursor of a previous page of the same list.');
 export const invalidQuery = () => new AppError(422, 'invalid_query', 'q must be a single string of at most 255 characters.');

@@ -1,7 +1,7 @@
 // Document-level sharing: grants to a user or a whole workspace, as `folio share grant --document` records them.
 import type { Knex } from 'knex';
+import { ROLES, type GrantRole } from '../roles.js';
 
-export type DocumentGrantRole = 'viewer' | 'commenter' | 'editor' | 'manager';
 export type DocumentGrantStatus = 'pending' | 'accepted';
 
 export interface DocumentGrantInput {
@@ -9,11 +9,11 @@ export interface DocumentGrantInput {
   /** Exactly one of principalUserUuid and principalWorkspaceUuid. */
   principalUserUuid?: string;
   principalWorkspaceUuid?: string;
-  role: DocumentGrantRole;
+  role: GrantRole;
   status?: DocumentGrantStatus;
 }
 
-const GRANT_ROLES: readonly string[] = ['viewer', 'commenter', 'editor', 'manager'];
+const GRANT_ROLES: readonly string[] = ROLES.filter((role) => role !== 'owner');
 
 /**
  * Grants a role on a document. A principal has at most one live grant per document: granting again replaces its

@@ -2,11 +2,12 @@
 // keeps one LISTEN connection that hands notifications to the open event streams of that document.
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { config } from '../../platform/config.js';
-import { logger } from '../../platform/logger.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Caller } from '../caller.js';
+import { findVisibleDocument, type DocumentSettings } from './documents.js';
 
 /** The PostgreSQL channel. Payloads carry ids and numbers only, never content: `<document uuid> <event> <revision>`. */
-export const DOCUMENT_CHANNEL = 'folio_documents';
+const DOCUMENT_CHANNEL = 'folio_documents';
 
 export type LiveEventName = 'revision' | 'threads';
 
@@ -29,17 +30,39 @@ function parsePayload(payload: string | undefined): LiveEvent | undefined {
 
 export type LiveListener = (event: LiveEvent | { event: 'resync'; documentUuid: string }) => void;
 
+/** The document's revision now, or undefined once it is gone: what a stream sends first and after a resync. */
+export async function currentRevision(knex: Knex, documentUuid: string): Promise<number | undefined> {
+  const row = await knex('documents').where({ uuid: documentUuid }).first('revision');
+  return row ? (row.revision as number) : undefined;
+}
+
+/**
+ * Whether a reader may still be sent events of a document: the access token the stream was opened with is neither
+ * revoked nor expired, and the caller still sees the document.
+ */
+export async function mayStillFollow(knex: Knex, caller: Caller, settings: DocumentSettings, tokenUuid: string, documentUuid: string): Promise<boolean> {
+  const token = await knex('access_tokens').where({ uuid: tokenUuid }).whereNull('revoked_at').where('expires_at', '>', knex.fn.now()).first('uuid');
+  if (!token) return false;
+  return findVisibleDocument(knex, caller, settings, documentUuid).then(
+    () => true,
+    () => false,
+  );
+}
+
 const RECONNECT_DELAY_MS = 1000;
 
 /**
  * One LISTEN connection per process, opened with the first subscriber. After a lost connection it reconnects and
  * tells every subscriber to resync, since notifications sent meanwhile are lost.
  */
-class LiveHub {
+export class LiveHub {
   private readonly listeners = new Map<string, Set<LiveListener>>();
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private closed = false;
+
+  /** `connectionString` is the database's; the LISTEN connection is its own, outside the pool. */
+  constructor(private readonly options: { connectionString: string; log: Pick<Logger, 'warn'> }) {}
 
   async subscribe(documentUuid: string, listener: LiveListener): Promise<() => void> {
     let set = this.listeners.get(documentUuid);
@@ -52,12 +75,6 @@ class LiveHub {
       throw error;
     }
     return () => this.remove(documentUuid, listener);
-  }
-
-  get subscriberCount(): number {
-    let count = 0;
-    for (const set of this.listeners.values()) count += set.size;
-    return count;
   }
 
   async close(): Promise<void> {
@@ -82,14 +99,14 @@ class LiveHub {
   }
 
   private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: config().databaseUrl });
+    const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (message) => {
       const event = parsePayload(message.payload);
       if (!event) return;
       for (const listener of this.listeners.get(event.documentUuid) ?? []) listener(event);
     });
     client.on('error', (error) => {
-      logger.warn({ category: 'documents-live', err: error }, 'live channel connection failed');
+      this.options.log.warn({ err: error }, 'live channel connection failed');
       this.lost(client);
     });
     client.on('end', () => this.lost(client));
@@ -120,17 +137,10 @@ class LiveHub {
           for (const [documentUuid, set] of this.listeners) for (const listener of set) listener({ event: 'resync', documentUuid });
         },
         (error) => {
-          logger.warn({ category: 'documents-live', err: error }, 'live channel reconnect failed');
+          this.options.log.warn({ err: error }, 'live channel reconnect failed');
           this.scheduleReconnect();
         },
       );
     }, RECONNECT_DELAY_MS).unref();
   }
-}
-
-let shared: LiveHub | undefined;
-
-export function liveHub(): LiveHub {
-  shared ??= new LiveHub();
-  return shared;
 }

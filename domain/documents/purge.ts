@@ -1,6 +1,7 @@
 // Permanent deletion of a trashed document once its retention has passed: what the purge workflow's activities call.
 import type { Knex } from 'knex';
-import { releaseAttachmentStorage, removeAttachmentObjects, type AttachmentStore } from './attachments.js';
+import { releaseStorage } from '../storage-pool.js';
+import { removeAttachmentObjects, type AttachmentStore } from './attachments.js';
 
 export type PurgePlan = { action: 'gone' } | { action: 'kept' } | { action: 'wait'; delayMs: number } | { action: 'purge' };
 
@@ -42,7 +43,7 @@ export async function purgeDocument(knex: Knex, store: AttachmentStore, document
       .sum({ bytes: 'byte_size' })
       .first();
     await removeAttachmentObjects(tx, store, documentUuid);
-    await releaseAttachmentStorage(tx, row.workspace_uuid as string, Number(held?.bytes ?? 0));
+    await releaseStorage(tx, row.workspace_uuid as string, Number(held?.bytes ?? 0));
     await tx('documents').where({ uuid: documentUuid }).delete();
     return true;
   });

@@ -1,62 +1,81 @@
 // Document attachments: upload raw bytes (type sniffed from them), read one, download its bytes.
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { z } from 'zod';
 import {
-  checkFilename,
-  checkUploadAllowed,
+  attachmentFilename,
   findAttachment,
+  isUsableFilename,
+  MAX_ATTACHMENT_BYTES,
   openAttachment,
-  readUpload,
-  storeAttachment,
+  uploadAttachment,
+  type AttachmentStore,
 } from '../../../domain/documents/attachments.js';
+import { emptyFile, invalidFilename } from '../../../domain/documents/errors.js';
+import { fileTooLarge } from '../../../domain/errors.js';
+import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { requireScope } from '../../middleware/auth.js';
-import { presentAttachment } from '../../presenters/documents.js';
-import { checkPathUuids, documentCaller } from './params.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { uuidParam } from '../../middleware/documents-input.js';
+import { runInTransaction } from '../../middleware/transaction.js';
+import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { attachmentDisposition, presentAttachment } from '../../presenters/documents.js';
 
-/** RFC 6266 with an RFC 5987 filename*: a plain ASCII fallback, and the exact UTF-8 name percent-encoded. */
-export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
+/** filename: the display name, the last path segment of what the client sent; the body is the raw bytes. */
+const AttachmentsUploadSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  query: z.object({ filename: z.string().transform(attachmentFilename).refine(isUsableFilename) }),
+});
 
-function declaredLength(header: string | undefined): number | undefined {
-  if (header === undefined || !/^\d+$/.test(header)) return undefined;
-  return Number(header);
+const AttachmentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam, attachment: uuidParam }) });
+
+const AttachmentsDownloadSchema = AttachmentsInfoSchema;
+
+const attachmentStore = (): AttachmentStore => ({ storage: storage(), bucket: bucket(), masterKey: config().masterKey });
+
+/** The request's bytes, refused as soon as they pass the cap (413, from the declared length when there is one) and when empty (422). */
+async function readUpload(ctx: Context): Promise<Buffer> {
+  const declared = ctx.get('Content-Length');
+  const length = /^\d+$/.test(declared) ? Number(declared) : undefined;
+  const bytes = await getRawBody(ctx.req, { length, limit: MAX_ATTACHMENT_BYTES }).catch((error: unknown) => {
+    // The rest of a refused body is never read, so the connection cannot carry another request.
+    ctx.set('Connection', 'close');
+    if ((error as { type?: string }).type === 'entity.too.large') throw fileTooLarge(MAX_ATTACHMENT_BYTES, `An attachment is at most ${MAX_ATTACHMENT_BYTES} bytes.`);
+    throw error;
+  });
+  if (bytes.length === 0) throw emptyFile();
+  return bytes;
 }
 
 export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments' });
 
-attachmentsRouter.post('/', requireScope('docs.write'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const filename = checkFilename(ctx.query.filename);
-  await checkUploadAllowed(db(), me, ctx.params.uuid!);
-  const bytes = await readUpload(ctx.req, declaredLength(ctx.get('Content-Length') || undefined)).catch((error: unknown) => {
-    // The rest of a refused body is never read, so the connection cannot carry another request.
-    ctx.set('Connection', 'close');
-    throw error;
+attachmentsRouter.post('/', requireScope('docs.write'), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
+  const { params, query } = input(ctx.state, AttachmentsUploadSchema);
+  // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
+  const { attachment, created } = await uploadAttachment(runInTransaction, attachmentStore(), callerOf(ctx.state), config(), params.uuid, {
+    filename: query.filename,
+    read: () => readUpload(ctx),
   });
-  const { attachment, created } = await storeAttachment(db(), { storage: storage(), bucket: bucket() }, me, ctx.params.uuid!, { filename, bytes });
   ctx.status = created ? 201 : 200;
   ctx.body = presentAttachment(attachment);
 });
 
-attachmentsRouter.get('/:attachment', requireScope('docs.read'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  ctx.body = presentAttachment(await findAttachment(db(), me, ctx.params.uuid!, ctx.params.attachment!));
+attachmentsRouter.get('/:attachment', requireScope('docs.read'), validate(AttachmentsInfoSchema, documentsInput), async (ctx) => {
+  const { params } = input(ctx.state, AttachmentsInfoSchema);
+  ctx.body = presentAttachment(await findAttachment(db(), callerOf(ctx.state), config(), params.uuid, params.attachment));
 });
 
-attachmentsRouter.get('/:attachment/download', requireScope('docs.read'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const attachment = await findAttachment(db(), me, ctx.params.uuid!, ctx.params.attachment!);
-  const stream = await openAttachment({ storage: storage(), bucket: bucket() }, attachment);
+attachmentsRouter.get('/:attachment/download', requireScope('docs.read'), validate(AttachmentsDownloadSchema, documentsInput), async (ctx) => {
+  const { params } = input(ctx.state, AttachmentsDownloadSchema);
+  const { attachment, content } = await openAttachment(db(), attachmentStore(), callerOf(ctx.state), config(), params.uuid, params.attachment);
   ctx.status = 200;
   ctx.set('Content-Type', attachment.content_type);
-  ctx.set('Content-Disposition', contentDisposition(attachment.inline ? 'inline' : 'attachment', attachment.filename));
+  ctx.set('Content-Disposition', attachmentDisposition(attachment));
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Cache-Control', 'private, no-store');
-  ctx.body = stream;
+  ctx.body = content;
   // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.
   ctx.length = Number(attachment.byte_size);
 });

@@ -1,89 +1,129 @@
 // Comments: create on a quote or the whole document, reply, resolve or reopen, edit a message, delete a comment or a message.
 import Router from '@koa/router';
-import type { CommentTarget } from '../../../domain/document-engine/index.js';
-import { createComment, deleteComment, deleteMessage, editMessage, renderThread, replyToComment, setCommentStatus } from '../../../domain/documents/comments.js';
+import { z } from 'zod';
+import { createComment, deleteComment, deleteMessage, editMessage, replyToComment, setCommentStatus } from '../../../domain/documents/comments.js';
 import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
-import { db } from '../../../platform/database.js';
-import { requireScope } from '../../middleware/auth.js';
+import { config } from '../../../platform/config.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { uuidParam } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
+import { transaction, unitOf } from '../../middleware/transaction.js';
+import { documentsInput, input, validate, type InputErrors } from '../../middleware/validate.js';
 import { presentThread } from '../../presenters/documents.js';
-import { bodyObject, checkPathUuids, documentCaller } from './params.js';
 
-/** body: a non-blank markdown string, else 422 invalid_body. */
-export function readMessageBody(raw: unknown): string {
-  const { body } = bodyObject(raw);
-  if (typeof body !== 'string' || body.trim() === '') throw invalidCommentBody();
-  return body;
-}
+const nonBlank = (text: string) => text.trim() !== '';
 
-/** on, occurrence, before, after: as an edit's quote. A malformed one is 422 invalid_operation without an index. */
-export function readCommentTarget(raw: unknown): CommentTarget {
-  const body = bodyObject(raw);
-  const target: CommentTarget = {};
-  const text = (key: 'on' | 'before' | 'after') => {
-    const value = body[key];
-    if (value === undefined || value === null) return;
-    if (typeof value !== 'string' || value.trim() === '') throw invalidCommentTarget(`${key} must be a non-blank string.`);
-    target[key] = value;
-  };
-  text('on');
-  text('before');
-  text('after');
-  const occurrence = body.occurrence;
-  if (occurrence !== undefined && occurrence !== null) {
-    if (occurrence !== 'first' && occurrence !== 'last' && !(typeof occurrence === 'number' && Number.isInteger(occurrence) && occurrence >= 1)) {
-      throw invalidCommentTarget('occurrence must be a whole number from 1, "first" or "last".');
-    }
-    target.occurrence = occurrence;
-  }
-  if (target.on === undefined && (target.before !== undefined || target.after !== undefined || target.occurrence !== undefined)) {
-    throw invalidCommentTarget('occurrence, before and after narrow the quote in on; a comment without on is on the whole document.');
-  }
-  return target;
-}
+/** A message body: a non-blank markdown string, else 422 invalid_body. */
+const messageBody = z.string().refine(nonBlank);
+
+/** A piece of a comment's quote, as an edit's quote: a non-blank string; null means absent. */
+const quoteText = (key: string) => {
+  const message = `${key} must be a non-blank string.`;
+  return z
+    .string({ error: message })
+    .refine(nonBlank, { message })
+    .nullish()
+    .transform((text) => text ?? undefined);
+};
+
+const occurrence = z
+  .union([z.literal('first'), z.literal('last'), z.number().refine((n) => Number.isInteger(n) && n >= 1)], {
+    error: 'occurrence must be a whole number from 1, "first" or "last".',
+  })
+  .nullish()
+  .transform((value) => value ?? undefined);
+
+/** body, and the quote the comment is on: on, occurrence, before, after; without on it is on the whole document. */
+const CommentsCreateSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  body: z
+    .object({ body: messageBody, on: quoteText('on'), before: quoteText('before'), after: quoteText('after'), occurrence })
+    .superRefine((target, ctx) => {
+      if (target.on === undefined && (target.before !== undefined || target.after !== undefined || target.occurrence !== undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['on'], message: 'occurrence, before and after narrow the quote in on; a comment without on is on the whole document.' });
+      }
+    }),
+});
+
+/** A malformed quote is 422 invalid_operation, as an edit's quote, without an index. */
+const quoteError = (issue: { message: string }) => invalidCommentTarget(issue.message);
+const commentInput: InputErrors = {
+  ...documentsInput,
+  fields: { 'body.body': invalidCommentBody, 'body.on': quoteError, 'body.before': quoteError, 'body.after': quoteError, 'body.occurrence': quoteError },
+};
+const messageInput: InputErrors = { ...documentsInput, fields: { 'body.body': invalidCommentBody } };
+
+const CommentsReplySchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }), body: z.object({ body: messageBody }) });
+
+const CommentsStatusSchema = z.object({
+  params: z.object({ uuid: uuidParam, thread: uuidParam }),
+  body: z.object({ status: z.enum(['open', 'resolved']) }),
+});
+
+const CommentsEditMessageSchema = z.object({
+  params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }),
+  body: z.object({ body: messageBody }),
+});
+
+const CommentsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
+
+const CommentsDeleteMessageSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }) });
 
 export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments' });
 
-commentsRouter.post('/', requireScope('docs.comment'), checkPathUuids(), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const body = readMessageBody(ctx.request.body);
-  const target = readCommentTarget(ctx.request.body);
-  const thread = await db().transaction((tx) => createComment(tx, me, ctx.params.uuid!, { body, target }));
+commentsRouter.post('/', requireScope('docs.comment'), jsonBody(), validate(CommentsCreateSchema, commentInput), transaction(), async (ctx) => {
+  const { params, body } = input(ctx.state, CommentsCreateSchema);
+  const me = callerOf(ctx.state);
+  const { body: message, ...target } = body;
+  const thread = await createComment(unitOf(ctx.state).tx, me, config(), params.uuid, { body: message, target });
   ctx.status = 201;
-  ctx.body = presentThread(renderThread(thread), me.userUuid);
+  ctx.body = presentThread(thread, me.userUuid);
 });
 
-commentsRouter.post('/:thread/replies', requireScope('docs.comment'), checkPathUuids(), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const body = readMessageBody(ctx.request.body);
-  const thread = await db().transaction((tx) => replyToComment(tx, me, ctx.params.uuid!, ctx.params.thread!, body));
+commentsRouter.post('/:thread/replies', requireScope('docs.comment'), jsonBody(), validate(CommentsReplySchema, messageInput), transaction(), async (ctx) => {
+  const { params, body } = input(ctx.state, CommentsReplySchema);
+  const me = callerOf(ctx.state);
+  const thread = await replyToComment(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, body.body);
   ctx.status = 201;
-  ctx.body = presentThread(renderThread(thread), me.userUuid);
+  ctx.body = presentThread(thread, me.userUuid);
 });
 
-commentsRouter.post('/:thread', requireScope('docs.comment'), checkPathUuids(), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const { status } = bodyObject(ctx.request.body);
-  if (status !== 'open' && status !== 'resolved') throw invalidStatus();
-  const thread = await db().transaction((tx) => setCommentStatus(tx, me, ctx.params.uuid!, ctx.params.thread!, status));
-  ctx.body = presentThread(renderThread(thread), me.userUuid);
-});
+commentsRouter.post(
+  '/:thread',
+  requireScope('docs.comment'),
+  jsonBody(),
+  validate(CommentsStatusSchema, { ...documentsInput, fields: { 'body.status': invalidStatus } }),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, CommentsStatusSchema);
+    const me = callerOf(ctx.state);
+    const thread = await setCommentStatus(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, body.status);
+    ctx.body = presentThread(thread, me.userUuid);
+  },
+);
 
-commentsRouter.post('/:thread/messages/:message', requireScope('docs.comment'), checkPathUuids(), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const body = readMessageBody(ctx.request.body);
-  const thread = await db().transaction((tx) => editMessage(tx, me, ctx.params.uuid!, ctx.params.thread!, ctx.params.message!, body));
-  ctx.body = presentThread(renderThread(thread), me.userUuid);
-});
+commentsRouter.post(
+  '/:thread/messages/:message',
+  requireScope('docs.comment'),
+  jsonBody(),
+  validate(CommentsEditMessageSchema, messageInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, CommentsEditMessageSchema);
+    const me = callerOf(ctx.state);
+    const thread = await editMessage(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, params.message, body.body);
+    ctx.body = presentThread(thread, me.userUuid);
+  },
+);
 
-commentsRouter.delete('/:thread', requireScope('docs.comment'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  await db().transaction((tx) => deleteComment(tx, me, ctx.params.uuid!, ctx.params.thread!));
+commentsRouter.delete('/:thread', requireScope('docs.comment'), validate(CommentsDeleteSchema, documentsInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, CommentsDeleteSchema);
+  await deleteComment(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread);
   ctx.status = 204;
 });
 
-commentsRouter.delete('/:thread/messages/:message', requireScope('docs.comment'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  await db().transaction((tx) => deleteMessage(tx, me, ctx.params.uuid!, ctx.params.thread!, ctx.params.message!));
+commentsRouter.delete('/:thread/messages/:message', requireScope('docs.comment'), validate(CommentsDeleteMessageSchema, documentsInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, CommentsDeleteMessageSchema);
+  await deleteMessage(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread, params.message);
   ctx.status = 204;
 });

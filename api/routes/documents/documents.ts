@@ -1,97 +1,101 @@
 // Documents: list, Trash list, get, create, update (rename, trash, restore) and the trash shortcut.
 import Router from '@koa/router';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { createDocument, findVisibleDocument, listDocuments, type DocumentUpdate } from '../../../domain/documents/documents.js';
+import { createDocument, findVisibleDocument, listDocuments, updateDocument } from '../../../domain/documents/documents.js';
 import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed } from '../../../domain/documents/errors.js';
-import { updateDocument } from '../../../domain/documents/trash.js';
+import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
-import { requireScope } from '../../middleware/auth.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { uuidParam } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
-import { presentDocument, presentDocumentList } from '../../presenters/documents.js';
-import { bodyObject, checkPathUuids, documentCaller } from './params.js';
+import { transaction, unitOf } from '../../middleware/transaction.js';
+import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { presentDocument, presentDocumentList, type DocumentViewer } from '../../presenters/documents.js';
 
-const DEFAULT_LIMIT = 25;
+const MAX_TITLE_LENGTH = 255;
 const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 25;
 
-/** One value of a query parameter; a repeated parameter is null (refused). */
-const single = (value: unknown): string | undefined | null => (value === undefined || typeof value === 'string' ? value : null);
+/** A title: a string of at most 255 characters, or null; "" and null both mean untitled (null). */
+const title = z
+  .string()
+  .refine((text) => [...text].length <= MAX_TITLE_LENGTH)
+  .nullable()
+  .transform((text) => text || null);
 
-export const DocumentsListSchema = z.object({
-  q: z.string().max(255).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_LIMIT))
-    .optional(),
-  cursor: z.string().optional(),
+/** q (title contains, case-insensitive; empty means all), limit 1..100 (default 25), cursor (empty means the first page). A repeated parameter is refused. */
+const DocumentsListSchema = z.object({
+  query: z.object({
+    q: z
+      .string()
+      .max(255)
+      .optional()
+      .transform((q) => q || undefined),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_LIMIT))
+      .default(DEFAULT_LIMIT),
+    cursor: z
+      .string()
+      .optional()
+      .transform((cursor) => cursor || undefined),
+  }),
 });
+const listInput = { ...documentsInput, fields: { 'query.q': invalidQuery, 'query.limit': invalidLimit, 'query.cursor': invalidCursor } };
 
-/** q (title contains, case-insensitive; empty means all), limit 1..100 (default 25), cursor (empty means the first page). */
-function readListQuery(query: Record<string, unknown>) {
-  const q = single(query.q);
-  const limit = single(query.limit);
-  const cursor = single(query.cursor);
-  if (q === null || !DocumentsListSchema.shape.q.safeParse(q).success) throw invalidQuery();
-  const parsedLimit = limit === null ? undefined : DocumentsListSchema.shape.limit.safeParse(limit);
-  if (!parsedLimit?.success) throw invalidLimit();
-  if (cursor === null) throw invalidCursor();
-  return { q: q || undefined, limit: parsedLimit.data ?? DEFAULT_LIMIT, cursor: cursor || undefined };
-}
+const DocumentsCreateSchema = z.object({ body: z.object({ title: title.default(null) }) });
 
-/** title: string or null (editor); trashed: boolean (owner or manager). Checked whole before any write. */
-export function readDocumentUpdate(body: Record<string, unknown>): DocumentUpdate {
-  const update: DocumentUpdate = {};
-  if ('title' in body) {
-    if (body.title !== null && typeof body.title !== 'string') throw invalidTitle();
-    update.title = body.title;
-  }
-  if ('trashed' in body) {
-    if (typeof body.trashed !== 'boolean') throw invalidTrashed();
-    update.trashed = body.trashed;
-  }
-  return update;
-}
+const DocumentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+
+/** title (editor), trashed (owner or manager): checked whole before any write. */
+const DocumentsUpdateSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  body: z.object({ title: title.optional(), trashed: z.boolean().optional() }),
+});
+const fieldsInput = { ...documentsInput, fields: { 'body.title': invalidTitle, 'body.trashed': invalidTrashed } };
+
+const DocumentsTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+
+const viewer = (ctx: ParameterizedContext): DocumentViewer => ({ callerUuid: callerOf(ctx.state).userUuid, docsUrl: config().docsUrl });
 
 export const documentsRouter = new Router({ prefix: '/v1/documents' });
 
-documentsRouter.get('/', requireScope('docs.read'), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const query = readListQuery(ctx.query);
-  const page = await listDocuments(db(), me, { ...query, trashed: false });
-  ctx.body = presentDocumentList('/v1/documents', page, me.userUuid);
-});
+/** The live list and the Trash list: one query, told apart by `trashed`. */
+const listHandler =
+  (url: string, trashed: boolean): Middleware =>
+  async (ctx) => {
+    const { query } = input(ctx.state, DocumentsListSchema);
+    const page = await listDocuments(db(), callerOf(ctx.state), config(), { ...query, trashed });
+    ctx.body = presentDocumentList(url, page, viewer(ctx));
+  };
 
-documentsRouter.get('/trash', requireScope('docs.read'), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const query = readListQuery(ctx.query);
-  const page = await listDocuments(db(), me, { ...query, trashed: true });
-  ctx.body = presentDocumentList('/v1/documents/trash', page, me.userUuid);
-});
+documentsRouter.get('/', requireScope('docs.read'), validate(DocumentsListSchema, listInput), listHandler('/v1/documents', false));
 
-documentsRouter.post('/', requireScope('docs.write'), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const body = bodyObject(ctx.request.body);
-  const document = await db().transaction(async (tx) => {
-    const uuid = await createDocument(tx, me, { title: body.title });
-    return findVisibleDocument(tx, me, uuid);
-  });
+documentsRouter.get('/trash', requireScope('docs.read'), validate(DocumentsListSchema, listInput), listHandler('/v1/documents/trash', true));
+
+documentsRouter.post('/', requireScope('docs.write'), jsonBody(), validate(DocumentsCreateSchema, fieldsInput), transaction(), async (ctx) => {
+  const { body } = input(ctx.state, DocumentsCreateSchema);
+  const document = await createDocument(unitOf(ctx.state).tx, callerOf(ctx.state), config(), body);
   ctx.status = 201;
-  ctx.body = presentDocument(document, me.userUuid);
+  ctx.body = presentDocument(document, viewer(ctx));
 });
 
-documentsRouter.get('/:uuid', requireScope('docs.read'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  ctx.body = presentDocument(await findVisibleDocument(db(), me, ctx.params.uuid!), me.userUuid);
+documentsRouter.get('/:uuid', requireScope('docs.read'), validate(DocumentsInfoSchema, documentsInput), async (ctx) => {
+  const { params } = input(ctx.state, DocumentsInfoSchema);
+  ctx.body = presentDocument(await findVisibleDocument(db(), callerOf(ctx.state), config(), params.uuid), viewer(ctx));
 });
 
-documentsRouter.post('/:uuid', requireScope('docs.write'), checkPathUuids(), jsonBody(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const update = readDocumentUpdate(bodyObject(ctx.request.body));
-  ctx.body = presentDocument(await updateDocument(db(), me, ctx.params.uuid!, update), me.userUuid);
+documentsRouter.post('/:uuid', requireScope('docs.write'), jsonBody(), validate(DocumentsUpdateSchema, fieldsInput), transaction(), async (ctx) => {
+  const { params, body } = input(ctx.state, DocumentsUpdateSchema);
+  const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, body);
+  ctx.body = presentDocument(document, viewer(ctx));
 });
 
-documentsRouter.post('/:uuid/trash', requireScope('docs.write'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  ctx.body = presentDocument(await updateDocument(db(), me, ctx.params.uuid!, { trashed: true }), me.userUuid);
+documentsRouter.post('/:uuid/trash', requireScope('docs.write'), validate(DocumentsTrashSchema, documentsInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, DocumentsTrashSchema);
+  const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, { trashed: true });
+  ctx.body = presentDocument(document, viewer(ctx));
 });

@@ -2,14 +2,24 @@
 // Events carry numbers only; a client reads the content again with GET /content. See docs/documents-api.md § Live.
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
+import { z } from 'zod';
 import { findVisibleDocument } from '../../../domain/documents/documents.js';
-import { liveHub, type LiveListener } from '../../../domain/documents/live.js';
+import { currentRevision, LiveHub, mayStillFollow, type LiveListener } from '../../../domain/documents/live.js';
+import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
-import { requireScope } from '../../middleware/auth.js';
-import { checkPathUuids, documentCaller } from './params.js';
+import { logger } from '../../../platform/logger.js';
+import { caller, callerOf, requireScope } from '../../middleware/auth.js';
+import { uuidParam } from '../../middleware/documents-input.js';
+import { documentsInput, input, validate } from '../../middleware/validate.js';
 
 const KEEP_ALIVE_MS = 15_000;
 const RETRY_MS = 2_000;
+
+const EventsStreamSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+
+// One LISTEN connection per API process, opened with the first stream.
+let hub: LiveHub | undefined;
+const liveHub = () => (hub ??= new LiveHub({ connectionString: config().databaseUrl, log: logger.child({ category: 'documents-live' }) }));
 
 // Open streams end when the process is asked to stop, so the server can close its connections and exit.
 const openStreams = new Set<PassThrough>();
@@ -19,7 +29,7 @@ function endStreamsOnShutdown() {
   stopHandlerInstalled = true;
   const endAll = () => {
     for (const stream of openStreams) stream.end();
-    void liveHub().close();
+    void hub?.close();
   };
   process.once('SIGTERM', endAll);
   process.once('SIGINT', endAll);
@@ -30,9 +40,10 @@ const frame = (event: string, data: unknown, id?: number) =>
 
 export const liveRouter = new Router({ prefix: '/v1/documents/:uuid/events' });
 
-liveRouter.get('/', requireScope('docs.read'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const document = await findVisibleDocument(db(), me, ctx.params.uuid!);
+liveRouter.get('/', requireScope('docs.read'), validate(EventsStreamSchema, documentsInput), async (ctx) => {
+  const { params } = input(ctx.state, EventsStreamSchema);
+  const me = callerOf(ctx.state);
+  const document = await findVisibleDocument(db(), me, config(), params.uuid);
   const stream = new PassThrough();
   // A late event (a resync query finishing after the client left) must not write to an ended stream.
   const write = (text: string) => {
@@ -44,28 +55,16 @@ liveRouter.get('/', requireScope('docs.read'), checkPathUuids(), async (ctx) => 
     sent = revision;
     write(frame('revision', { document_uuid: document.uuid, revision }, revision));
   };
-  const currentRevision = async () => {
-    const row = await db()('documents').where({ uuid: document.uuid }).first('revision');
-    return row ? (row.revision as number) : undefined;
-  };
-
   // Access is checked again before each event: a reader whose share or token was revoked since the stream
   // opened gets no more events, and the stream ends.
-  const tokenUuid = ctx.state.auth?.kind === 'user' ? ctx.state.auth.tokenUuid : undefined;
-  const stillAllowed = async () => {
-    const token = await db()('access_tokens').where({ uuid: tokenUuid }).whereNull('revoked_at').where('expires_at', '>', db().fn.now()).first('uuid');
-    if (!token) return false;
-    return findVisibleDocument(db(), me, document.uuid).then(
-      () => true,
-      () => false,
-    );
-  };
+  const { tokenUuid } = caller(ctx.state);
+  const stillAllowed = () => mayStillFollow(db(), me, config(), tokenUuid, document.uuid);
   // One event at a time, in arrival order, each after its access check.
   let pending = Promise.resolve();
   const deliver = (event: Parameters<LiveListener>[0]) => {
     if (event.event === 'revision') sendRevision(event.revision);
     else if (event.event === 'threads') write(frame('threads', { document_uuid: document.uuid, revision: event.revision }));
-    else void currentRevision().then((revision) => revision !== undefined && sendRevision(revision), () => undefined);
+    else void currentRevision(db(), document.uuid).then((revision) => revision !== undefined && sendRevision(revision), () => undefined);
   };
 
   // Subscribe before reading the revision, so nothing committed in between is missed.
@@ -98,5 +97,5 @@ liveRouter.get('/', requireScope('docs.read'), checkPathUuids(), async (ctx) => 
   ctx.set('X-Accel-Buffering', 'no');
   ctx.body = stream;
   write(`retry: ${RETRY_MS}\n\n`);
-  sendRevision((await currentRevision()) ?? document.revision);
+  sendRevision((await currentRevision(db(), document.uuid)) ?? document.revision);
 });

@@ -1,38 +1,43 @@
 // Suggestions: propose changes as CriticMarkup, accept or reject them (editor), or delete one (its author, manager, owner).
 import Router from '@koa/router';
-import { applyOperations, decideSuggestion, deleteSuggestion, settleWrite } from '../../../domain/documents/content.js';
-import { db } from '../../../platform/database.js';
-import { requireScope } from '../../middleware/auth.js';
+import { z } from 'zod';
+import { decideSuggestion, deleteSuggestion, writeOperations } from '../../../domain/documents/content.js';
+import { config } from '../../../platform/config.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput, uuidParam } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
-import { OPERATIONS_BODY_LIMIT, presenterFor, readOperationsBody } from './content.js';
-import { checkPathUuids, documentCaller } from './params.js';
+import { transaction, unitOf } from '../../middleware/transaction.js';
+import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { contentPresenter, presentContent } from '../../presenters/documents.js';
+
+const SuggestionsCreateSchema = z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('suggest') });
+
+const SuggestionsDecideSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
+
+const SuggestionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
 
 export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions' });
 
-suggestionsRouter.post('/', requireScope('docs.comment'), checkPathUuids(), jsonBody(OPERATIONS_BODY_LIMIT), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const input = readOperationsBody(ctx.request.body, 'suggest');
-  const present = presenterFor(me.userUuid);
-  const outcome = await db().transaction((tx) => applyOperations(tx, me, ctx.params.uuid!, 'suggest', input, present));
-  const result = await settleWrite(db(), me, ctx.params.uuid!, outcome, present);
-  ctx.status = result.status;
-  ctx.body = result.body;
+suggestionsRouter.post('/', requireScope('docs.comment'), jsonBody(OPERATIONS_BODY_LIMIT), validate(SuggestionsCreateSchema, operationsInput), transaction(), async (ctx) => {
+  const { params, body } = input(ctx.state, SuggestionsCreateSchema);
+  const me = callerOf(ctx.state);
+  const answer = await writeOperations(unitOf(ctx.state).tx, me, config(), params.uuid, 'suggest', body, contentPresenter(me.userUuid));
+  ctx.status = answer.status;
+  ctx.body = answer.body;
 });
 
 for (const decision of ['accept', 'reject'] as const) {
-  suggestionsRouter.post(`/:thread/${decision}`, requireScope('docs.write'), checkPathUuids(), async (ctx) => {
-    const me = documentCaller(ctx.state);
-    const outcome = await db().transaction((tx) => decideSuggestion(tx, me, ctx.params.uuid!, ctx.params.thread!, decision));
-    const result = await settleWrite(db(), me, ctx.params.uuid!, outcome, presenterFor(me.userUuid));
-    ctx.status = result.status;
-    ctx.body = result.body;
+  suggestionsRouter.post(`/:thread/${decision}`, requireScope('docs.write'), validate(SuggestionsDecideSchema, documentsInput), transaction(), async (ctx) => {
+    const { params } = input(ctx.state, SuggestionsDecideSchema);
+    const me = callerOf(ctx.state);
+    const content = await decideSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, decision);
+    ctx.body = presentContent(content, me.userUuid);
   });
 }
 
-suggestionsRouter.delete('/:thread', requireScope('docs.comment'), checkPathUuids(), async (ctx) => {
-  const me = documentCaller(ctx.state);
-  const outcome = await db().transaction((tx) => deleteSuggestion(tx, me, ctx.params.uuid!, ctx.params.thread!));
-  const result = await settleWrite(db(), me, ctx.params.uuid!, outcome, presenterFor(me.userUuid));
-  ctx.status = result.status;
-  ctx.body = result.body;
+suggestionsRouter.delete('/:thread', requireScope('docs.comment'), validate(SuggestionsDeleteSchema, documentsInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, SuggestionsDeleteSchema);
+  const me = callerOf(ctx.state);
+  const content = await deleteSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread);
+  ctx.body = presentContent(content, me.userUuid);
 });

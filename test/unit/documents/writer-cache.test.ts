@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
-import { rememberSources, serializeDoc, type TextUnit, type WriteContext } from '../../../domain/document-engine/markdown-writer.js';
+import type { TextUnit, WriteContext } from '../../../domain/document-engine/markdown-units.js';
+import { rememberSources } from '../../../domain/document-engine/markdown-write-cache.js';
+import { serializeDoc } from '../../../domain/document-engine/markdown-writer.js';
 import { normalizeDoc } from '../../../domain/document-engine/normalize.js';
 import { schema } from '../../../domain/document-engine/schema.js';
 import { docArb, SUGGESTIONS } from './arbitraries.js';
