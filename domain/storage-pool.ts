@@ -1,13 +1,19 @@
 // The per-workspace storage pool: plaintext bytes promised to every Drive version, upload in flight and document attachment.
 import type { Knex } from 'knex';
-import { storageLimitExceeded } from './errors.js';
+import { storageLimitExceeded, type AppError } from './errors.js';
 
 /**
- * Reserves `bytes` in the workspace pool, or throws 422 storage_limit_exceeded (pool_bytes = the limit).
- * One conditional UPDATE, so concurrent reservations cannot overshoot the limit together. The reservation
- * belongs to the caller's transaction: a rollback gives the bytes back.
+ * Reserves `bytes` in the workspace pool, or throws `full(limit)`: 422 storage_limit_exceeded, which Drive answers
+ * with pool_bytes and Documents without (each spec lists its own error fields). One conditional UPDATE, so concurrent
+ * reservations cannot overshoot the limit together. The reservation belongs to the caller's transaction: a rollback
+ * gives the bytes back.
  */
-export async function reserveStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+export async function reserveStorage(
+  tx: Knex.Transaction,
+  workspaceUuid: string,
+  bytes: number,
+  full: (poolBytes: number) => AppError = storageLimitExceeded,
+): Promise<void> {
   if (bytes <= 0) return;
   const updated = await tx('workspaces')
     .where({ uuid: workspaceUuid })
@@ -15,7 +21,7 @@ export async function reserveStorage(tx: Knex.Transaction, workspaceUuid: string
     .increment('storage_used_bytes', bytes);
   if (updated > 0) return;
   const workspace = await tx('workspaces').where({ uuid: workspaceUuid }).first('storage_limit_bytes');
-  throw storageLimitExceeded(Number(workspace?.storage_limit_bytes ?? 0));
+  throw full(Number(workspace?.storage_limit_bytes ?? 0));
 }
 
 /**
