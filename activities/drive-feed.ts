@@ -1,20 +1,7 @@
 // Activities over the Drive change log: pruning what is older than the retention.
-import type { Knex } from 'knex';
-import { pruneChangeLog } from '../domain/drive/feed.js';
+import { pruneChangeLogsBefore } from '../domain/drive/change-log.js';
 import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
-
-// Stands in for the Drive change-log module's pruneChangeLogsBefore(knex, cutoff) until it lands; then this function
-// goes and the activity imports that one, unchanged otherwise.
-async function pruneChangeLogsBefore(knex: Knex, cutoff: Date): Promise<number> {
-  const ends = (await knex('drive_changes')
-    .select('workspace_uuid')
-    .max('seq as seq')
-    .where('created_at', '<', cutoff)
-    .groupBy('workspace_uuid')) as { workspace_uuid: string; seq: string }[];
-  for (const end of ends) await pruneChangeLog(knex, end.workspace_uuid, end.seq);
-  return ends.length;
-}
 
 export function createDriveFeedActivities(deps: Pick<ActivityDeps, 'db' | 'settings'>) {
   return {
@@ -25,7 +12,7 @@ export function createDriveFeedActivities(deps: Pick<ActivityDeps, 'db' | 'setti
      */
     async pruneChangeLogs(input: { retentionMs?: number }): Promise<{ workspaces: number }> {
       const cutoff = new Date(Date.now() - (input.retentionMs ?? deps.settings().changeLogRetentionMs));
-      return { workspaces: await heartbeating(() => pruneChangeLogsBefore(deps.db, cutoff)) };
+      return heartbeating(() => pruneChangeLogsBefore(deps.db, cutoff));
     },
   };
 }

@@ -26,10 +26,9 @@ if (process.argv[2] !== '--measure') {
 
 async function measure(filesPerLeaf: number) {
   const { db, closeDb } = await import('../platform/database.js');
-  const { closeTemporalClient, temporalClient } = await import('../platform/temporal.js');
-  const { operationsOn } = await import('../domain/drive/trash.js');
-  const { driveCascadeWorkflowId } = await import('../workflows/ids.js');
+  const { closeTemporalClient } = await import('../platform/temporal.js');
   const { call, makeUser } = await import('../test/support/api.js');
+  const { settle } = await import('../test/support/cascades.js');
 
   const user = await makeUser();
   const created = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Bench' } });
@@ -48,13 +47,11 @@ async function measure(filesPerLeaf: number) {
   const items = level1.length + level2.length + files.length;
   await db().raw('analyze drive_items');
 
-  const client = await temporalClient();
   const run = async (label: string, method: string, path: string, json?: unknown) => {
     const started = performance.now();
     const response = await call(method, path, { token: user.token, json });
     if (response.status >= 300) throw new Error(`${label}: ${response.status} ${JSON.stringify(response.body)}`);
-    const [operation] = await operationsOn(db(), root);
-    const result = await client.workflow.getHandle(driveCascadeWorkflowId(operation!.kind, root, operation!.uuid)).result();
+    const result = await settle(root);
     const seconds = (performance.now() - started) / 1000;
     console.log(`${label}: ${result.itemsChanged} items in ${seconds.toFixed(1)} s = ${Math.round(result.itemsChanged / seconds)} items/s (${result.outcome})`);
   };

@@ -1,13 +1,15 @@
 // The operator CLI. Every command takes --json and then prints exactly one JSON object on stdout.
 import '../platform/check-config.js';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/accounts/credentials.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
 import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
-import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, isGrantRole, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
+import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
+import type { ItemKind } from '../domain/drive/rows.js';
 import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents/grants.js';
-import { isUuid, type ItemKind } from '../domain/drive/items.js';
+import type { GrantRole } from '../domain/roles.js';
+import { isUuid } from '../domain/uuid.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
@@ -27,14 +29,10 @@ function scopeList(value: string): Scope[] {
   return scopes as Scope[];
 }
 
-function grantRole(value: string) {
-  if (!isGrantRole(value)) throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
-  return value;
-}
-
-function grantStatus(value: string): 'pending' | 'accepted' {
-  if (value !== 'pending' && value !== 'accepted') throw new InvalidArgumentError('must be pending or accepted');
-  return value;
+// Not .choices(): operators (and the sharing tests) read "must be one of …", which commander's own message is not.
+function grantRole(value: string): GrantRole {
+  if (!(GRANT_ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
+  return value as GrantRole;
 }
 
 /** Exactly one of --file, --folder (and, for grants, --document) names what is shared. */
@@ -169,7 +167,7 @@ export function buildProgram(): Command {
     .option('--user <uuid>', 'a user of the item\'s workspace')
     .option('--workspace <uuid>', "the item's workspace: every member")
     .requiredOption('--role <role>', GRANT_ROLES.join(', '), grantRole)
-    .option('--status <status>', 'pending (no access until accepted) or accepted', grantStatus, 'accepted')
+    .addOption(new Option('--status <status>', 'pending (no access until accepted) or accepted').choices(['pending', 'accepted']).default('accepted'))
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = shareTarget(options);
@@ -221,7 +219,8 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = driveTarget(options);
-      output(presentPublicLink(await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }))), options);
+      const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
+      output(presentPublicLink(link), options);
     });
 
   return program;

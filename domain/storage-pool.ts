@@ -25,6 +25,18 @@ export async function reserveStorage(
 }
 
 /**
+ * A cheap refusal before anything is stored or started: 422 storage_limit_exceeded when `bytes` do not fit the
+ * pool now. Only reserveStorage decides; this spares a request that cannot fit the work before it.
+ */
+export async function checkStorageRoom(knex: Knex, workspaceUuid: string, bytes: number): Promise<void> {
+  if (bytes <= 0) return;
+  const workspace = await knex('workspaces').where({ uuid: workspaceUuid }).first('storage_used_bytes', 'storage_limit_bytes');
+  if (workspace && Number(workspace.storage_used_bytes) + bytes > Number(workspace.storage_limit_bytes)) {
+    throw storageLimitExceeded(Number(workspace.storage_limit_bytes));
+  }
+}
+
+/**
  * Gives `bytes` back to the pool. Call it in the transaction that removes what held them (an aborted or
  * expired upload, a purged version, a permanently deleted file), so a retry cannot release twice.
  */

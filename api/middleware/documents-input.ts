@@ -1,13 +1,9 @@
-// Input pieces several Documents routes share: a path uuid, and the body of an edit or a suggestion with its codes.
+// Input pieces several Documents routes share: the body of an edit or a suggestion with its codes.
 import { z } from 'zod';
 import { parseOperations, type EditMode } from '../../domain/document-engine/index.js';
 import type { OperationsInput } from '../../domain/documents/content.js';
 import { blankSuggestionComment, invalidBaseRevision, invalidBatchId } from '../../domain/documents/errors.js';
-import { isUuid } from '../../domain/uuid.js';
 import { checkedBy, documentsInput, type InputErrors } from './validate.js';
-
-/** A uuid path parameter; a malformed one is 422 invalid_uuid naming the parameter (documentsInput). */
-export const uuidParam = z.string().refine(isUuid);
 
 /** Edits carry whole documents (set_document), so their bodies may be far larger than other JSON bodies. */
 export const OPERATIONS_BODY_LIMIT = '16mb';

@@ -1,6 +1,6 @@
 // Turns any thrown error into the spec's body: Drive {error, ...}, Documents {error, error_description, ...}.
 import type { Context, Middleware } from 'koa';
-import { constraintError } from '../../db/constraint-errors.js';
+import { constraintError } from './constraint-errors.js';
 import { AppError, internalError, invalidBody, bodyTooLarge } from '../../domain/errors.js';
 
 export function errorBody(path: string, error: AppError): Record<string, unknown> {

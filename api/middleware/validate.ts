@@ -5,8 +5,12 @@ import { z } from 'zod';
 import { AppError, invalidBody, notFound } from '../../domain/errors.js';
 import { missingRequiredFields } from '../../domain/drive/errors.js';
 import { invalidUuid } from '../../domain/documents/errors.js';
+import { isUuid } from '../../domain/uuid.js';
 
 export type RouteSchema = z.ZodObject<{ params?: z.ZodType; query?: z.ZodType; body?: z.ZodType }>;
+
+/** A path parameter that names a row by its uuid; anything else fails before it reaches a `::uuid` cast. */
+export const uuidParam = z.string().refine(isUuid);
 
 declare module 'koa' {
   interface DefaultState {
@@ -18,7 +22,10 @@ declare module 'koa' {
 export interface InputErrors {
   /** A path parameter that fails its schema (a malformed uuid). */
   pathParam(name: string): AppError;
-  /** Required body fields that are absent or null; without it they fall to `fields` and `otherwise`. */
+  /**
+   * Required body fields (those the schema does not accept as absent) that are absent or null. Checked before
+   * `fields`, as the first refusal of the API; without it they fall to `fields` and `otherwise`.
+   */
   missing?(fields: string[]): AppError;
   /** The code of one field, when the API has one: { 'body.title': invalidTitle }; it may read the issue's message. */
   fields?: Record<string, (issue: Issue) => AppError>;
@@ -31,22 +38,36 @@ type Issue = z.core.$ZodIssue;
 const valueAt = (root: unknown, path: PropertyKey[]): unknown =>
   path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), root);
 
+/** Whether the route's body schema refuses `field` when absent; a body schema that is not an object counts all as required. */
+const requiredIn = (schema: RouteSchema) => (field: string): boolean => {
+  const body = schema.shape.body;
+  const shape = body instanceof z.ZodObject ? (body.shape as Record<string, z.ZodType>) : undefined;
+  return !shape?.[field]?.isOptional();
+};
+
 /** Picks the one error a failed parse answers with; the order of the checks is the order of the spec's rows. */
-export function inputError(issues: Issue[], raw: Record<string, unknown>, errors: InputErrors): AppError {
+export function inputError(
+  issues: Issue[],
+  raw: Record<string, unknown>,
+  errors: InputErrors,
+  isRequired: (field: string) => boolean = () => true,
+): AppError {
   const where = (issue: Issue) => issue.path.map(String);
   const param = issues.find((issue) => issue.path[0] === 'params');
   if (param) return errors.pathParam(String(param.path[1] ?? ''));
   // The body itself is not a JSON object (an array, a string, a number).
   if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'body')) return invalidBody('The body must be a JSON object.');
+  if (errors.missing) {
+    const missing = issues.filter(
+      (issue) => issue.path[0] === 'body' && issue.path.length === 2 && valueAt(raw, issue.path) == null && isRequired(String(issue.path[1])),
+    );
+    if (missing.length) return errors.missing([...new Set(missing.map((issue) => String(issue.path[1])))]);
+  }
   for (const issue of issues) {
     const own = issue.code === 'custom' ? (issue.params as { error?: unknown } | undefined)?.error : undefined;
     if (own instanceof AppError) return own;
     const code = errors.fields?.[where(issue).join('.')];
     if (code) return code(issue);
-  }
-  if (errors.missing) {
-    const missing = issues.filter((issue) => issue.path[0] === 'body' && issue.path.length === 2 && valueAt(raw, issue.path) == null);
-    if (missing.length) return errors.missing([...new Set(missing.map((issue) => String(issue.path[1])))]);
   }
   return errors.otherwise([...new Set(issues.map((issue) => where(issue).slice(1).join('.')))]);
 }
@@ -69,11 +90,12 @@ export const checkedBy =
 
 /** Parses params, query and body with the route's schema; the handler reads the result with input(). */
 export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
+  const isRequired = requiredIn(schema);
   return async (ctx, next) => {
     const body = ctx.request.body === undefined || ctx.request.body === null ? {} : ctx.request.body;
     const raw = { params: ctx.params ?? {}, query: ctx.query, body };
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw inputError(parsed.error.issues, raw, errors);
+    if (!parsed.success) throw inputError(parsed.error.issues, raw, errors, isRequired);
     ctx.state.input = parsed.data;
     await next();
   };

@@ -1,8 +1,5 @@
-// The exact sharing and changes-feed objects of spec/drive.md: drive_sharing, drive_access,
-// drive_public_link, and the changes page with its entries.
-import type { FeedEntry, FeedPage } from '../../domain/drive/feed.js';
+// The exact sharing objects of spec/drive.md: drive_sharing, drive_access and drive_public_link.
 import type { GrantRow, PublicLinkRow, SharingSettings } from '../../domain/drive/sharing.js';
-import { presentItem } from './drive.js';
 
 export function presentAccess(grant: GrantRow) {
   return {
@@ -40,24 +37,5 @@ export function presentSharing(settings: SharingSettings) {
     resource_uuid: settings.item.uuid,
     accesses: settings.accesses.map(presentAccess),
     public_link: settings.publicLink ? presentPublicLink(settings.publicLink) : null,
-  };
-}
-
-/** A change entry: the full resource on create and update; on delete, no resource but where the item lived. */
-export function presentChange(entry: FeedEntry, callerUuid: string) {
-  if (entry.type === 'delete') {
-    return { type: entry.type, resource_type: entry.resourceType, uuid: entry.uuid, parent_uuid: entry.parentUuid };
-  }
-  return { type: entry.type, resource_type: entry.resourceType, uuid: entry.uuid, resource: presentItem(entry.item, callerUuid) };
-}
-
-export function presentChangesPage(page: FeedPage, syncToken: string, callerUuid: string) {
-  return {
-    object: 'list',
-    url: '/v1/drive/changes',
-    as_of: page.asOf.toISOString(),
-    sync_token: syncToken,
-    has_more: page.hasMore,
-    changes: page.entries.map((entry) => presentChange(entry, callerUuid)),
   };
 }

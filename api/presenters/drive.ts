@@ -1,5 +1,5 @@
 // The exact Drive response objects of spec/drive.md, built field by field from domain rows.
-import type { VisibleItem } from '../../domain/drive/items.js';
+import type { VisibleItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
 
 const presentOwner = (item: VisibleItem, callerUuid: string) =>

@@ -3,7 +3,6 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Knex } from 'knex';
 import type { Client as StorageClient } from 'minio';
 import { chunkCiphertextSize, type ChunkLayout } from './crypto.js';
 
@@ -40,12 +39,9 @@ export async function presignPartUrls(store: ContentStore, key: string, uploadId
   const expiresAt = new Date(Date.now() + PART_URL_TTL_SECONDS * 1000).toISOString();
   return Promise.all(
     partNumbers.map(async (partNumber) => ({
-      part_number: partNumber,
-      url: await store.storage.presignedUrl('PUT', store.bucket, key, PART_URL_TTL_SECONDS, {
-        partNumber: String(partNumber),
-        uploadId,
-      }),
-      expires_at: expiresAt,
+      partNumber,
+      url: await store.storage.presignedUrl('PUT', store.bucket, key, PART_URL_TTL_SECONDS, { partNumber: String(partNumber), uploadId }),
+      expiresAt,
     })),
   );
 }
@@ -136,35 +132,4 @@ async function abortQuietly(store: ContentStore, key: string, uploadId: string):
   } catch (error) {
     if (!isNoSuchUpload(error)) throw error;
   }
-}
-
-export interface StoredVersion {
-  versionUuid: string;
-  status: 'staged' | 'live' | 'retired' | 'aborted';
-  storageKey: string;
-  storageUploadId: string | null;
-  /** Bytes this version holds in the workspace pool: its plaintext size, unless aborted (already released). */
-  poolBytes: number;
-}
-
-/**
- * Every stored version of a file, for the permanent-delete cascade: discard each with discardFileStorage,
- * then delete the rows and releaseStorage(tx, workspace, sum of poolBytes) in one transaction.
- */
-export async function listFileStorageObjects(knex: Knex, fileUuid: string): Promise<StoredVersion[]> {
-  const rows = await knex('drive_file_versions')
-    .where({ file_uuid: fileUuid })
-    .select('uuid', 'status', 'storage_key', 'storage_upload_id', 'plaintext_size_bytes')
-    .orderBy('created_at');
-  return rows.map((row) => ({
-    versionUuid: row.uuid,
-    status: row.status,
-    storageKey: row.storage_key,
-    storageUploadId: row.storage_upload_id,
-    poolBytes: row.status === 'aborted' ? 0 : Number(row.plaintext_size_bytes),
-  }));
-}
-
-export async function discardFileStorage(store: ContentStore, versions: StoredVersion[]): Promise<void> {
-  for (const version of versions) await discardStoredObject(store, version.storageKey, version.storageUploadId);
 }

@@ -1,22 +1,22 @@
 // Drive content operations: simple and chunked uploads of new files, content replacement, downloads, and
 // settling what a client left unfinished. The API and the activities call these; docs/drive-encryption.md.
 //
-// Crash safety. The lifecycle workflow starts before anything is staged, so every staged upload or version
-// has a workflow that expires it. The API completes and aborts inside one transaction that holds the row lock
-// (item for uploads, staged version for replacements) across its S3 calls; the workflow's settle activity
-// takes the same lock, so the two never interleave, and each S3 step is idempotent, so a retry finishes
-// whatever a crash interrupted. Every version row in staged, live or retired status holds its plaintext bytes
-// in the workspace pool; the transaction that removes or aborts the row releases them.
+// Crash safety. The lifecycle workflow starts before anything is staged (and outside any transaction), so every
+// staged upload or version, and every object written for one, has a workflow that expires it. The API completes
+// and aborts inside the request's one transaction, which holds the row lock (item for uploads, staged version
+// for replacements) across its S3 calls; the workflow's settle activity takes the same lock, so the two never
+// interleave, and each S3 step is idempotent, so a retry finishes whatever a crash interrupted. Every version row
+// in staged, live or retired status holds its plaintext bytes in the workspace pool; the transaction that
+// removes or aborts the row releases them. Wakes of a lifecycle go out after the commit (domain/unit-of-work.ts).
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { config } from '../../platform/config.js';
-import { db } from '../../platform/database.js';
-import { logger } from '../../platform/logger.js';
-import { bucket, storage } from '../../platform/storage.js';
-import { notFound } from '../errors.js';
-import { appendChange } from './changes.js';
-import { startReplaceLifecycle, startUploadLifecycle, wakeReplaceLifecycle, wakeUploadLifecycle } from './content-lifecycle.js';
+import type { Caller } from '../caller.js';
+import { fileTooLarge, notFound } from '../errors.js';
+import { checkStorageRoom, releaseStorage, reserveStorage } from '../storage-pool.js';
+import type { LifecycleStarter, RunInTransaction, UnitOfWork } from '../unit-of-work.js';
+import { isUuid } from '../uuid.js';
+import { appendChange } from './change-log.js';
 import {
   completeMultipart,
   discardStoredObject,
@@ -24,83 +24,44 @@ import {
   isNoSuchUpload,
   listUploadedParts,
   objectSize,
+  presignDownloadUrl,
+  presignPartUrls,
   putWholeObject,
   startMultipart,
   storageKey,
   type ContentStore,
 } from './content-objects.js';
-import {
-  CHUNK_OVERHEAD_BYTES,
-  MAX_CHUNKED_FILE_BYTES,
-  MiB,
-  chunkLayout,
-  decryptChunks,
-  encryptChunks,
-  generateDataKey,
-  unwrapDataKey,
-  wrapDataKey,
-  type ChunkLayout,
-} from './crypto.js';
-import { invalidField, invalidFileSize, invalidParts, invalidUploadStatus, missingRequiredFields } from './errors.js';
-import { checkName, findVisibleItem, isUuid, resolveDestination, type DriveCaller, type ItemRow, type VisibleItem } from './items.js';
-import { releaseStorage, reserveStorage } from '../storage-pool.js';
-
-const log = logger.child({ category: 'drive-content' });
+import { MiB, chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey, type ChunkLayout } from './crypto.js';
+import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
+import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
+import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
+import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
 /** The simple upload cap: 100 MiB of plaintext (104,857,600 bytes), so "100 MB" read either way fits. */
 export const SIMPLE_UPLOAD_MAX_BYTES = 100 * MiB;
 
-export interface ContentDeps extends ContentStore {
-  db: Knex;
+export const simpleUploadTooLarge = () => fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
+
+/** Object storage and the database: all the lifecycle activities need. */
+export type StoredContent = ContentStore & { db: Knex };
+
+/** What the API hands the content operations (api/middleware/content-deps.ts). */
+export interface ContentDeps extends StoredContent {
   masterKey: Buffer;
+  lifecycles: LifecycleStarter;
+  /** The one transaction of an initiate or a simple upload, opened once its object storage work is done. */
+  runInTransaction: RunInTransaction;
+  /** Where a failed cleanup is told; the lifecycle finishes what it left. */
+  log: { warn(fields: object, message: string): void };
 }
-
-export const contentDeps = (): ContentDeps => ({ db: db(), storage: storage(), bucket: bucket(), masterKey: config().masterKey });
-
-export interface VersionRow {
-  uuid: string;
-  file_uuid: string;
-  workspace_uuid: string;
-  status: 'staged' | 'live' | 'retired' | 'aborted';
-  wrapped_key: Buffer;
-  storage_key: string;
-  storage_upload_id: string | null;
-  content_type: string;
-  plaintext_size_bytes: string | number;
-  chunk_size_bytes: number;
-  chunk_count: number;
-  created_by: string | null;
-  superseded_by: string | null;
-  created_at: Date;
-  retired_at: Date | null;
-}
-
-export const layoutOfVersion = (version: VersionRow): ChunkLayout => {
-  const size = Number(version.plaintext_size_bytes);
-  return {
-    plaintextSizeBytes: size,
-    chunkSizeBytes: version.chunk_size_bytes,
-    chunkCount: version.chunk_count,
-    ciphertextSizeBytes: size + version.chunk_count * CHUNK_OVERHEAD_BYTES,
-  };
-};
 
 // --- Input checks ----------------------------------------------------------------------------------------
-
-/** A declared plaintext size: an integer from 0 to 1 TiB, else 422 invalid_file_size. */
-export function checkFileSize(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalidFileSize('plaintext_size_bytes is an integer number of bytes, 0 or more.');
-  }
-  if (value > MAX_CHUNKED_FILE_BYTES) throw invalidFileSize(`A file is at most ${MAX_CHUNKED_FILE_BYTES} bytes (1 TiB).`);
-  return value;
-}
 
 const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/;
 
 /** A MIME type such as `image/png` (parameters allowed), at most 255 characters. */
-export function checkContentType(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw missingRequiredFields(['content_type']);
+export function checkContentType(value: string): string {
+  if (value.trim() === '') throw missingRequiredFields(['content_type']);
   if (value.length > 255 || !MIME_TYPE.test(value)) throw invalidField('content_type', 'content_type is a MIME type such as image/png.');
   return value;
 }
@@ -118,120 +79,163 @@ export interface StagedContent {
 }
 
 export interface NewFileInput {
-  name: unknown;
+  name: string;
   contentType: string;
   sizeBytes: number;
   folderUuid: string | null;
-  /** Chunked uploads write through an S3 multipart upload the client fills; simple ones are one PUT. */
-  multipart: boolean;
 }
 
 /**
- * Stages a new file: an `uploading` item that holds its name (no change-feed entry yet), its first version
- * (uuid = file uuid) with a fresh wrapped key, and the bytes reserved in the workspace pool.
+ * The refusals a new file can get, answered before a lifecycle or any bytes exist: its name, its destination,
+ * a live sibling holding the name, the pool. The transaction that writes the rows meets each again under its
+ * locks (the unique indexes, the conditional pool update), so a race only moves the refusal there.
  */
-export async function beginUpload(deps: ContentDeps, caller: DriveCaller, input: NewFileInput): Promise<StagedContent> {
+async function checkNewFile(knex: Knex, caller: Caller, input: NewFileInput): Promise<NewFileInput> {
   const name = checkName(input.name);
-  const layout = chunkLayout(input.sizeBytes);
-  const fileUuid = randomUUID();
-  const key = storageKey(caller.workspaceUuid, fileUuid, fileUuid);
-  const dataKey = generateDataKey();
-  await startUploadLifecycle(caller.workspaceUuid, fileUuid);
-  let uploadId: string | null = null;
-  try {
-    if (input.multipart) uploadId = await startMultipart(deps, key);
-    await deps.db.transaction(async (tx) => {
-      const { parentUuid, depth } = await resolveDestination(tx, caller, input.folderUuid);
-      await tx('drive_items').insert({
-        uuid: fileUuid,
-        workspace_uuid: caller.workspaceUuid,
-        owner_uuid: caller.userUuid,
-        kind: 'file',
-        parent_uuid: parentUuid,
-        name,
-        content_type: input.contentType,
-        file_size_bytes: input.sizeBytes,
-        upload_status: 'uploading',
-        depth,
-      });
-      await insertStagedVersion(tx, deps, caller, { fileUuid, versionUuid: fileUuid, key, uploadId, dataKey, layout, contentType: input.contentType });
-      await reserveStorage(tx, caller.workspaceUuid, input.sizeBytes);
-    });
-  } catch (error) {
-    await discardStoredObject(deps, key, uploadId).catch((cleanup) => log.warn({ err: cleanup, file_uuid: fileUuid }, 'cleanup after a refused upload failed'));
-    await wakeUploadLifecycle(fileUuid);
-    throw error;
-  }
-  return { fileUuid, versionUuid: fileUuid, storageKey: key, layout, dataKey, uploadId };
+  const { parentUuid } = await resolveDestination(knex, caller, input.folderUuid);
+  if (await isNameTaken(knex, parentUuid ? { folderUuid: parentUuid } : { rootOf: caller }, name)) throw nameTaken();
+  await checkStorageRoom(knex, caller.workspaceUuid, input.sizeBytes);
+  return { ...input, name };
 }
 
-async function insertStagedVersion(
+/** A new file's first version: its uuid is the file's, with a fresh data key. */
+function stageNewFile(caller: Caller, sizeBytes: number): Omit<StagedContent, 'uploadId'> {
+  const fileUuid = randomUUID();
+  return { fileUuid, versionUuid: fileUuid, storageKey: storageKey(caller.workspaceUuid, fileUuid, fileUuid), layout: chunkLayout(sizeBytes), dataKey: generateDataKey() };
+}
+
+/**
+ * The rows of a new file in one transaction: the item (an `uploading` one holds its name and is announced when
+ * it completes; a `completed` one is announced now), its first version, and its bytes reserved in the pool.
+ */
+async function insertNewFile(
   tx: Knex.Transaction,
-  deps: ContentDeps,
-  caller: DriveCaller,
-  v: { fileUuid: string; versionUuid: string; key: string; uploadId: string | null; dataKey: Buffer; layout: ChunkLayout; contentType: string },
+  masterKey: Buffer,
+  caller: Caller,
+  file: NewFileInput,
+  staged: StagedContent,
+  status: 'uploading' | 'completed',
+): Promise<void> {
+  const { parentUuid, depth } = await resolveDestination(tx, caller, file.folderUuid);
+  const [item] = (await tx('drive_items')
+    .insert({
+      uuid: staged.fileUuid,
+      workspace_uuid: caller.workspaceUuid,
+      owner_uuid: caller.userUuid,
+      kind: 'file',
+      parent_uuid: parentUuid,
+      name: file.name,
+      content_type: file.contentType,
+      file_size_bytes: file.sizeBytes,
+      upload_status: status,
+      live_version_uuid: status === 'completed' ? staged.versionUuid : null,
+      depth,
+    })
+    .returning('*')) as ItemRow[];
+  await insertVersion(tx, masterKey, caller, staged, file.contentType, status === 'completed' ? 'live' : 'staged');
+  await reserveStorage(tx, caller.workspaceUuid, file.sizeBytes);
+  if (status === 'completed') await appendChange(tx, 'create', item!);
+}
+
+async function insertVersion(
+  tx: Knex.Transaction,
+  masterKey: Buffer,
+  caller: Caller,
+  staged: StagedContent,
+  contentType: string,
+  status: 'staged' | 'live',
 ): Promise<void> {
   await tx('drive_file_versions').insert({
-    uuid: v.versionUuid,
-    file_uuid: v.fileUuid,
+    uuid: staged.versionUuid,
+    file_uuid: staged.fileUuid,
     workspace_uuid: caller.workspaceUuid,
-    status: 'staged',
-    wrapped_key: wrapDataKey(deps.masterKey, v.versionUuid, v.dataKey),
-    storage_key: v.key,
-    storage_upload_id: v.uploadId,
-    content_type: v.contentType,
-    plaintext_size_bytes: v.layout.plaintextSizeBytes,
-    chunk_size_bytes: v.layout.chunkSizeBytes,
-    chunk_count: v.layout.chunkCount,
+    status,
+    wrapped_key: wrapDataKey(masterKey, staged.versionUuid, staged.dataKey),
+    storage_key: staged.storageKey,
+    storage_upload_id: staged.uploadId,
+    content_type: contentType,
+    plaintext_size_bytes: staged.layout.plaintextSizeBytes,
+    chunk_size_bytes: staged.layout.chunkSizeBytes,
+    chunk_count: staged.layout.chunkCount,
     created_by: caller.userUuid,
   });
 }
 
-/** The simple upload: the server encrypts and stores the bytes, and the file is `completed` at once. */
+/**
+ * After a refusal or a failure past the lifecycle's start: storage discarded (what the workflow would do at
+ * expiry), then the lifecycle woken so it finds nothing and ends now.
+ */
+async function giveUp(deps: ContentDeps, wake: (unit: UnitOfWork) => void, key: string, uploadId: string | null, ids: object): Promise<void> {
+  await discardStoredObject(deps, key, uploadId).catch((error) => deps.log.warn({ err: error, ...ids }, 'cleanup after a refused upload failed'));
+  await deps.runInTransaction(async (unit) => wake(unit));
+}
+
+/**
+ * Stages a chunked upload of a new file: an `uploading` item that holds its name (no change-feed entry yet),
+ * its first version (uuid = file uuid) with a fresh wrapped key and an S3 multipart upload the client fills,
+ * and the bytes reserved in the workspace pool.
+ */
+export async function beginUpload(deps: ContentDeps, caller: Caller, input: NewFileInput): Promise<StagedContent> {
+  const contentType = checkContentType(input.contentType);
+  const file = await checkNewFile(deps.db, caller, { ...input, contentType });
+  const staged = stageNewFile(caller, file.sizeBytes);
+  await deps.lifecycles.startUploadLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: staged.fileUuid });
+  let uploadId: string | null = null;
+  try {
+    uploadId = await startMultipart(deps, staged.storageKey);
+    await deps.runInTransaction(({ tx }) => insertNewFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }, 'uploading'));
+  } catch (error) {
+    await giveUp(deps, (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid), staged.storageKey, uploadId, { file_uuid: staged.fileUuid });
+    throw error;
+  }
+  return { ...staged, uploadId };
+}
+
+/**
+ * The simple upload: the server encrypts and stores the bytes, then writes the file `completed` in one
+ * transaction, announced with a create change.
+ */
 export async function uploadWholeFile(
   deps: ContentDeps,
-  caller: DriveCaller,
-  input: { name: unknown; contentType: string; folderUuid: string | null; data: Buffer },
-): Promise<string> {
-  const staged = await beginUpload(deps, caller, { ...input, sizeBytes: input.data.length, multipart: false });
+  caller: Caller,
+  input: { name: string; contentType: string; folderUuid: string | null; data: Buffer },
+): Promise<VisibleItem> {
+  const contentType = checkContentType(input.contentType);
+  if (input.data.length > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
+  const file = await checkNewFile(deps.db, caller, { name: input.name, contentType, sizeBytes: input.data.length, folderUuid: input.folderUuid });
+  const staged = { ...stageNewFile(caller, file.sizeBytes), uploadId: null };
+  await deps.lifecycles.startUploadLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: staged.fileUuid });
   try {
     const body = Readable.from(encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, input.data), { objectMode: false });
     await putWholeObject(deps, staged.storageKey, body, staged.layout.ciphertextSizeBytes);
-    await deps.db.transaction(async (tx) => {
-      const item = await lockOwnUpload(tx, caller, staged.fileUuid);
-      // Only when the lifecycle expired the upload while the bytes were being written.
-      if (item?.upload_status !== 'uploading') throw new Error('the upload expired before its bytes were stored');
-      await promoteUpload(tx, item, staged.versionUuid);
+    return await deps.runInTransaction(async (unit) => {
+      await lockUploadSettlement(unit.tx, staged.fileUuid);
+      // Only when the lifecycle expired while the bytes were being written, and discarded them.
+      if ((await objectSize(deps, staged.storageKey)) !== staged.layout.ciphertextSizeBytes) throw new Error('the upload expired before its bytes were stored');
+      await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed');
+      unit.workflows.wakeUploadLifecycle(staged.fileUuid);
+      return findVisibleItem(unit.tx, caller, staged.fileUuid);
     });
   } catch (error) {
-    await abortUpload(deps, caller, staged.fileUuid).catch((cleanup) =>
-      log.warn({ err: cleanup, file_uuid: staged.fileUuid }, 'abort after a failed simple upload failed; the lifecycle will expire it'),
-    );
+    await giveUp(deps, (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid), staged.storageKey, null, { file_uuid: staged.fileUuid });
     throw error;
   }
-  await wakeUploadLifecycle(staged.fileUuid);
-  return staged.fileUuid;
 }
 
-/** The caller's own file row, locked; uploads in flight belong to the person who started them. */
-async function lockOwnUpload(tx: Knex.Transaction, caller: DriveCaller, fileUuid: string): Promise<ItemRow | undefined> {
+/**
+ * Serialises the simple upload's transaction with the lifecycle's look at the same file while it has no row yet:
+ * the lifecycle then either discards the object before the upload checks it is there, or finds the file.
+ */
+async function lockUploadSettlement(tx: Knex.Transaction, fileUuid: string): Promise<void> {
+  await tx.raw(`select pg_advisory_xact_lock(hashtextextended('drive_upload:' || ?, 0))`, [fileUuid]);
+}
+
+/** The caller's own file row; uploads in flight belong to the person who started them. */
+async function ownUpload(knex: Knex, caller: Caller, fileUuid: string, options: { forUpdate: boolean }): Promise<ItemRow | undefined> {
   if (!isUuid(fileUuid)) return undefined;
-  return tx('drive_items')
-    .where({ uuid: fileUuid, workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'file' })
-    .forUpdate()
-    .first();
-}
-
-/** The caller's upload in flight, for part URLs: 404 if unknown, 422 invalid_upload_status if completed. */
-export async function findOwnUpload(deps: ContentDeps, caller: DriveCaller, fileUuid: string): Promise<VersionRow> {
-  const version = await deps.db.transaction(async (tx) => {
-    const item = await lockOwnUpload(tx, caller, fileUuid);
-    if (!item) throw notFound();
-    if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is already completed.');
-    return stagedVersionOf(tx, item.uuid, { createdBy: caller.userUuid });
-  });
-  if (!version?.storage_upload_id) throw notFound();
-  return version;
+  const query = knex('drive_items').where({ uuid: fileUuid, workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'file' });
+  if (options.forUpdate) query.forUpdate();
+  return query.first();
 }
 
 async function stagedVersionOf(
@@ -245,32 +249,53 @@ async function stagedVersionOf(
   return query.first();
 }
 
+export interface PartUrl {
+  partNumber: number;
+  url: string;
+  expiresAt: string;
+}
+
+/** Presigned PUT URLs of the requested parts of a staged version; a number outside 1..chunk_count is 422 invalid_parts. */
+async function presignParts(store: ContentStore, version: VersionRow, partNumbers: number[]): Promise<PartUrl[]> {
+  const { chunkCount } = layoutOfVersion(version);
+  const wanted = [...new Set(partNumbers)].sort((a, b) => a - b);
+  const outside = wanted.filter((number) => number < 1 || number > chunkCount);
+  if (outside.length) throw invalidParts(outside);
+  return presignPartUrls(store, version.storage_key, version.storage_upload_id!, wanted);
+}
+
+/** Part URLs of the caller's upload in flight: 404 if unknown, 422 invalid_upload_status if completed. */
+export async function presignUploadParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
+  const item = await ownUpload(deps.db, caller, fileUuid, { forUpdate: false });
+  if (!item) throw notFound();
+  if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is already completed.');
+  const version = await stagedVersionOf(deps.db, item.uuid, { createdBy: caller.userUuid });
+  if (!version?.storage_upload_id) throw notFound();
+  return presignParts(deps, version, partNumbers);
+}
+
 /**
  * Completes the caller's chunked upload: every part present with its etag and ciphertext size, the S3
  * multipart upload completed, the file `completed` and announced with a create change. Completing a
  * completed upload again answers the same (a retry after a lost response).
  */
-export async function completeUpload(deps: ContentDeps, caller: DriveCaller, fileUuid: string, parts: DeclaredPart[]): Promise<void> {
-  const settled = await deps.db.transaction(async (tx) => {
-    const item = await lockOwnUpload(tx, caller, fileUuid);
-    if (!item) throw notFound();
-    if (item.upload_status !== 'uploading') return false;
+export async function completeUpload(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string, parts: DeclaredPart[]): Promise<VisibleItem> {
+  const { tx } = unit;
+  const item = await ownUpload(tx, caller, fileUuid, { forUpdate: true });
+  if (!item) throw notFound();
+  if (item.upload_status === 'uploading') {
     const version = await stagedVersionOf(tx, item.uuid, { createdBy: caller.userUuid });
     if (!version?.storage_upload_id) throw notFound();
-    await completeStoredParts(deps, version, parts);
-    await promoteUpload(tx, item, version.uuid);
-    return true;
-  });
-  if (settled) await wakeUploadLifecycle(fileUuid);
-}
-
-async function promoteUpload(tx: Knex.Transaction, item: ItemRow, versionUuid: string): Promise<void> {
-  await tx('drive_file_versions').where({ uuid: versionUuid, status: 'staged' }).update({ status: 'live' });
-  const [completed] = await tx('drive_items')
-    .where({ uuid: item.uuid, upload_status: 'uploading' })
-    .update({ upload_status: 'completed', live_version_uuid: versionUuid, updated_at: tx.fn.now() })
-    .returning('*');
-  await appendChange(tx, 'create', completed);
+    await completeStoredParts(store, version, parts);
+    await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live' });
+    const [completed] = (await tx('drive_items')
+      .where({ uuid: item.uuid, upload_status: 'uploading' })
+      .update({ upload_status: 'completed', live_version_uuid: version.uuid, updated_at: tx.fn.now() })
+      .returning('*')) as ItemRow[];
+    await appendChange(tx, 'create', completed!);
+    unit.workflows.wakeUploadLifecycle(item.uuid);
+  }
+  return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
 }
 
 export interface DeclaredPart {
@@ -279,56 +304,50 @@ export interface DeclaredPart {
 }
 
 /** Checks the client's part list against what storage holds, then completes the multipart upload. */
-async function completeStoredParts(deps: ContentDeps, version: VersionRow, declared: DeclaredPart[]): Promise<void> {
+async function completeStoredParts(store: ContentStore, version: VersionRow, declared: DeclaredPart[]): Promise<void> {
   const layout = layoutOfVersion(version);
   const uploadId = version.storage_upload_id!;
   let stored;
   try {
-    stored = await listUploadedParts(deps, version.storage_key, uploadId);
+    stored = await listUploadedParts(store, version.storage_key, uploadId);
   } catch (error) {
     if (!isNoSuchUpload(error)) throw error;
     // An earlier attempt completed the object in storage and crashed before its commit: finish the commit.
-    if ((await objectSize(deps, version.storage_key)) === layout.ciphertextSizeBytes) return;
+    if ((await objectSize(store, version.storage_key)) === layout.ciphertextSizeBytes) return;
     throw notFound('The upload is no longer open.');
   }
   const faulty = faultyParts(layout, declared, stored);
   if (faulty.length) throw invalidParts(faulty);
-  await completeMultipart(deps, version.storage_key, uploadId, stored.filter((part) => part.part <= layout.chunkCount));
+  await completeMultipart(store, version.storage_key, uploadId, stored.filter((part) => part.part <= layout.chunkCount));
 }
 
 /** Aborts the caller's upload in flight: staged parts discarded, the name and the reserved bytes freed. */
-export async function abortUpload(deps: ContentDeps, caller: DriveCaller, fileUuid: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    const item = await lockOwnUpload(tx, caller, fileUuid);
-    if (!item) throw notFound();
-    if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is completed; delete the file instead.');
-    await discardUploadingFile(deps, tx, item);
-  });
-  await wakeUploadLifecycle(fileUuid);
+export async function abortUpload(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string): Promise<void> {
+  const item = await ownUpload(unit.tx, caller, fileUuid, { forUpdate: true });
+  if (!item) throw notFound();
+  if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is completed; delete the file instead.');
+  await discardUploadingFile(store, unit.tx, item);
+  unit.workflows.wakeUploadLifecycle(item.uuid);
 }
 
 /** Storage first (idempotent), then the rows and the pool in the caller's transaction. */
-async function discardUploadingFile(deps: ContentStore, tx: Knex.Transaction, item: ItemRow): Promise<void> {
+async function discardUploadingFile(store: ContentStore, tx: Knex.Transaction, item: ItemRow): Promise<void> {
   const versions: VersionRow[] = await tx('drive_file_versions').where({ file_uuid: item.uuid });
-  for (const version of versions) await discardStoredObject(deps, version.storage_key, version.storage_upload_id);
+  for (const version of versions) await discardStoredObject(store, version.storage_key, version.storage_upload_id);
   const deleted = await tx('drive_items').where({ uuid: item.uuid, upload_status: 'uploading' }).delete();
-  if (!deleted) return;
-  const held = versions.filter((version) => version.status !== 'aborted').reduce((sum, v) => sum + Number(v.plaintext_size_bytes), 0);
-  await releaseStorage(tx, item.workspace_uuid, held);
+  if (deleted) await releaseStorage(tx, item.workspace_uuid, poolBytesHeld(versions));
 }
 
 export type UploadState = 'uploading' | 'completed' | 'aborted' | 'expired';
 
 /**
  * The lifecycle's look at an upload: still uploading (and expired → aborted now), completed, or gone. A gone
- * upload may have left a multipart upload behind (a crash before its row committed), so storage is swept.
+ * upload may have left an object or a multipart upload behind (a crash before its row committed, or a simple
+ * upload still writing its bytes), so storage is swept.
  */
-export async function settleUpload(
-  deps: ContentStore & { db: Knex },
-  ids: { workspaceUuid: string; fileUuid: string },
-  expired: boolean,
-): Promise<UploadState> {
+export async function settleUpload(deps: StoredContent, ids: { workspaceUuid: string; fileUuid: string }, expired: boolean): Promise<UploadState> {
   return deps.db.transaction(async (tx) => {
+    await lockUploadSettlement(tx, ids.fileUuid);
     const item: ItemRow | undefined = await tx('drive_items').where({ uuid: ids.fileUuid }).forUpdate().first();
     if (!item) {
       await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.fileUuid), null);
@@ -344,7 +363,7 @@ export async function settleUpload(
 // --- Replacement -----------------------------------------------------------------------------------------
 
 /** A live, completed file the caller may edit, with no replacement in flight; 422 invalid_upload_status otherwise. */
-async function replaceableFile(knex: Knex, caller: DriveCaller, fileUuid: string, forUpdate = false): Promise<VisibleItem> {
+async function replaceableFile(knex: Knex, caller: Caller, fileUuid: string, forUpdate = false): Promise<VisibleItem> {
   const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', includeUploading: true, forUpdate });
   if (item.upload_status !== 'completed') throw invalidUploadStatus('The file is still uploading.');
   if (await stagedVersionOf(knex, item.uuid)) throw invalidUploadStatus('A replacement is already in flight for this file.');
@@ -354,87 +373,85 @@ async function replaceableFile(knex: Knex, caller: DriveCaller, fileUuid: string
 /** Stages a replacement version of a file; the current version stays live until the replacement completes. */
 export async function beginReplace(
   deps: ContentDeps,
-  caller: DriveCaller,
+  caller: Caller,
   fileUuid: string,
   input: { sizeBytes: number; contentType?: string },
 ): Promise<StagedContent> {
-  // Refusals (unknown file, role, one in flight) are answered before a workflow or multipart upload exists.
+  const contentType = input.contentType === undefined ? undefined : checkContentType(input.contentType);
+  // Refusals (unknown file, role, one in flight, the pool) are answered before a workflow or multipart upload exists.
   const item = await replaceableFile(deps.db, caller, fileUuid);
+  await checkStorageRoom(deps.db, caller.workspaceUuid, input.sizeBytes);
   const versionUuid = randomUUID();
-  const layout = chunkLayout(input.sizeBytes);
-  const dataKey = generateDataKey();
   const key = storageKey(caller.workspaceUuid, item.uuid, versionUuid);
-  await startReplaceLifecycle(caller.workspaceUuid, item.uuid, versionUuid);
+  const staged = { fileUuid: item.uuid, versionUuid, storageKey: key, layout: chunkLayout(input.sizeBytes), dataKey: generateDataKey() };
+  await deps.lifecycles.startReplaceLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: item.uuid, versionUuid });
   let uploadId: string | null = null;
   try {
     uploadId = await startMultipart(deps, key);
-    await deps.db.transaction(async (tx) => {
+    await deps.runInTransaction(async ({ tx }) => {
       const locked = await replaceableFile(tx, caller, item.uuid, true);
-      const contentType = input.contentType ?? locked.content_type ?? 'application/octet-stream';
-      await insertStagedVersion(tx, deps, caller, { fileUuid: item.uuid, versionUuid, key, uploadId, dataKey, layout, contentType });
+      await insertVersion(tx, deps.masterKey, caller, { ...staged, uploadId }, contentType ?? locked.content_type ?? 'application/octet-stream', 'staged');
       await reserveStorage(tx, caller.workspaceUuid, input.sizeBytes);
     });
   } catch (error) {
-    await discardStoredObject(deps, key, uploadId).catch((cleanup) => log.warn({ err: cleanup, version_uuid: versionUuid }, 'cleanup after a refused replacement failed'));
-    await wakeReplaceLifecycle(versionUuid);
+    await giveUp(deps, (unit) => unit.workflows.wakeReplaceLifecycle(versionUuid), key, uploadId, { version_uuid: versionUuid });
     throw error;
   }
-  return { fileUuid: item.uuid, versionUuid, storageKey: key, layout, dataKey, uploadId };
+  return { ...staged, uploadId };
 }
 
 /** The caller's replacement in flight on a file they may still edit; 404 when there is none. */
-async function ownReplacement(tx: Knex.Transaction, caller: DriveCaller, fileUuid: string): Promise<{ item: VisibleItem; version: VersionRow }> {
-  const item = await findVisibleItem(tx, caller, fileUuid, { kind: 'file', needs: 'editor', forUpdate: true });
-  const version = await stagedVersionOf(tx, item.uuid, { createdBy: caller.userUuid, forUpdate: true });
+async function ownReplacement(knex: Knex, caller: Caller, fileUuid: string, forUpdate: boolean): Promise<{ item: VisibleItem; version: VersionRow }> {
+  const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', forUpdate });
+  const version = await stagedVersionOf(knex, item.uuid, { createdBy: caller.userUuid, forUpdate });
   if (!version?.storage_upload_id) throw notFound('No replacement of yours is in flight for this file.');
   return { item, version };
 }
 
-export async function findOwnReplacement(deps: ContentDeps, caller: DriveCaller, fileUuid: string): Promise<VersionRow> {
-  return deps.db.transaction(async (tx) => (await ownReplacement(tx, caller, fileUuid)).version);
+/** Part URLs of the caller's replacement in flight. */
+export async function presignReplacementParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
+  const { version } = await ownReplacement(deps.db, caller, fileUuid, false);
+  return presignParts(deps, version, partNumbers);
 }
 
 /**
  * Promotes the caller's replacement atomically: the old live version retired (kept for the retention
  * period), the new one live, ctag and version +1, size and type updated, and an update change.
  */
-export async function completeReplace(deps: ContentDeps, caller: DriveCaller, fileUuid: string, parts: DeclaredPart[]): Promise<void> {
-  const versionUuid = await deps.db.transaction(async (tx) => {
-    const { item, version } = await ownReplacement(tx, caller, fileUuid);
-    await completeStoredParts(deps, version, parts);
-    await tx('drive_file_versions')
-      .where({ file_uuid: item.uuid, status: 'live' })
-      .update({ status: 'retired', retired_at: tx.fn.now(), superseded_by: version.uuid });
-    await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live' });
-    const [updated] = await tx('drive_items')
-      .where({ uuid: item.uuid })
-      .update({
-        live_version_uuid: version.uuid,
-        ctag: tx.raw('ctag + 1'),
-        version: tx.raw('version + 1'),
-        file_size_bytes: version.plaintext_size_bytes,
-        content_type: version.content_type,
-        updated_at: tx.fn.now(),
-      })
-      .returning('*');
-    await appendChange(tx, 'update', updated);
-    return version.uuid;
-  });
-  await wakeReplaceLifecycle(versionUuid);
+export async function completeReplace(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string, parts: DeclaredPart[]): Promise<VisibleItem> {
+  const { tx } = unit;
+  const { item, version } = await ownReplacement(tx, caller, fileUuid, true);
+  await completeStoredParts(store, version, parts);
+  await tx('drive_file_versions')
+    .where({ file_uuid: item.uuid, status: 'live' })
+    .update({ status: 'retired', retired_at: tx.fn.now(), superseded_by: version.uuid });
+  await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live' });
+  const [updated] = (await tx('drive_items')
+    .where({ uuid: item.uuid })
+    .update({
+      live_version_uuid: version.uuid,
+      ctag: tx.raw('ctag + 1'),
+      version: tx.raw('version + 1'),
+      file_size_bytes: version.plaintext_size_bytes,
+      content_type: version.content_type,
+      updated_at: tx.fn.now(),
+    })
+    .returning('*')) as ItemRow[];
+  await appendChange(tx, 'update', updated!);
+  unit.workflows.wakeReplaceLifecycle(version.uuid);
+  return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
 }
 
 /** Discards the caller's replacement in flight; the file keeps its current content. */
-export async function abortReplace(deps: ContentDeps, caller: DriveCaller, fileUuid: string): Promise<void> {
-  const versionUuid = await deps.db.transaction(async (tx) => {
-    const { version } = await ownReplacement(tx, caller, fileUuid);
-    await discardStagedVersion(deps, tx, version);
-    return version.uuid;
-  });
-  await wakeReplaceLifecycle(versionUuid);
+export async function abortReplace(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string): Promise<VisibleItem> {
+  const { item, version } = await ownReplacement(unit.tx, caller, fileUuid, true);
+  await discardStagedVersion(store, unit.tx, version);
+  unit.workflows.wakeReplaceLifecycle(version.uuid);
+  return findVisibleItem(unit.tx, caller, item.uuid, { kind: 'file' });
 }
 
-async function discardStagedVersion(deps: ContentStore, tx: Knex.Transaction, version: VersionRow): Promise<void> {
-  await discardStoredObject(deps, version.storage_key, version.storage_upload_id);
+async function discardStagedVersion(store: ContentStore, tx: Knex.Transaction, version: VersionRow): Promise<void> {
+  await discardStoredObject(store, version.storage_key, version.storage_upload_id);
   const aborted = await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'aborted' });
   if (aborted) await releaseStorage(tx, version.workspace_uuid, Number(version.plaintext_size_bytes));
 }
@@ -443,7 +460,7 @@ export type ReplaceState = { state: 'staged' | 'aborted' | 'expired' } | { state
 
 /** The lifecycle's look at a replacement: still staged (and expired → aborted now), aborted, or completed. */
 export async function settleReplace(
-  deps: ContentStore & { db: Knex },
+  deps: StoredContent,
   ids: { workspaceUuid: string; fileUuid: string; versionUuid: string },
   expired: boolean,
 ): Promise<ReplaceState> {
@@ -466,7 +483,7 @@ export async function settleReplace(
 }
 
 /** Purges the versions a replacement retired: object first, then the row and its pool bytes. Idempotent. */
-export async function purgeSupersededVersions(deps: ContentStore & { db: Knex }, versionUuid: string): Promise<number> {
+export async function purgeSupersededVersions(deps: StoredContent, versionUuid: string): Promise<number> {
   const retired: VersionRow[] = await deps.db('drive_file_versions').where({ superseded_by: versionUuid, status: 'retired' });
   let purged = 0;
   for (const version of retired) {
@@ -483,7 +500,7 @@ export async function purgeSupersededVersions(deps: ContentStore & { db: Knex },
 
 // --- Downloads -------------------------------------------------------------------------------------------
 
-export interface LiveContent {
+interface LiveContent {
   item: VisibleItem;
   version: VersionRow;
   layout: ChunkLayout;
@@ -491,7 +508,7 @@ export interface LiveContent {
 }
 
 /** The live version of a completed file the caller can see, with its unwrapped key. */
-export async function openLiveContent(deps: ContentDeps, caller: DriveCaller, fileUuid: string): Promise<LiveContent> {
+async function openLiveContent(deps: StoredContent & { masterKey: Buffer }, caller: Caller, fileUuid: string): Promise<LiveContent> {
   const item = await findVisibleItem(deps.db, caller, fileUuid, { kind: 'file' });
   const version: VersionRow | undefined = item.live_version_uuid
     ? await deps.db('drive_file_versions').where({ uuid: item.live_version_uuid }).first()
@@ -500,8 +517,23 @@ export async function openLiveContent(deps: ContentDeps, caller: DriveCaller, fi
   return { item, version, layout: layoutOfVersion(version), dataKey: unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key) };
 }
 
-/** The plaintext of a live version, chunk by chunk, each authenticated before it is yielded. */
-export async function readPlaintext(deps: ContentDeps, content: LiveContent): Promise<AsyncGenerator<Buffer>> {
-  const ciphertext = await deps.storage.getObject(deps.bucket, content.version.storage_key);
-  return decryptChunks(ciphertext, content.dataKey, content.version.uuid, content.layout);
+/** A simple download: the file and its plaintext, chunk by chunk, each authenticated before it is yielded. */
+export async function openDownload(
+  deps: StoredContent & { masterKey: Buffer },
+  caller: Caller,
+  fileUuid: string,
+): Promise<{ item: VisibleItem; layout: ChunkLayout; plaintext: AsyncGenerator<Buffer> }> {
+  const { item, version, layout, dataKey } = await openLiveContent(deps, caller, fileUuid);
+  const ciphertext = await deps.storage.getObject(deps.bucket, version.storage_key);
+  return { item, layout, plaintext: decryptChunks(ciphertext, dataKey, version.uuid, layout) };
+}
+
+/** A chunked download: the key, the layout and a presigned URL the client reads ranges of. */
+export async function openChunkedDownload(
+  deps: StoredContent & { masterKey: Buffer },
+  caller: Caller,
+  fileUuid: string,
+): Promise<{ versionUuid: string; layout: ChunkLayout; dataKey: Buffer; downloadUrl: string }> {
+  const { version, layout, dataKey } = await openLiveContent(deps, caller, fileUuid);
+  return { versionUuid: version.uuid, layout, dataKey, downloadUrl: await presignDownloadUrl(deps, version.storage_key) };
 }

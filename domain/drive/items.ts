@@ -1,50 +1,17 @@
-// Drive items: loading them with the caller's role, and the metadata changes (create, rename, move, color).
+// Drive items: loading them with the caller's role, listing a folder and the trash, and the metadata changes
+// (create a folder, rename, move, recolour). Trash, restore and delete are in trash.ts; the update routes'
+// combined change is item-update.ts.
 import type { Knex } from 'knex';
+import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
-import { appendChange, appendChanges } from './changes.js';
+import { atLeast, type Role } from '../roles.js';
+import { isUuid } from '../uuid.js';
+import { appendChange, appendChanges } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
-import { atLeast, type Role } from './roles.js';
-
-export interface DriveCaller {
-  userUuid: string;
-  workspaceUuid: string;
-}
-
-export type ItemKind = 'file' | 'folder';
-
-export interface ItemRow {
-  uuid: string;
-  workspace_uuid: string;
-  owner_uuid: string;
-  kind: ItemKind;
-  parent_uuid: string | null;
-  name: string;
-  content_type: string | null;
-  file_size_bytes: string | number | null;
-  upload_status: 'uploading' | 'completed' | null;
-  color: string | null;
-  trashed: boolean;
-  trashed_at: Date | null;
-  trashed_with: string | null;
-  depth: number;
-  version: number;
-  ctag: number;
-  has_preview: boolean;
-  live_version_uuid: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** An item as a caller sees it: the row, the caller's role, and what its presenter needs. */
-export interface VisibleItem extends ItemRow {
-  my_role: Role;
-  shared: boolean;
-  owner_first_name: string | null;
-  owner_last_name: string | null;
-}
+import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
 
 /** Selects items with the caller's role, the share-root flag and the owner's names. */
-export function selectVisible(knex: Knex, caller: DriveCaller) {
+export function selectVisible(knex: Knex, caller: Caller) {
   return knex('drive_items as i')
     .join('users as o', 'o.uuid', 'i.owner_uuid')
     .select(
@@ -62,7 +29,7 @@ export function selectVisible(knex: Knex, caller: DriveCaller) {
 /** The item if the caller can see it, else 404 not_found. With `needs`, 403 not_authorized below that role. */
 export async function findVisibleItem(
   knex: Knex,
-  caller: DriveCaller,
+  caller: Caller,
   uuid: string,
   options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; forShare?: boolean; includeUploading?: boolean } = {},
 ): Promise<VisibleItem> {
@@ -78,15 +45,12 @@ export async function findVisibleItem(
   return item;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
 const MAX_NAME_LENGTH = 255;
 
 /** Names are trimmed of nothing; they must be non-blank, at most 255 characters, without / or NUL. */
-export function checkName(name: unknown): string {
-  if (typeof name !== 'string' || name.trim() === '') throw missingRequiredFields(['name']);
+export function checkName(name: string): string {
+  if (name.trim() === '') throw missingRequiredFields(['name']);
   if (name.length > MAX_NAME_LENGTH || /[/\0]/.test(name) || name === '.' || name === '..') {
     throw invalidField('name', 'A name is at most 255 characters and has no "/" or NUL, and is not "." or "..".');
   }
@@ -94,9 +58,9 @@ export function checkName(name: unknown): string {
 }
 
 /** `#RRGGBB`, or blank/null to clear (null). */
-export function checkColor(color: unknown): string | null {
+export function checkColor(color: string | null): string | null {
   if (color === null || color === '') return null;
-  if (typeof color !== 'string' || !COLOR.test(color)) throw invalidField('color', 'A folder color is a #RRGGBB string.');
+  if (!COLOR.test(color)) throw invalidField('color', 'A folder color is a #RRGGBB string.');
   return color.toUpperCase();
 }
 
@@ -105,15 +69,29 @@ export function checkColor(color: unknown): string | null {
  * is at least editor. Returns the folder's depth + 1.
  */
 export async function resolveDestination(
-  tx: Knex.Transaction,
-  caller: DriveCaller,
+  knex: Knex,
+  caller: Caller,
   folderUuid: string | null,
 ): Promise<{ parentUuid: string | null; depth: number }> {
   if (folderUuid === null) return { parentUuid: null, depth: 0 };
   // FOR SHARE: a trash cascade batch updating this folder waits for us, or we see it trashed.
-  const folder = await findVisibleItem(tx, caller, folderUuid, { kind: 'folder', needs: 'editor', forShare: true });
+  const folder = await findVisibleItem(knex, caller, folderUuid, { kind: 'folder', needs: 'editor', forShare: true });
   if (folder.trashed) throw notFound('The destination folder is in the trash.');
   return { parentUuid: folder.uuid, depth: folder.depth + 1 };
+}
+
+/** A place that holds names: a folder, or one person's Drive root. */
+export type NamePlace = { folderUuid: string } | { rootOf: Caller };
+
+/**
+ * Whether a live item (an upload in flight included) holds the name in the place, compared without case: what
+ * the live-name unique indexes refuse.
+ */
+export async function isNameTaken(knex: Knex, place: NamePlace, name: string): Promise<boolean> {
+  const query = knex('drive_items').whereRaw('lower(name) = lower(?)', [name]).where({ trashed: false }).whereNull('deleted_at');
+  if ('folderUuid' in place) query.where({ parent_uuid: place.folderUuid });
+  else query.whereNull('parent_uuid').where({ workspace_uuid: place.rootOf.workspaceUuid, owner_uuid: place.rootOf.userUuid });
+  return Boolean(await query.first('uuid'));
 }
 
 export async function ancestorUuids(knex: Knex, parentUuid: string | null): Promise<string[]> {
@@ -131,8 +109,8 @@ export async function ancestorUuids(knex: Knex, parentUuid: string | null): Prom
 
 export async function createFolder(
   tx: Knex.Transaction,
-  caller: DriveCaller,
-  input: { name: unknown; parentUuid: string | null; color?: unknown },
+  caller: Caller,
+  input: { name: string; parentUuid: string | null; color?: string | null },
 ): Promise<string> {
   const name = checkName(input.name);
   const color = input.color === undefined ? null : checkColor(input.color);
@@ -145,16 +123,31 @@ export async function createFolder(
 }
 
 export interface MetadataChange {
-  name?: unknown;
+  name?: string;
+  /** A move: into a folder, or (null) to the owner's Drive root. */
   parentUuid?: string | null;
-  color?: unknown;
+  /** `#RRGGBB`, or blank/null to clear. */
+  color?: string | null;
 }
 
 /**
- * Renames, moves and recolours an item in one change: version +1 and one update in the feed. A move also
- * re-depths the subtree, and refuses a folder moving into itself (422 invalid_move).
+ * One more change to the row inside the same update, told whether the version was bumped already: the update
+ * routes' trash flag (item-update.ts). It answers the row as it leaves it.
  */
-export async function updateItemMetadata(tx: Knex.Transaction, caller: DriveCaller, item: VisibleItem, change: MetadataChange): Promise<void> {
+export type FollowingChange = (row: ItemRow, versionBumped: boolean) => Promise<ItemRow>;
+
+/**
+ * Renames, moves and recolours an item (locked by the caller) in one change: version +1 and one update in the
+ * feed, whatever else `then` changes on the row. A move also re-depths the subtree, and refuses a folder moving
+ * into itself (422 invalid_move). Answers the row as it now stands.
+ */
+export async function updateItemMetadata(
+  tx: Knex.Transaction,
+  caller: Caller,
+  item: ItemRow,
+  change: MetadataChange,
+  then?: FollowingChange,
+): Promise<ItemRow> {
   const patch: Record<string, unknown> = {};
   if (change.name !== undefined) patch.name = checkName(change.name);
   if (change.color !== undefined) patch.color = checkColor(change.color);
@@ -170,15 +163,24 @@ export async function updateItemMetadata(tx: Knex.Transaction, caller: DriveCall
     patch.depth = destination.depth;
     moved = { oldAbove: await ancestorUuids(tx, item.parent_uuid), newAbove };
   }
-  if (!Object.keys(patch).length) return;
-  const [updated] = await tx('drive_items')
-    .where({ uuid: item.uuid })
-    .update({ ...patch, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
-    .returning('*');
+  const patched = Object.keys(patch).length > 0;
+  let row = item;
+  if (patched) {
+    // Its own statement, before `then`: a new name is checked against the live siblings while the item is
+    // still where it was (a rename refused as taken stays refused when the same request trashes the item).
+    const [updated] = (await tx('drive_items')
+      .where({ uuid: item.uuid })
+      .update({ ...patch, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
+      .returning('*')) as ItemRow[];
+    row = updated!;
+  }
+  if (then) row = await then(row, patched);
+  if (row === item) return item;
   // Both chains, so the feed can tell readers who lost the item (old ancestors) and who gained it (new ones).
   const chain = moved ? [...new Set([...moved.oldAbove, ...moved.newAbove])] : [];
-  await appendChange(tx, 'update', updated, chain);
-  if (moved && item.kind === 'folder') await announceMovedSubtree(tx, updated, chain);
+  await appendChange(tx, 'update', row, chain);
+  if (moved && row.kind === 'folder') await announceMovedSubtree(tx, row, chain);
+  return row;
 }
 
 /**
@@ -202,17 +204,22 @@ async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chain
   await appendChanges(tx, 'update', rows, (row) => chains.get(row.uuid) ?? chainAbove);
 }
 
-export async function listChildren(knex: Knex, caller: DriveCaller, folderUuid: string | null): Promise<VisibleItem[]> {
+/**
+ * The live items of a folder the caller can see (404 otherwise), or of their own Drive root (null), by name.
+ * Answers the folder's uuid as stored, with the items.
+ */
+export async function listFolder(knex: Knex, caller: Caller, folderUuid: string | null): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
+  const folder = folderUuid === null ? null : await findVisibleItem(knex, caller, folderUuid, { kind: 'folder' });
   const query = selectVisible(knex, caller)
     .where('i.trashed', false)
     .whereRaw(`i.upload_status is distinct from 'uploading'`)
     .orderBy([{ column: 'i.name', order: 'asc' }, { column: 'i.uuid', order: 'asc' }]);
-  if (folderUuid === null) query.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid);
-  else query.where('i.parent_uuid', folderUuid);
-  return (await query) as VisibleItem[];
+  if (folder === null) query.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid);
+  else query.where('i.parent_uuid', folder.uuid);
+  return { folderUuid: folder?.uuid ?? null, items: (await query) as VisibleItem[] };
 }
 
-export async function listTrash(knex: Knex, caller: DriveCaller): Promise<VisibleItem[]> {
+export async function listTrash(knex: Knex, caller: Caller): Promise<VisibleItem[]> {
   return (await selectVisible(knex, caller)
     .where('i.trashed', true)
     .orderBy([{ column: 'i.trashed_at', order: 'desc' }, { column: 'i.uuid', order: 'asc' }])) as VisibleItem[];

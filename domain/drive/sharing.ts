@@ -2,10 +2,12 @@
 // settings a caller may read. Grant status transitions and what they announce in the feed: docs/drive-sharing.md.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { config } from '../../platform/config.js';
-import { appendChanges } from './changes.js';
-import { ancestorUuids, findVisibleItem, isUuid, type DriveCaller, type ItemKind, type ItemRow, type VisibleItem } from './items.js';
-import type { GrantRole } from './roles.js';
+import type { Caller } from '../caller.js';
+import type { GrantRole } from '../roles.js';
+import { isUuid } from '../uuid.js';
+import { appendChanges } from './change-log.js';
+import { ancestorUuids, findVisibleItem } from './items.js';
+import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
 
 export const GRANT_ROLES = ['viewer', 'commenter', 'editor', 'manager'] as const satisfies readonly GrantRole[];
 export const GRANT_STATUSES = ['pending', 'accepted', 'revoked'] as const;
@@ -63,7 +65,7 @@ async function loadGrant(knex: Knex, uuid: string): Promise<GrantRow | undefined
 
 /** Locks the item, so grant changes on one item apply one at a time. */
 async function lockItem(tx: Knex.Transaction, uuid: string, kind: ItemKind): Promise<ItemRow> {
-  const item = isUuid(uuid) ? ((await tx('drive_items').where({ uuid }).forUpdate().first()) as (ItemRow & { deleted_at?: Date | null }) | undefined) : undefined;
+  const item = isUuid(uuid) ? ((await tx('drive_items').where({ uuid }).forUpdate().first()) as ItemRow | undefined) : undefined;
   // An item whose permanent delete is under way is gone already.
   if (!item || item.kind !== kind || item.deleted_at) throw new SharingError(`No ${kind} ${uuid}`);
   return item;
@@ -72,7 +74,7 @@ async function lockItem(tx: Knex.Transaction, uuid: string, kind: ItemKind): Pro
 /**
  * Tells the feed that the item (and, when access changed, its whole subtree) looks different to someone:
  * version +1 and an update change each, parents first. Each change records the item's ancestors, so a reader
- * who just lost access through this share finds out (a delete in their feed; domain/drive/feed.ts).
+ * who just lost access through this share finds out (a delete in their feed; changes-feed.ts).
  */
 async function announce(tx: Knex.Transaction, item: ItemRow, scope: 'item' | 'subtree'): Promise<void> {
   const above = await ancestorUuids(tx, item.parent_uuid);
@@ -192,36 +194,35 @@ async function changeGrantStatus(tx: Knex.Transaction, grantUuid: string, status
   return after;
 }
 
-export const publicLinkUrl = (token: string) => `${config().publicUrl}/s/${token}`;
+/** Where a public link is opened: under the address clients reach the API at (FOLIO_PUBLIC_URL). */
+export const publicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/s/${token}`;
 
-function toPublicLink(row: Omit<PublicLinkRow, 'url' | 'resource_type'>, kind: ItemKind): PublicLinkRow {
-  return { ...row, resource_type: kind, url: publicLinkUrl(row.token) };
+function toPublicLink(row: Omit<PublicLinkRow, 'url' | 'resource_type'>, kind: ItemKind, publicUrl: string): PublicLinkRow {
+  return { ...row, resource_type: kind, url: publicLinkUrl(publicUrl, row.token) };
 }
 
 /**
  * The item's public link, created on first use. Folio serves the live item, so there is no copy to wait
  * for: a link is `ready` from the start and never `failed` (docs/drive-sharing.md).
  */
-export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }): Promise<PublicLinkRow> {
+export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, publicUrl: string): Promise<PublicLinkRow> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
   const existing = await tx('drive_public_links').where({ item_uuid: item.uuid }).first();
-  if (existing) return toPublicLink(existing, item.kind);
+  if (existing) return toPublicLink(existing, item.kind, publicUrl);
   const [link] = await tx('drive_public_links')
     .insert({ item_uuid: item.uuid, token: randomBytes(24).toString('base64url'), status: 'ready' })
     .returning('*');
   await announce(tx, item, 'item'); // Its `shared` flag may have just turned true.
-  return toPublicLink(link, item.kind);
+  return toPublicLink(link, item.kind, publicUrl);
 }
 
 /** The sharing settings of an item the caller can see (viewer or higher), else 404 not_found. */
-export async function readSharing(knex: Knex, caller: DriveCaller, uuid: string, kind: ItemKind): Promise<SharingSettings> {
+export async function readSharing(knex: Knex, caller: Caller, uuid: string, kind: ItemKind, publicUrl: string): Promise<SharingSettings> {
   const item = await findVisibleItem(knex, caller, uuid, { kind, needs: 'viewer', includeUploading: true });
   const accesses = (await selectGrants(knex)
     .where('g.item_uuid', item.uuid)
     .whereNot('g.status', 'revoked')
     .orderBy([{ column: 'g.created_at' }, { column: 'g.uuid' }])) as GrantRow[];
   const link = await knex('drive_public_links').where({ item_uuid: item.uuid }).first();
-  return { item, accesses, publicLink: link ? toPublicLink(link, item.kind) : null };
+  return { item, accesses, publicLink: link ? toPublicLink(link, item.kind, publicUrl) : null };
 }
-
-export const isGrantRole = (value: string): value is GrantRole => (GRANT_ROLES as readonly string[]).includes(value);

@@ -1,6 +1,6 @@
 // The changes-feed cursor (sync_token): a fixed binary layout sealed with HMAC-SHA256, opaque to clients.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { config } from '../../platform/config.js';
+import { isUuid } from '../uuid.js';
 
 /** Where a reader stands: inside the first-sync snapshot taken at change-log position `seq`, or in the delta after `seq`. */
 export type FeedCursor =
@@ -19,25 +19,17 @@ export function deriveSyncTokenKey(masterKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'folio drive sync token', 32));
 }
 
-let derivedKey: Buffer | undefined;
-
-/** The process's sync-token key, derived once from the configured master key. */
-export function syncTokenKey(): Buffer {
-  derivedKey ??= deriveSyncTokenKey(config().masterKey);
-  return derivedKey;
-}
-
 const uuidBytes = (uuid: string) => Buffer.from(uuid.replace(/-/g, ''), 'hex');
 const uuidText = (bytes: Buffer) => {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const mac = (key: Buffer, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 
-export function encodeSyncToken(cursor: FeedCursor, key: Buffer = syncTokenKey()): string {
-  for (const uuid of [cursor.workspaceUuid, cursor.userUuid]) if (!UUID.test(uuid)) throw new Error('sync token: not a uuid');
+/** Seals the cursor with `key` (deriveSyncTokenKey of the master key). */
+export function encodeSyncToken(cursor: FeedCursor, key: Buffer): string {
+  for (const uuid of [cursor.workspaceUuid, cursor.userUuid]) if (!isUuid(uuid)) throw new Error('sync token: not a uuid');
   const position = cursor.phase === 'snapshot' ? POSITION_BYTES : 0;
   const body = Buffer.alloc(HEADER_BYTES + position);
   body.writeUInt8(VERSION, 0);
@@ -54,7 +46,7 @@ export function encodeSyncToken(cursor: FeedCursor, key: Buffer = syncTokenKey()
 }
 
 /** The cursor a token stands for, or undefined when it is malformed or its MAC does not verify. */
-export function decodeSyncToken(token: string, key: Buffer = syncTokenKey()): FeedCursor | undefined {
+export function decodeSyncToken(token: string, key: Buffer): FeedCursor | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const raw = Buffer.from(token, 'base64url');
   if (raw.toString('base64url') !== token) return undefined; // Non-canonical encodings are tampering too.

@@ -78,7 +78,7 @@ export async function insertDriveFile(
   owner: TestUser,
   options: { name?: string; folderUuid?: string | null; uploadStatus?: 'uploading' | 'completed'; contentType?: string; sizeBytes?: number } = {},
 ): Promise<string> {
-  const { appendChange } = await import('../../domain/drive/changes.js');
+  const { appendChange } = await import('../../domain/drive/change-log.js');
   return db().transaction(async (tx) => {
     const parent = options.folderUuid ? await tx('drive_items').where({ uuid: options.folderUuid }).first() : undefined;
     const [file] = await tx('drive_items')

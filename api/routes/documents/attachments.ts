@@ -18,9 +18,8 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { uuidParam } from '../../middleware/documents-input.js';
 import { runInTransaction } from '../../middleware/transaction.js';
-import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { attachmentDisposition, presentAttachment } from '../../presenters/documents.js';
 
 /** filename: the display name, the last path segment of what the client sent; the body is the raw bytes. */

@@ -5,10 +5,9 @@ import { createComment, deleteComment, deleteMessage, editMessage, replyToCommen
 import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
 import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { uuidParam } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
-import { documentsInput, input, validate, type InputErrors } from '../../middleware/validate.js';
+import { documentsInput, input, type InputErrors, uuidParam, validate } from '../../middleware/validate.js';
 import { presentThread } from '../../presenters/documents.js';
 
 const nonBlank = (text: string) => text.trim() !== '';

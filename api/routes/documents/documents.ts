@@ -7,10 +7,9 @@ import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { uuidParam } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
-import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentDocument, presentDocumentList, type DocumentViewer } from '../../presenters/documents.js';
 
 const MAX_TITLE_LENGTH = 255;

@@ -9,8 +9,7 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { logger } from '../../../platform/logger.js';
 import { caller, callerOf, requireScope } from '../../middleware/auth.js';
-import { uuidParam } from '../../middleware/documents-input.js';
-import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 
 const KEEP_ALIVE_MS = 15_000;
 const RETRY_MS = 2_000;

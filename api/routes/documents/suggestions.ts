@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { decideSuggestion, deleteSuggestion, writeOperations } from '../../../domain/documents/content.js';
 import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput, uuidParam } from '../../middleware/documents-input.js';
+import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
-import { documentsInput, input, validate } from '../../middleware/validate.js';
+import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentPresenter, presentContent } from '../../presenters/documents.js';
 
 const SuggestionsCreateSchema = z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('suggest') });

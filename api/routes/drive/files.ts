@@ -2,51 +2,70 @@
 // Bytes (simple upload and download, chunked transfer, replace) are in file-content.ts and uploads.ts.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { requireScope } from '../../middleware/auth.js';
-import { hasKey, readDriveBody } from '../../middleware/drive-body.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { requireDeleteScopeToTrash } from '../../middleware/drive-trash-scope.js';
 import { jsonBody } from '../../middleware/json-body.js';
+import { transaction, unitOf } from '../../middleware/transaction.js';
+import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile, presentList } from '../../presenters/drive.js';
-import { findVisibleItem, listChildren, listTrash, updateItemMetadata } from '../../../domain/drive/items.js';
+import { updateItem } from '../../../domain/drive/item-update.js';
+import { findVisibleItem, listFolder, listTrash } from '../../../domain/drive/items.js';
 import { db } from '../../../platform/database.js';
-import { driveCaller } from './folders.js';
-import { applyTrashedFlag, requireDeleteScopeToTrash } from './trash-flag.js';
+
+export const FilesListSchema = z.object({
+  query: z.object({
+    // Empty, absent or repeated: the caller's Drive root.
+    folder_uuid: z
+      .string()
+      .optional()
+      .catch(undefined)
+      .transform((uuid) => uuid || null),
+  }),
+});
+
+export const FilesShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const FilesUpdateSchema = z.object({
-  name: z.string().optional(),
-  folder_uuid: z.string().nullable().optional(),
-  trashed: z.boolean().optional(),
+  params: z.object({ uuid: uuidParam }),
+  body: z.object({
+    name: z.string().optional(),
+    // Present moves (null: to the owner's Drive root); absent leaves the file where it is.
+    folder_uuid: z.string().nullable().optional(),
+    trashed: z.boolean().optional(),
+  }),
 });
 
 export const filesRouter = new Router({ prefix: '/v1/drive' });
 
-filesRouter.get('/files', requireScope('drive.read'), async (ctx) => {
-  const me = driveCaller(ctx.state);
-  const requested = typeof ctx.query.folder_uuid === 'string' && ctx.query.folder_uuid !== '' ? ctx.query.folder_uuid : null;
-  const folderUuid = requested === null ? null : (await findVisibleItem(db(), me, requested, { kind: 'folder' })).uuid;
-  ctx.body = presentList('/v1/drive/files', await listChildren(db(), me, folderUuid), me.userUuid, folderUuid);
+filesRouter.get('/files', requireScope('drive.read'), validate(FilesListSchema, driveInput), async (ctx) => {
+  const { query } = input(ctx.state, FilesListSchema);
+  const me = callerOf(ctx.state);
+  const folder = await listFolder(db(), me, query.folder_uuid);
+  ctx.body = presentList('/v1/drive/files', folder.items, me.userUuid, folder.folderUuid);
 });
 
 filesRouter.get('/trash', requireScope('drive.read'), async (ctx) => {
-  const me = driveCaller(ctx.state);
+  const me = callerOf(ctx.state);
   ctx.body = presentList('/v1/drive/trash', await listTrash(db(), me), me.userUuid);
 });
 
-filesRouter.get('/files/:uuid', requireScope('drive.read'), async (ctx) => {
-  const me = driveCaller(ctx.state);
-  ctx.body = presentFile(await findVisibleItem(db(), me, ctx.params.uuid!, { kind: 'file', includeUploading: true }), me.userUuid);
+filesRouter.get('/files/:uuid', requireScope('drive.read'), validate(FilesShowSchema, driveInput), async (ctx) => {
+  const { params } = input(ctx.state, FilesShowSchema);
+  const me = callerOf(ctx.state);
+  ctx.body = presentFile(await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }), me.userUuid);
 });
 
-filesRouter.post('/files/:uuid', requireScope('drive.update'), jsonBody(), requireDeleteScopeToTrash(), async (ctx) => {
-  const body = ctx.request.body;
-  const input = readDriveBody(body, FilesUpdateSchema);
-  const me = driveCaller(ctx.state);
-  const file = await db().transaction(async (tx) => {
-    const item = await findVisibleItem(tx, me, ctx.params.uuid!, { kind: 'file', needs: 'editor', forUpdate: true });
-    await updateItemMetadata(tx, me, item, {
-      name: input.name,
-      parentUuid: hasKey(body, 'folder_uuid') ? (input.folder_uuid ?? null) : undefined,
-    });
-    return findVisibleItem(tx, me, item.uuid);
-  });
-  ctx.body = presentFile(await applyTrashedFlag(me, file, input.trashed), me.userUuid);
-});
+filesRouter.post(
+  '/files/:uuid',
+  requireScope('drive.update'),
+  jsonBody(),
+  requireDeleteScopeToTrash(),
+  validate(FilesUpdateSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, FilesUpdateSchema);
+    const me = callerOf(ctx.state);
+    const file = await updateItem(unitOf(ctx.state), me, params.uuid, 'file', { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed });
+    ctx.body = presentFile(file, me.userUuid);
+  },
+);

@@ -2,13 +2,11 @@
 // batch committed, and a new worker finishes the job with every item changed exactly once.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
-import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
+import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, makeUser, type TestUser, makeFolder } from '../../support/api.js';
+import { settle, waitUntil } from '../../support/cascades.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
@@ -36,19 +34,7 @@ async function insertChildren(user: TestUser, parents: string[], kind: 'file' | 
   return rows.map((row: { uuid: string }) => row.uuid);
 }
 
-async function settle(rootUuid: string): Promise<DriveCascadeResult> {
-  const [operation] = await operationsOn(db(), rootUuid);
-  const client = await temporalClient();
-  return client.workflow.getHandle(driveCascadeWorkflowId(operation!.kind, rootUuid, operation!.uuid)).result();
-}
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const count = async (query: Promise<{ n: string | number }[]>) => Number((await query)[0]!.n);
 const lastSeq = async (): Promise<number> => Number((await db()('drive_changes').max('seq as seq').first())?.seq ?? 0);

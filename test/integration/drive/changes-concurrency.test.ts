@@ -2,10 +2,11 @@
 // reader follows the feed page by page. Every change-log row must reach the reader on the page that covers it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createFolder, findVisibleItem, updateItemMetadata, type DriveCaller } from '../../../domain/drive/items.js';
-import { decodeSyncToken } from '../../../domain/drive/sync-token.js';
+import type { Caller as DriveCaller } from '../../../domain/caller.js';
+import { createFolder, findVisibleItem, updateItemMetadata } from '../../../domain/drive/items.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser } from '../../support/api.js';
+import { decodeSyncToken } from '../../support/sync-token.js';
 
 const WRITERS = 8;
 const OPERATIONS_PER_WRITER = 30;

@@ -3,11 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../domain/accounts/workspaces.js';
 import { issueAccessToken } from '../../../domain/accounts/credentials.js';
-import { appendChange } from '../../../domain/drive/changes.js';
-import { pruneChangeLog } from '../../../domain/drive/feed.js';
-import { decodeSyncToken, encodeSyncToken } from '../../../domain/drive/sync-token.js';
+import { appendChange, pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import { decodeSyncToken, encodeSyncToken } from '../../support/sync-token.js';
 
 interface Page {
   object: string;

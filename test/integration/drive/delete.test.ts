@@ -5,10 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
-import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
+import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import { settle } from '../../support/cascades.js';
 
 afterAll(closeTemporalClient);
 
@@ -52,11 +51,6 @@ async function objectExists(key: string): Promise<boolean> {
   }
 }
 
-async function settle(rootUuid: string): Promise<DriveCascadeResult> {
-  const [operation] = await operationsOn(db(), rootUuid);
-  const client = await temporalClient();
-  return client.workflow.getHandle(driveCascadeWorkflowId(operation!.kind, rootUuid, operation!.uuid)).result();
-}
 
 const lastSeq = async (): Promise<number> => Number((await db()('drive_changes').max('seq as seq').first())?.seq ?? 0);
 const changesSince = (seq: number, uuids: string[]) =>

@@ -2,7 +2,7 @@
 // not_found; visible without the role is 403 not_authorized (spec/drive.md § Errors; docs/drive-sharing.md).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../../domain/drive/roles.js';
+import type { Role } from '../../../domain/roles.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, revokeGrantFor, type TestUser, makeFolder } from '../../support/api.js';
 
 /** G (the owner's root folder) → F → {S (folder), X (file)}. Operations act on F and X. */

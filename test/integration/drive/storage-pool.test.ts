@@ -2,10 +2,7 @@
 // uploads are aborted or expire and when retired versions are purged.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { releaseStorage } from '../../../domain/storage-pool.js';
-import { discardFileStorage, listFileStorageObjects } from '../../../domain/drive/content-objects.js';
 import { db } from '../../../platform/database.js';
-import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
 import { initiateReplace, uploadChunked } from '../../support/chunked-client.js';
@@ -87,22 +84,4 @@ describe('Workspace storage pool', () => {
     expect(await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first()).toMatchObject({ status: 'aborted' });
   });
 
-  it('lists every stored version of a file, so a permanent delete can discard the bytes and release the pool', async () => {
-    const user = await userWithPool(10_000);
-    const file = await simple(user, 'listed', 250);
-    await initiateReplace({ token: user.token }, file.body.uuid, { size: 100 });
-    const versions = await listFileStorageObjects(db(), file.body.uuid);
-    expect(versions).toEqual([
-      { versionUuid: file.body.uuid, status: 'live', storageKey: `drive/${user.workspaceUuid}/${file.body.uuid}/${file.body.uuid}`, storageUploadId: null, poolBytes: 250 },
-      { versionUuid: expect.any(String), status: 'staged', storageKey: expect.stringContaining(`drive/${user.workspaceUuid}/${file.body.uuid}/`), storageUploadId: expect.any(String), poolBytes: 100 },
-    ]);
-    // What the delete cascade does with them: storage first, then the rows and the pool in one transaction.
-    await discardFileStorage({ storage: storage(), bucket: bucket() }, versions);
-    await db().transaction(async (tx) => {
-      await tx('drive_items').where({ uuid: file.body.uuid }).delete();
-      await releaseStorage(tx, user.workspaceUuid, versions.reduce((sum, v) => sum + v.poolBytes, 0));
-    });
-    expect(await usedBytes(user)).toBe(0);
-    for (const version of versions) await expect(storage().statObject(bucket(), version.storageKey)).rejects.toThrow();
-  });
 });

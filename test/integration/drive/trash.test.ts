@@ -4,21 +4,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import type { DriveCascadeResult } from '../../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import { settle, waitUntil } from '../../support/cascades.js';
 
 afterAll(closeTemporalClient);
 
 
 const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
 
-/** Waits for the latest cascade on the root and returns its result. */
-async function settle(rootUuid: string): Promise<DriveCascadeResult> {
-  const [operation] = await operationsOn(db(), rootUuid);
-  const client = await temporalClient();
-  return client.workflow.getHandle(driveCascadeWorkflowId(operation!.kind, rootUuid, operation!.uuid)).result();
-}
 
 const row = (uuid: string) => db()('drive_items').where({ uuid }).first();
 const rows = async (uuids: string[]) => {
@@ -454,13 +448,3 @@ describe('overlapping operations on one folder', () => {
 const lockWaiters = async (): Promise<number> =>
   (await db().raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n;
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      const sessions = await db().raw(`select state, wait_event_type, left(query, 120) as query from pg_stat_activity where datname = current_database()`);
-      throw new Error(`condition not reached in time; sessions: ${JSON.stringify(sessions.rows)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,9 +1,11 @@
 // The Drive changes feed: a first-sync snapshot that flows into the live delta of the workspace change log,
 // filtered to what the caller can see now. The rules and their limits are in docs/drive-sync.md.
 import type { Knex } from 'knex';
-import type { ChangeType } from './changes.js';
+import type { Caller } from '../caller.js';
+import type { ChangeType } from './change-log.js';
 import { syncTokenInvalid } from './errors.js';
-import { selectVisible, type DriveCaller, type ItemKind, type VisibleItem } from './items.js';
+import { selectVisible } from './items.js';
+import type { ItemKind, VisibleItem } from './rows.js';
 import type { FeedCursor } from './sync-token.js';
 
 export const DEFAULT_PAGE_SIZE = 250;
@@ -39,7 +41,7 @@ interface ChangeRow {
  * Runs in one repeatable-read snapshot, so the page is consistent and a pruning that commits meanwhile
  * cannot hide rows from it.
  */
-export async function readChanges(knex: Knex, caller: DriveCaller, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
+export async function readChanges(knex: Knex, caller: Caller, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
   return knex.transaction(
     async (tx) => {
       const bounds = await logBounds(tx, caller.workspaceUuid);
@@ -80,7 +82,7 @@ const upsert = (item: VisibleItem, type: 'create' | 'update'): UpsertEntry => ({
 /** Snapshot: visible items (trashed included, uploading files withheld) by (depth, uuid), parents first. */
 async function snapshotPage(
   tx: Knex.Transaction,
-  caller: DriveCaller,
+  caller: Caller,
   cursor: Extract<FeedCursor, { phase: 'snapshot' }>,
   limit: number,
   asOf: Date,
@@ -116,7 +118,7 @@ async function snapshotPage(
 /** Delta: change-log rows after the cursor in seq (= commit) order, one entry per item, current state. */
 async function deltaPage(
   tx: Knex.Transaction,
-  caller: DriveCaller,
+  caller: Caller,
   cursor: Extract<FeedCursor, { phase: 'delta' }>,
   limit: number,
   asOf: Date,
@@ -141,15 +143,12 @@ async function deltaPage(
   }
 }
 
-const arrayOf = (value: string[] | string | null): string[] =>
-  Array.isArray(value) ? value : typeof value === 'string' && value.length > 2 ? value.slice(1, -1).split(',') : [];
-
 /**
  * Turns change rows into entries, one per item at the position of its last row. What an entry says comes
  * from the item's current state: visible → create/update with the resource; gone or no longer visible →
  * delete, but only to a reader who could have seen it (see docs/drive-sync.md § Who sees a delete).
  */
-async function entriesFor(tx: Knex.Transaction, caller: DriveCaller, rows: ChangeRow[]): Promise<FeedEntry[]> {
+async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[]): Promise<FeedEntry[]> {
   const rowsByItem = new Map<string, ChangeRow[]>();
   const lastIndex = new Map<string, number>();
   rows.forEach((row, index) => {
@@ -190,7 +189,7 @@ async function entriesFor(tx: Knex.Transaction, caller: DriveCaller, rows: Chang
   }
   const formerParentsOf = (uuid: string) =>
     [earlierParent.get(uuid), ...rowsByItem.get(uuid)!.map((row) => row.parent_uuid)].filter((parent): parent is string => typeof parent === 'string');
-  const chainOf = (uuid: string) => [uuid, ...formerParentsOf(uuid), ...rowsByItem.get(uuid)!.flatMap((row) => arrayOf(row.ancestor_uuids))];
+  const chainOf = (uuid: string) => [uuid, ...formerParentsOf(uuid), ...rowsByItem.get(uuid)!.flatMap((row) => row.ancestor_uuids)];
   const candidates = [...new Set(lostOrGone.flatMap(chainOf))];
   const audience = new Set<string>();
   const seen = new Set<string>();
@@ -241,7 +240,7 @@ async function entriesFor(tx: Knex.Transaction, caller: DriveCaller, rows: Chang
  * reader may not hold it yet: when it changes again after `laterThan`, it could be a folder created (or
  * moved, or shared) after the reader's position. Pulled parents appear again at their own changes.
  */
-async function withParentsFirst(tx: Knex.Transaction, caller: DriveCaller, entries: FeedEntry[], laterThan: string): Promise<FeedEntry[]> {
+async function withParentsFirst(tx: Knex.Transaction, caller: Caller, entries: FeedEntry[], laterThan: string): Promise<FeedEntry[]> {
   const present = new Set(entries.filter((entry) => entry.type !== 'delete').map((entry) => entry.uuid));
   const parentsOf = (list: VisibleItem[]) => [...new Set(list.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null && !present.has(uuid)))];
   const pulled: UpsertEntry[] = [];
@@ -275,18 +274,4 @@ function parentsBeforeChildren(entries: FeedEntry[]): FeedEntry[] {
   };
   entries.forEach(place);
   return ordered;
-}
-
-/**
- * Drops a workspace's change-log rows up to and including `throughSeq` and raises its floor: sync tokens
- * behind the floor then get 410 sync_token_invalid and reseed. Nothing schedules this yet (docs/drive-sync.md).
- */
-export async function pruneChangeLog(knex: Knex, workspaceUuid: string, throughSeq: string): Promise<void> {
-  await knex.transaction(async (tx) => {
-    await tx('drive_change_log_floors')
-      .insert({ workspace_uuid: workspaceUuid, pruned_through_seq: throughSeq })
-      .onConflict('workspace_uuid')
-      .merge({ pruned_through_seq: tx.raw('greatest(drive_change_log_floors.pruned_through_seq, excluded.pruned_through_seq)'), updated_at: tx.fn.now() });
-    await tx('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '<=', throughSeq).delete();
-  });
 }

@@ -1,6 +1,6 @@
-// Database errors that mean a client mistake, mapped once by SQLSTATE and constraint name.
-import type { AppError } from '../domain/errors.js';
-import { invalidUploadStatus, nameTaken } from '../domain/drive/errors.js';
+// Database errors that mean a client mistake, mapped once by SQLSTATE and constraint name (errors.ts uses it).
+import type { AppError } from '../../domain/errors.js';
+import { invalidUploadStatus, nameTaken } from '../../domain/drive/errors.js';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -1,0 +1,23 @@
+// Input several Drive routes read the same way: the declared size of an upload or replacement, and the bodies of
+// the chunked transfer steps both uploads and replacements take (spec/drive.md § Chunked upload, § Replace contents).
+import { z } from 'zod';
+import { invalidFileSize } from '../../domain/drive/errors.js';
+import { MAX_CHUNKED_FILE_BYTES } from '../../domain/drive/crypto.js';
+import { driveInput, type InputErrors } from './validate.js';
+
+/** Part URLs are presigned in batches; a 1 TiB file has 10,000 parts. */
+export const MAX_PART_URLS_PER_REQUEST = 1000;
+
+/** A declared plaintext size: an integer from 0 to 1 TiB; anything else is 422 invalid_file_size. */
+export const PlaintextSize = z.number().int().min(0).max(MAX_CHUNKED_FILE_BYTES);
+
+/** Drive's error policy for a body with plaintext_size_bytes. */
+export const sizedInput: InputErrors = { ...driveInput, fields: { 'body.plaintext_size_bytes': () => invalidFileSize() } };
+
+export const PartUrlsBody = z.object({
+  part_numbers: z.array(z.number().int()).max(MAX_PART_URLS_PER_REQUEST),
+});
+
+export const CompleteBody = z.object({
+  parts: z.array(z.object({ part_number: z.number().int(), etag: z.string() })).max(10_000),
+});

@@ -1,0 +1,23 @@
+// The update routes' one change to a file or folder: rename, move, recolour and the `trashed` flag together,
+// all or nothing, as one version and one change-log entry (spec/drive.md § Files, § Folders).
+import type { Caller } from '../caller.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { findVisibleItem, updateItemMetadata, type FollowingChange, type MetadataChange } from './items.js';
+import { NEEDS } from './roles.js';
+import type { ItemKind, VisibleItem } from './rows.js';
+import { setTrashed } from './trash.js';
+
+export interface ItemUpdate extends MetadataChange {
+  /** true trashes (a folder's descendants follow in its cascade), false restores; the same value changes nothing. */
+  trashed?: boolean;
+}
+
+/** Applies the whole update to the caller's item (editor or above) and answers it as it now stands. */
+export async function updateItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, update: ItemUpdate): Promise<VisibleItem> {
+  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.update, forUpdate: true });
+  const { trashed } = update;
+  const trashing: FollowingChange | undefined =
+    trashed === undefined || trashed === item.trashed ? undefined : (row, versionBumped) => setTrashed(unit, caller, row, trashed, { versionBumped });
+  await updateItemMetadata(unit.tx, caller, item, update, trashing);
+  return findVisibleItem(unit.tx, caller, item.uuid);
+}

@@ -1,0 +1,73 @@
+// The rows Drive reads and writes: items (files and folders) as stored and as a caller sees them, file versions,
+// and the trash operations that cascades carry out.
+import type { Role } from '../roles.js';
+import type { DriveCascadeKind } from '../unit-of-work.js';
+
+export type ItemKind = 'file' | 'folder';
+
+export interface ItemRow {
+  uuid: string;
+  workspace_uuid: string;
+  owner_uuid: string;
+  kind: ItemKind;
+  parent_uuid: string | null;
+  name: string;
+  content_type: string | null;
+  file_size_bytes: string | number | null;
+  upload_status: 'uploading' | 'completed' | null;
+  color: string | null;
+  trashed: boolean;
+  trashed_at: Date | null;
+  trashed_with: string | null;
+  /** Set when a permanent delete was asked for; the delete cascade then removes the subtree's rows. */
+  deleted_at: Date | null;
+  depth: number;
+  version: number;
+  ctag: number;
+  has_preview: boolean;
+  live_version_uuid: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An item as a caller sees it: the row, the caller's role, and what its presenter needs. */
+export interface VisibleItem extends ItemRow {
+  my_role: Role;
+  shared: boolean;
+  owner_first_name: string | null;
+  owner_last_name: string | null;
+}
+
+/** One stored content of a file: staged (uploading or replacing), live, retired (kept a while) or aborted. */
+export interface VersionRow {
+  uuid: string;
+  file_uuid: string;
+  workspace_uuid: string;
+  status: 'staged' | 'live' | 'retired' | 'aborted';
+  wrapped_key: Buffer;
+  storage_key: string;
+  storage_upload_id: string | null;
+  content_type: string;
+  plaintext_size_bytes: string | number;
+  chunk_size_bytes: number;
+  chunk_count: number;
+  created_by: string | null;
+  superseded_by: string | null;
+  created_at: Date;
+  retired_at: Date | null;
+}
+
+/** A trash, restore or delete asked for on a root item, which its cascade carries over the subtree. */
+export interface TrashOperationRow {
+  uuid: string;
+  seq: string;
+  workspace_uuid: string;
+  root_uuid: string;
+  kind: DriveCascadeKind;
+  trashed_with: string | null;
+  actor_uuid: string;
+  status: 'running' | 'completed' | 'superseded';
+  items_changed: number;
+  created_at: Date;
+  completed_at: Date | null;
+}
