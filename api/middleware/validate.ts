@@ -88,12 +88,37 @@ export const checkedBy =
     }
   };
 
+/**
+ * Where the first string holding U+0000 sits in the input, if any. PostgreSQL text and jsonb cannot store it, so no
+ * field may carry one. Markdown is the exception: CommonMark replaces it with U+FFFD (the engine's reader does).
+ * Iterative and linear in the input, whatever its nesting.
+ */
+function firstNulPath(raw: Record<string, unknown>, skip: (path: PropertyKey[]) => boolean): PropertyKey[] | undefined {
+  const stack: [unknown, PropertyKey[]][] = [[raw, []]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000') && !skip(path)) return path;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) stack.push([child, [...path, key]]);
+    }
+  }
+  return undefined;
+}
+
+const isMarkdown = (path: PropertyKey[]) => path[0] === 'body' && path[1] === 'operations';
+
 /** Parses params, query and body with the route's schema; the handler reads the result with input(). */
 export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
   const isRequired = requiredIn(schema);
   return async (ctx, next) => {
     const body = ctx.request.body === undefined || ctx.request.body === null ? {} : ctx.request.body;
     const raw = { params: ctx.params ?? {}, query: ctx.query, body };
+    const nul = firstNulPath(raw, isMarkdown);
+    if (nul) {
+      const issue: Issue = { code: 'custom', path: nul.length > 2 ? nul.slice(0, 2) : nul, message: 'Text may not contain U+0000.', input: undefined };
+      throw inputError([issue], raw, errors, () => false);
+    }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw inputError(parsed.error.issues, raw, errors, isRequired);
     ctx.state.input = parsed.data;

@@ -16,9 +16,12 @@ export interface ParseOptions {
 }
 
 /** Reads a whole document; the result is normalized. Throws invalid_markdown for what cannot be read. */
+/** CommonMark § 2.3: U+0000 is replaced with U+FFFD (and PostgreSQL could not store it anyway). */
+const withoutNul = (markdown: string) => (markdown.includes('\u0000') ? markdown.replaceAll('\u0000', '\uFFFD') : markdown);
+
 export function parseMarkdown(markdown: string, options: ParseOptions = {}): PMNode {
   if (typeof markdown !== 'string') throw invalidMarkdown('markdown must be a string.');
-  const tokens = markdownIt.parse(markdown, {});
+  const tokens = markdownIt.parse(withoutNul(markdown), {});
   const doc = new BlockReader(options).read(tokens);
   return normalizeDoc(doc, new Set(options.suggestionRefs?.values() ?? []));
 }
@@ -26,7 +29,7 @@ export function parseMarkdown(markdown: string, options: ParseOptions = {}): PMN
 /** Reads inline markdown (a replace's `with`): block syntax stays text, as it would inside a paragraph. */
 export function parseInlineMarkdown(markdown: string, options: ParseOptions = {}): PMNode[] {
   if (typeof markdown !== 'string') throw invalidMarkdown('Inline markdown must be a string.');
-  const tokens = markdownIt.parseInline(markdown, {});
+  const tokens = markdownIt.parseInline(withoutNul(markdown), {});
   const inline = tokens[0]?.children ?? [];
   const read = new InlineReader(options, false).read(inline);
   return read.nodes;

@@ -407,17 +407,20 @@ describe('overlapping operations on one folder', () => {
     // Holding one file of the second level stops the trash cascade in its second batch, which would not be
     // its last, until released.
     const locker = await db().transaction();
+    const lockerPid: number = (await locker.raw('select pg_backend_pid() as pid')).rows[0].pid;
     const held = (await locker('drive_items').where({ parent_uuid: inner, kind: 'file' }).first('uuid')).uuid;
     await locker.raw('select 1 from drive_items where uuid = ? for update', [held]);
 
     expect((await call('POST', `/v1/drive/folders/${top}/trash`, { token: user.token })).status).toBe(200);
     const trashOperation = (await operationsOn(db(), top))[0]!;
-    // The first batch committed and the second waits for the held file, holding the root's row lock.
-    await waitUntil(async () => Number((await db()('drive_items').where({ trashed_with: top }).count('* as n').first())!.n) > 500);
-    await waitUntil(async () => (await lockWaiters()) >= 1);
+    // The first batch committed and the second waits for the held file (on the locker), holding the root's row lock.
+    let batchPid: number | undefined;
+    await waitUntil(async () => (batchPid = await blockedBy(lockerPid)) !== undefined);
+    expect(Number((await db()('drive_items').where({ trashed_with: top }).count('* as n').first())!.n)).toBeGreaterThan(500);
     const restoring = call('POST', `/v1/drive/folders/${top}`, { token: user.token, json: { trashed: false } });
-    // The restore waits for the root's row lock; once it does, let the batch finish.
-    await waitUntil(async () => (await lockWaiters()) >= 2);
+    // The restore waits for the root's row lock, held by that very batch; only then let the batch finish, so the
+    // restore commits before the cascade's next batch can look at the root.
+    await waitUntil(async () => (await blockedBy(batchPid!)) !== undefined);
     await locker.rollback();
     const restored = await restoring;
 
@@ -445,6 +448,7 @@ describe('overlapping operations on one folder', () => {
   });
 });
 
-const lockWaiters = async (): Promise<number> =>
-  (await db().raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n;
+/** A backend waiting for a lock that `pid` holds, if any: pins an interleaving to the sessions that make it. */
+const blockedBy = async (pid: number): Promise<number | undefined> =>
+  (await db().raw(`select pid from pg_stat_activity where ? = any(pg_blocking_pids(pid)) limit 1`, [pid])).rows[0]?.pid;
 

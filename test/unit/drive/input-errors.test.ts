@@ -48,3 +48,18 @@ describe('Drive input errors', async () => {
     expect(await answer({ body: [1, 2] })).toEqual({ status: 400, code: 'invalid_body' });
   });
 });
+
+describe('text holding U+0000', () => {
+  it('is refused wherever it sits, with the field it is in, before the schema runs', async () => {
+    expect(await answer({ body: { name: 'a\u0000b', size: 1 } })).toEqual({ status: 400, code: 'invalid_body', fields: ['name'] });
+    expect(await answer({ body: { name: 'a', size: 1, note: '\u0000' } })).toEqual({ status: 400, code: 'invalid_body', fields: ['note'] });
+    expect(await answer({ params: { uuid: '\u0000' }, body: { name: 'a', size: 1 } })).toEqual({ status: 404, code: 'not_found' });
+  });
+
+  it('is left to the markdown reader inside edit operations, which replaces it as CommonMark says', async () => {
+    const Operations = z.object({ body: z.object({ operations: z.array(z.object({ markdown: z.string() })) }) });
+    const ctx = { params: {}, query: {}, request: { body: { operations: [{ markdown: 'a\u0000b' }] } }, state: {} } as any;
+    await validate(Operations, driveInput)(ctx, async () => {});
+    expect(ctx.state.input.body.operations[0].markdown).toBe('a\u0000b');
+  });
+});
