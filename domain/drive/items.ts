@@ -156,9 +156,10 @@ export async function updateItemMetadata(
     if (change.parentUuid === null && item.owner_uuid !== caller.userUuid) {
       throw notAuthorized('Only the owner can move an item to their Drive root.');
     }
+    // The destination first: an unknown, malformed or invisible folder is 404 before its ancestors are read.
+    const destination = await resolveDestination(tx, caller, change.parentUuid);
     const newAbove = await ancestorUuids(tx, change.parentUuid);
     if (item.kind === 'folder' && newAbove.includes(item.uuid)) throw invalidMove();
-    const destination = await resolveDestination(tx, caller, change.parentUuid);
     patch.parent_uuid = destination.parentUuid;
     patch.depth = destination.depth;
     moved = { oldAbove: await ancestorUuids(tx, item.parent_uuid), newAbove };

@@ -140,6 +140,20 @@ describe('Drive folder names, moves and colors', () => {
     expect((await call('GET', `/v1/drive/files?folder_uuid=${mine.uuid}`, { token: stranger.token })).status).toBe(404);
   });
 
+  it('answers 404 not_found to a move or create into a malformed or unknown folder, changing nothing', async () => {
+    const user = await makeUser();
+    const mine = await folder(user.token, { name: 'Staying' });
+    const file = await call('POST', '/v1/drive/files', { token: user.token, json: { name: 'f.txt', content_type: 'text/plain', data: 'aGk=' } });
+    for (const destination of ['not-a-uuid', 'ffffffff-ffff-ffff-ffff-fffffffffffff', '00000000-0000-4000-8000-000000000000']) {
+      const moveFolder = await call('POST', `/v1/drive/folders/${mine.uuid}`, { token: user.token, json: { parent_uuid: destination } });
+      const moveFile = await call('POST', `/v1/drive/files/${file.body.uuid}`, { token: user.token, json: { folder_uuid: destination } });
+      const create = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'child', parent_uuid: destination } });
+      for (const response of [moveFolder, moveFile, create]) expect([response.status, response.body]).toEqual([404, { error: 'not_found' }]);
+    }
+    expect((await call('GET', `/v1/drive/folders/${mine.uuid}`, { token: user.token })).body).toMatchObject({ parent_uuid: null, version: mine.version });
+    expect((await call('GET', `/v1/drive/files/${file.body.uuid}`, { token: user.token })).body).toMatchObject({ folder_uuid: null, version: 1 });
+  });
+
   it('lists the immediate children of a folder with folder_uuid in the envelope', async () => {
     const user = await makeUser();
     const parent = await folder(user.token, { name: 'Parent' });
