@@ -13,10 +13,10 @@ import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
+import { say } from './support.js';
 
 const ITEMS = Number(process.env.FOLIO_BENCH_ITEMS ?? 100_000);
 const PAGE = 1000;
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Stack {
   apiUrl: string;

@@ -16,6 +16,7 @@ import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
+import { percentile, sampleMarkdown, say } from './support.js';
 
 const EDITS = Number(process.env.FOLIO_BENCH_EDITS ?? 100);
 const EDITORS = Number(process.env.FOLIO_BENCH_EDITORS ?? 8);
@@ -27,7 +28,6 @@ const SIZES = (process.env.FOLIO_BENCH_SIZES ?? '10,100,1024').split(',').map((k
 }));
 /** Seconds of measured edits per size at most (after at least 5), so a slow size still finishes. */
 const BUDGET_S = Number(process.env.FOLIO_BENCH_BUDGET ?? 300);
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Stack {
   apiUrl: string;
@@ -41,30 +41,6 @@ async function ownStack(): Promise<Stack> {
   const stack = await startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'info' } });
   return { ...stack, apiLog: join(stack.root, 'api.log') };
 }
-
-/** Markdown of about `bytes` bytes: headings, paragraphs with some formatting, lists; one unique edit target mid-way. */
-function sampleMarkdown(bytes: number): string {
-  const blocks: string[] = [];
-  let size = 0;
-  let n = 0;
-  let targetPlaced = false;
-  while (size < bytes) {
-    n++;
-    let block: string;
-    if (n % 10 === 1) block = `## Section ${n}`;
-    else if (n % 10 === 5) block = `- item ${n} one\n- item ${n} two with **bold** text\n- item ${n} three`;
-    else block = `Paragraph ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
-    if (!targetPlaced && size >= bytes / 2) {
-      block = 'The edit target alpha sits here.';
-      targetPlaced = true;
-    }
-    blocks.push(block);
-    size += block.length + 2;
-  }
-  return blocks.join('\n\n');
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main() {
   const stack = await ownStack();

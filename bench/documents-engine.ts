@@ -8,34 +8,11 @@
 // The code is warmed up on another document first. "first" is the first edit of a document the process has not
 // seen (nothing of it cached); p50 and p90 are over the runs after it, as when one document is edited repeatedly.
 import { applyEdit, renderMarkdown, stateFromMarkdown, type DocumentState } from '../domain/document-engine/index.js';
+import { percentile, sampleMarkdown, say } from './support.js';
 
 const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 20);
 const SIZES = (process.env.FOLIO_BENCH_SIZES ?? '10,100,1024').split(',').map(Number);
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function sampleMarkdown(bytes: number, word = 'Paragraph'): string {
-  const blocks: string[] = [];
-  let size = 0;
-  let n = 0;
-  let targetPlaced = false;
-  while (size < bytes) {
-    n++;
-    let block: string;
-    if (n % 10 === 1) block = `## Section ${n}`;
-    else if (n % 10 === 5) block = `- item ${n} one\n- item ${n} two with **bold** text\n- item ${n} three`;
-    else if (n % 10 === 8) block = `> Quoted ${n} with \`code\` and ~~struck~~ text\n> over two lines`;
-    else block = `${word} ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
-    if (!targetPlaced && size >= bytes / 2) {
-      block = 'The edit target alpha sits here.';
-      targetPlaced = true;
-    }
-    blocks.push(block);
-    size += block.length + 2;
-  }
-  return blocks.join('\n\n');
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 function measure(label: string, stored: string, operation: unknown, quiet = false) {
@@ -69,7 +46,7 @@ const operations = {
 
 // Documents of their own, so the code that writes uncached blocks is warmed up as well as the cached path.
 for (let i = 0; i < 5; i++) {
-  const warmup = JSON.stringify(stateFromMarkdown(sampleMarkdown(50 * 1024, `Warmup ${i}`)));
+  const warmup = JSON.stringify(stateFromMarkdown(sampleMarkdown(50 * 1024, { word: `Warmup ${i}`, quotes: true })));
   for (const operation of Object.values(operations)) measure('warmup', warmup, operation, true);
 }
 
@@ -77,7 +54,7 @@ for (const kb of SIZES) {
   say(`${kb} KB`);
   for (const [label, operation] of Object.entries(operations)) {
     // A document of its own per operation, so the first edit of each finds nothing cached.
-    const stored = JSON.stringify(stateFromMarkdown(sampleMarkdown(kb * 1024, `${label} paragraph`)));
+    const stored = JSON.stringify(stateFromMarkdown(sampleMarkdown(kb * 1024, { word: `${label} paragraph`, quotes: true })));
     measure(label, stored, operation);
   }
 }

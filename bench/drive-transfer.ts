@@ -17,13 +17,12 @@ import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
 import { createStorage } from '../platform/storage.js';
 import { downloadChunked, uploadChunked } from '../test/support/chunked-client.js';
+import { say } from './support.js';
 
 const SIMPLE_BYTES = Number(process.env.FOLIO_BENCH_SIMPLE_BYTES ?? 100_000_000);
 const CHUNKED_BYTES = Number(process.env.FOLIO_BENCH_CHUNKED_BYTES ?? 1_000_000_000);
 const CONCURRENCY = Number(process.env.FOLIO_BENCH_CONCURRENCY ?? 4);
 const PART = 8 * 1024 * 1024;
-
-const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Target {
   apiUrl: string;

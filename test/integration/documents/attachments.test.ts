@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { apiUrl, call, makeColleague, makeDocument, makeUser, makeWorkspace, shareDocument, type TestUser } from '../../support/api.js';
+import { apiUrl, call, makeDocument, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
+import { documentWithColleagues } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const MAX_BYTES = 100 * 1024 * 1024;
@@ -185,10 +186,7 @@ describe('uploading attachments', () => {
 
   it('needs editor to upload (403 forbidden), refuses a trashed document (409 document_trashed) and an unseen one (404)', async () => {
     const owner = await makeUser();
-    const viewer = await makeColleague(owner);
-    const stranger = await makeColleague(owner);
-    const document = await makeDocument(owner);
-    await shareDocument(document.uuid, viewer, 'viewer');
+    const { document, viewer, stranger } = await documentWithColleagues(owner, { viewer: 'viewer', stranger: null });
     const refused = await upload(viewer, document.uuid, 'a.txt', Buffer.from('a'));
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: 'forbidden', error_description: expect.stringContaining('editor') });
@@ -203,10 +201,8 @@ describe('uploading attachments', () => {
 describe('reading and downloading attachments', () => {
   it('reads an attachment for any role, and answers 404 for another document\'s attachment', async () => {
     const owner = await makeUser();
-    const viewer = await makeColleague(owner);
-    const document = await makeDocument(owner);
+    const { document, viewer } = await documentWithColleagues(owner, { viewer: 'viewer' });
     const other = await makeDocument(owner);
-    await shareDocument(document.uuid, viewer, 'viewer');
     const made = await upload(owner, document.uuid, 'doc.txt', Buffer.from('content'));
     const got = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}`, { token: viewer.token });
     expect(got.status).toBe(200);

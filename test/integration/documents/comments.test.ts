@@ -1,22 +1,15 @@
 // Comments: anchored on a quote or on the whole document, replies, resolve and reopen, edit and delete, and errors.
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
-import { call, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { call, makeColleague, makeDocument, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { documentWithCommenter, person, readContent } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const base = (uuid: string) => `/v1/documents/${uuid}/comments`;
-const person = (self: boolean, first: string | null = null) => ({ self, first_name: first, last_name: null, display_name: first });
 
 const comment = (user: TestUser, uuid: string, body: Record<string, unknown>) => call('POST', base(uuid), { token: user.token, json: body });
-const read = (user: TestUser, uuid: string) => call('GET', `/v1/documents/${uuid}/content`, { token: user.token });
 
-async function setup() {
-  const owner = await makeUser({ firstName: 'Olive' });
-  const commenter = await makeColleague(owner, { firstName: 'Cora' });
-  const document = await makeDocument(owner, { markdown: 'The quick brown fox.\n\nJumps over the lazy dog.' });
-  await shareDocument(document.uuid, commenter, 'commenter');
-  return { owner, commenter, document };
-}
+const setup = () => documentWithCommenter('The quick brown fox.\n\nJumps over the lazy dog.');
 
 describe('creating comments', () => {
   it('anchors a comment on quoted text and answers 201 with the thread as the content read lists it', async () => {
@@ -37,7 +30,7 @@ describe('creating comments', () => {
       messages: [{ uuid: expect.any(String), author: person(true, 'Cora'), body: 'Which **fox**?', created_at: expect.any(String), edited_at: null }],
     };
     expect(response.body).toEqual(thread);
-    const content = await read(owner, document.uuid);
+    const content = await readContent(owner, document.uuid);
     // Comments are not marked in the text and do not move the revision.
     expect(content.body).toMatchObject({ revision: 2, markdown: 'The quick brown fox.\n\nJumps over the lazy dog.' });
     expect(content.body.threads).toEqual([{ ...response.body, author: person(false, 'Cora'), messages: [{ ...response.body.messages[0], author: person(false, 'Cora') }] }]);
@@ -48,7 +41,7 @@ describe('creating comments', () => {
     const first = await comment(owner, document.uuid, { body: 'Overall: good' });
     expect(first.body).toMatchObject({ placement: 'document', quote: null });
     const second = await comment(owner, document.uuid, { body: 'On dog', on: 'dog' });
-    const content = await read(owner, document.uuid);
+    const content = await readContent(owner, document.uuid);
     expect(content.body.threads.map((t: { uuid: string }) => t.uuid)).toEqual([first.body.uuid, second.body.uuid]);
   });
 
@@ -71,14 +64,14 @@ describe('creating comments', () => {
     expect(missing.body).toEqual({ error: 'target_not_found', error_description: expect.any(String), retryable: true });
     expect((await comment(owner, document.uuid, { body: 'second', on: 'red fish', occurrence: 2 })).status).toBe(201);
     expect((await comment(owner, document.uuid, { body: 'first', on: 'fish', after: ', blue' })).status).toBe(201);
-    expect((await read(owner, document.uuid)).body.threads).toHaveLength(2);
+    expect((await readContent(owner, document.uuid)).body.threads).toHaveLength(2);
   });
 
   it('shows a comment whose text was deleted as detached, keeping its quote', async () => {
     const { owner, document } = await setup();
     const made = await comment(owner, document.uuid, { body: 'Too lazy?', on: 'lazy' });
     await call('POST', `/v1/documents/${document.uuid}/content`, { token: owner.token, json: { operations: [{ type: 'delete', find: 'lazy ' }] } });
-    const content = await read(owner, document.uuid);
+    const content = await readContent(owner, document.uuid);
     expect(content.body.threads).toEqual([expect.objectContaining({ uuid: made.body.uuid, placement: 'detached', quote: 'lazy' })]);
   });
 
@@ -92,7 +85,7 @@ describe('creating comments', () => {
     const badQuote = await comment(owner, document.uuid, { body: 'x', on: 'fox', occurrence: 0 });
     expect(badQuote.status).toBe(422);
     expect(badQuote.body).toEqual({ error: 'invalid_operation', error_description: expect.any(String) });
-    expect((await read(owner, document.uuid)).body.threads).toEqual([]);
+    expect((await readContent(owner, document.uuid)).body.threads).toEqual([]);
   });
 
   it('needs commenter and docs.comment: a viewer gets 403 forbidden, a docs.write token 403 insufficient_scope', async () => {
@@ -143,10 +136,10 @@ describe('replies, status and messages', () => {
     const resolved = await call('POST', `${base(document.uuid)}/${made.body.uuid}`, { token: owner.token, json: { status: 'resolved' } });
     expect(resolved.status).toBe(200);
     expect(resolved.body).toEqual({ ...made.body, status: 'resolved' });
-    expect((await read(owner, document.uuid)).body.threads).toEqual([]);
+    expect((await readContent(owner, document.uuid)).body.threads).toEqual([]);
     const reopened = await call('POST', `${base(document.uuid)}/${made.body.uuid}`, { token: owner.token, json: { status: 'open' } });
     expect(reopened.body.status).toBe('open');
-    expect((await read(owner, document.uuid)).body.threads).toHaveLength(1);
+    expect((await readContent(owner, document.uuid)).body.threads).toHaveLength(1);
     for (const status of ['closed', 'RESOLVED', 1, undefined]) {
       const bad = await call('POST', `${base(document.uuid)}/${made.body.uuid}`, { token: owner.token, json: { status } });
       expect(bad.status).toBe(422);
@@ -217,7 +210,7 @@ describe('deleting comments and messages', () => {
     const response = await call('DELETE', `${base(document.uuid)}/${made.body.uuid}`, { token: commenter.token });
     expect(response.status).toBe(204);
     expect(response.body).toBe('');
-    expect((await read(owner, document.uuid)).body.threads).toEqual([]);
+    expect((await readContent(owner, document.uuid)).body.threads).toEqual([]);
     expect(await db()('document_thread_messages').where({ thread_uuid: made.body.uuid }).first()).toBeUndefined();
     const state = (await db()('documents').where({ uuid: document.uuid }).first('state')).state;
     expect(JSON.stringify(state)).not.toContain(made.body.uuid);
@@ -245,10 +238,10 @@ describe('deleting comments and messages', () => {
     expect(notTheirs.status).toBe(403);
     const gone = await call('DELETE', `${base(document.uuid)}/${made.body.uuid}/messages/${reply}`, { token: commenter.token });
     expect(gone.status).toBe(204);
-    expect((await read(owner, document.uuid)).body.threads[0].messages.map((m: { body: string }) => m.body)).toEqual(['Opening']);
+    expect((await readContent(owner, document.uuid)).body.threads[0].messages.map((m: { body: string }) => m.body)).toEqual(['Opening']);
     const opening = await call('DELETE', `${base(document.uuid)}/${made.body.uuid}/messages/${made.body.messages[0].uuid}`, { token: owner.token });
     expect(opening.status).toBe(204);
-    expect((await read(owner, document.uuid)).body.threads).toEqual([]);
+    expect((await readContent(owner, document.uuid)).body.threads).toEqual([]);
     expect(await db()('document_threads').where({ uuid: made.body.uuid }).first()).toBeUndefined();
   });
 });

@@ -2,9 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';
+import { documentContent, documentWithColleagues, readContent } from '../../support/documents.js';
 
 const edit = (user: TestUser, uuid: string, body: Record<string, unknown>) => call('POST', `/v1/documents/${uuid}/content`, { token: user.token, json: body });
-const read = (user: TestUser, uuid: string) => call('GET', `/v1/documents/${uuid}/content`, { token: user.token });
+
+/** A new user's new document holding the markdown, and its answer to one edit with these operations. */
+async function editNewDocument(markdown: string, operations: unknown[]) {
+  const user = await makeUser();
+  const document = await makeDocument(user, { markdown });
+  return edit(user, document.uuid, { operations });
+}
 
 const SAMPLE = '# Plan\n\nShip the beta in May. Ship the docs in June.\n\n## Risks\n\nNone yet.';
 
@@ -12,19 +19,16 @@ describe('reading content', () => {
   it('answers document_content with the markdown, the revision and no threads', async () => {
     const user = await makeUser();
     const document = await makeDocument(user, { markdown: SAMPLE });
-    const response = await read(user, document.uuid);
+    const response = await readContent(user, document.uuid);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ object: 'document_content', uuid: document.uuid, revision: 2, markdown: SAMPLE, threads: [] });
+    expect(response.body).toEqual(documentContent(document.uuid, 2, SAMPLE, []));
   });
 
   it('lets every role read, and hides the document from others with 404 not_found', async () => {
     const owner = await makeUser();
-    const viewer = await makeColleague(owner);
-    const stranger = await makeColleague(owner);
-    const document = await makeDocument(owner, { markdown: 'Shared text.' });
-    await shareDocument(document.uuid, viewer, 'viewer');
-    expect((await read(viewer, document.uuid)).body.markdown).toBe('Shared text.');
-    const hidden = await read(stranger, document.uuid);
+    const { document, viewer, stranger } = await documentWithColleagues(owner, { viewer: 'viewer', stranger: null }, { markdown: 'Shared text.' });
+    expect((await readContent(viewer, document.uuid)).body.markdown).toBe('Shared text.');
+    const hidden = await readContent(stranger, document.uuid);
     expect(hidden.status).toBe(404);
     expect(hidden.body).toEqual({ error: 'not_found', error_description: expect.any(String) });
   });
@@ -33,7 +37,7 @@ describe('reading content', () => {
     const user = await makeUser();
     const markdown = 'A <u>line</u> in <span data-color="teal">teal</span>, <mark data-color="pink">marked</mark>, ~~struck~~ and <span data-color="neon">neon</span>.';
     const document = await makeDocument(user, { markdown });
-    expect((await read(user, document.uuid)).body.markdown).toBe(
+    expect((await readContent(user, document.uuid)).body.markdown).toBe(
       'A <u>line</u> in <span data-color="teal">teal</span>, <mark data-color="pink">marked</mark>, ~~struck~~ and neon.',
     );
   });
@@ -53,18 +57,12 @@ describe('editing content', () => {
       ],
     });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      object: 'document_content',
-      uuid: document.uuid,
-      revision: 3,
-      markdown: expect.any(String),
-      threads: [],
-    });
+    expect(response.body).toEqual(documentContent(document.uuid, 3, expect.any(String), []));
     expect(response.body.markdown).toContain('Ship the beta in *April*.');
     expect(response.body.markdown).not.toContain('June');
     expect(response.body.markdown).toContain('Two known.');
     expect(response.body.markdown.indexOf('QA pass')).toBeLessThan(response.body.markdown.indexOf('## Risks'));
-    expect((await read(user, document.uuid)).body).toEqual(response.body);
+    expect((await readContent(user, document.uuid)).body).toEqual(response.body);
   });
 
   it('keeps the formatting of replaced text', async () => {
@@ -91,7 +89,7 @@ describe('editing content', () => {
       ],
     });
     // Nothing changed, not even the first operation.
-    expect((await read(user, document.uuid)).body).toMatchObject({ revision: 2, markdown: 'One cat. Two cat. Red cat.' });
+    expect((await readContent(user, document.uuid)).body).toMatchObject({ revision: 2, markdown: 'One cat. Two cat. Red cat.' });
     const byOccurrence = await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'cat', with: 'dog', occurrence: 'last' }] });
     expect(byOccurrence.body.markdown).toBe('One cat. Two cat. Red dog.');
     const byContext = await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'cat', with: 'cow', before: 'Two ' }] });
@@ -101,25 +99,19 @@ describe('editing content', () => {
   });
 
   it('refuses a quote that is not there with 422 target_not_found, retryable, naming the operation', async () => {
-    const user = await makeUser();
-    const document = await makeDocument(user, { markdown: 'Alpha beta.' });
-    const response = await edit(user, document.uuid, { operations: [{ type: 'delete', find: 'gamma' }] });
+    const response = await editNewDocument('Alpha beta.', [{ type: 'delete', find: 'gamma' }]);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'target_not_found', error_description: expect.any(String), operation: 0, retryable: true });
   });
 
   it('refuses a replace reaching across blocks with 422 target_spans_blocks', async () => {
-    const user = await makeUser();
-    const document = await makeDocument(user, { markdown: 'First para.\n\nSecond para.' });
-    const response = await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'para.\n\nSecond', with: 'x' }] });
+    const response = await editNewDocument('First para.\n\nSecond para.', [{ type: 'replace', find: 'para.\n\nSecond', with: 'x' }]);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'target_spans_blocks', error_description: expect.any(String), operation: 0 });
   });
 
   it('refuses markdown the engine cannot read with 422 invalid_markdown', async () => {
-    const user = await makeUser();
-    const document = await makeDocument(user, { markdown: 'Text.' });
-    const response = await edit(user, document.uuid, { operations: [{ type: 'insert', after: 'end', markdown: '<div>raw html</div>' }] });
+    const response = await editNewDocument('Text.', [{ type: 'insert', after: 'end', markdown: '<div>raw html</div>' }]);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'invalid_markdown', error_description: expect.any(String), operation: 0 });
   });
@@ -151,9 +143,9 @@ describe('editing content', () => {
     expect(stale.body).toEqual({
       error: 'conflict',
       error_description: expect.any(String),
-      current: { object: 'document_content', uuid: document.uuid, revision: 3, markdown: 'Version three.', threads: [] },
+      current: documentContent(document.uuid, 3, 'Version three.', []),
     });
-    expect((await read(user, document.uuid)).body.revision).toBe(3);
+    expect((await readContent(user, document.uuid)).body.revision).toBe(3);
   });
 
   it('refuses a base_revision that is not a revision number with 422 invalid_base_revision', async () => {
@@ -173,7 +165,7 @@ describe('editing content', () => {
       Array.from({ length: 5 }, (_, i) => edit(user, document.uuid, { base_revision: 2, operations: [{ type: 'replace', find: 'Counter: 0', with: `Counter: ${i + 1}` }] })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    const after = await read(user, document.uuid);
+    const after = await readContent(user, document.uuid);
     expect(after.body.revision).toBe(3);
     const revisions = await db()('document_revisions').where({ document_uuid: document.uuid }).orderBy('revision').pluck('revision');
     expect(revisions).toEqual([1, 2, 3]);
@@ -188,7 +180,7 @@ describe('editing content', () => {
     const retry = await edit(user, document.uuid, body);
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
-    expect((await read(user, document.uuid)).body).toMatchObject({ revision: 3, markdown: 'Tally: a\n\nAppended once.' });
+    expect((await readContent(user, document.uuid)).body).toMatchObject({ revision: 3, markdown: 'Tally: a\n\nAppended once.' });
     // Another person's identical batch_id is their own.
     const colleague = await makeColleague(user);
     await shareDocument(document.uuid, colleague, 'editor');
@@ -219,13 +211,11 @@ describe('editing content', () => {
 
   it('needs the editor role: a viewer or commenter gets 403 forbidden naming editor', async () => {
     const owner = await makeUser();
-    const viewer = await makeColleague(owner);
-    const commenter = await makeColleague(owner);
-    const editor = await makeColleague(owner);
-    const document = await makeDocument(owner, { markdown: 'Owned text.' });
-    await shareDocument(document.uuid, viewer, 'viewer');
-    await shareDocument(document.uuid, commenter, 'commenter');
-    await shareDocument(document.uuid, editor, 'editor');
+    const { document, viewer, commenter, editor } = await documentWithColleagues(
+      owner,
+      { viewer: 'viewer', commenter: 'commenter', editor: 'editor' },
+      { markdown: 'Owned text.' },
+    );
     for (const user of [viewer, commenter]) {
       const response = await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'Owned', with: 'Taken' }] });
       expect(response.status).toBe(403);
@@ -242,7 +232,7 @@ describe('editing content', () => {
     const refused = await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'Text', with: 'T' }] });
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ error: 'document_trashed', error_description: expect.any(String) });
-    expect((await read(user, document.uuid)).status).toBe(200);
+    expect((await readContent(user, document.uuid)).status).toBe(200);
     await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { trashed: false } });
     expect((await edit(user, document.uuid, { operations: [{ type: 'replace', find: 'Text', with: 'T' }] })).status).toBe(200);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../domain/accounts/credentials.js';
 import { db } from '../../../platform/database.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, tokenFor } from '../../support/api.js';
+import { documentContent, documentWithColleagues } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -34,7 +35,7 @@ describe('creating and reading a document', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created.body);
     const content = await call('GET', `/v1/documents/${created.body.uuid}/content`, { token: user.token });
-    expect(content.body).toEqual({ object: 'document_content', uuid: created.body.uuid, revision: 1, markdown: '', threads: [] });
+    expect(content.body).toEqual(documentContent(created.body.uuid, 1, '', []));
   });
 
   it('creates with a title, and treats an empty or null title as untitled', async () => {
@@ -279,13 +280,11 @@ describe('updating a document', () => {
 
   it('needs editor to rename and manager or owner to trash, answering 403 forbidden naming the role', async () => {
     const owner = await makeUser();
-    const viewer = await makeColleague(owner);
-    const editor = await makeColleague(owner);
-    const manager = await makeColleague(owner);
-    const document = await makeDocument(owner, { title: 'Shared' });
-    await shareDocument(document.uuid, viewer, 'viewer');
-    await shareDocument(document.uuid, editor, 'editor');
-    await shareDocument(document.uuid, manager, 'manager');
+    const { document, viewer, editor, manager } = await documentWithColleagues(
+      owner,
+      { viewer: 'viewer', editor: 'editor', manager: 'manager' },
+      { title: 'Shared' },
+    );
 
     const viewerRename = await call('POST', `/v1/documents/${document.uuid}`, { token: viewer.token, json: { title: 'V' } });
     expect(viewerRename.status).toBe(403);

@@ -2,11 +2,11 @@
 // (FOLIO_DOCUMENT_TRASH_RETENTION=4s in the suite); a restore before then keeps it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
-import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../../workflows/client.js';
 import { documentPurgeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';
+import { objectExists } from '../../support/storage.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
@@ -27,15 +27,6 @@ async function fullDocument(owner: TestUser) {
   expect(attachment.status).toBe(201);
   const { storage_key } = await db()('document_attachments').where({ uuid: attachment.body.uuid }).first('storage_key');
   return { document, storageKey: storage_key as string };
-}
-
-async function objectExists(key: string): Promise<boolean> {
-  try {
-    await storage().statObject(bucket(), key);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const rowCounts = async (documentUuid: string) => ({

@@ -1,7 +1,8 @@
 // Suggestions: CriticMarkup proposals, accept and reject (editor), delete (author, manager, owner), and their errors.
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
-import { call, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { call, makeColleague, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { documentContent, documentWithCommenter, person, readContent } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -10,17 +11,11 @@ const suggest = (user: TestUser, uuid: string, body: Record<string, unknown>) =>
 const decide = (user: TestUser, uuid: string, thread: string, decision: 'accept' | 'reject') =>
   call('POST', `/v1/documents/${uuid}/suggestions/${thread}/${decision}`, { token: user.token });
 const remove = (user: TestUser, uuid: string, thread: string) => call('DELETE', `/v1/documents/${uuid}/suggestions/${thread}`, { token: user.token });
-const read = (user: TestUser, uuid: string) => call('GET', `/v1/documents/${uuid}/content`, { token: user.token });
-
-const person = (self: boolean, first: string | null = null) => ({ self, first_name: first, last_name: null, display_name: first });
 
 async function setup() {
-  const owner = await makeUser({ firstName: 'Olive' });
-  const commenter = await makeColleague(owner, { firstName: 'Cora' });
-  await makeColleague(owner);
-  const document = await makeDocument(owner, { markdown: 'The quick brown fox.\n\nJumps over the dog.' });
-  await shareDocument(document.uuid, commenter, 'commenter');
-  return { owner, commenter, document };
+  const made = await documentWithCommenter('The quick brown fox.\n\nJumps over the dog.');
+  await makeColleague(made.owner);
+  return made;
 }
 
 describe('suggesting changes', () => {
@@ -37,11 +32,12 @@ describe('suggesting changes', () => {
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
-      object: 'document_content',
-      uuid: document.uuid,
-      revision: 3,
-      markdown: 'The {~~quick~>slow~~}{>>s1<<} brown fox.\n\nJumps{-- over--}{>>s2<<} the {==dog==}{>>s4<<}.\n\n{++¶++}{>>s3<<}{++New para.++}{>>s3<<}',
-      threads: expect.any(Array),
+      ...documentContent(
+        document.uuid,
+        3,
+        'The {~~quick~>slow~~}{>>s1<<} brown fox.\n\nJumps{-- over--}{>>s2<<} the {==dog==}{>>s4<<}.\n\n{++¶++}{>>s3<<}{++New para.++}{>>s3<<}',
+        expect.any(Array),
+      ),
       suggestions: [expect.any(String), expect.any(String), expect.any(String), expect.any(String)],
     });
     const [s1, s2, s3, s4] = response.body.suggestions;
@@ -63,7 +59,7 @@ describe('suggesting changes', () => {
     expect(response.body.threads[2]).toMatchObject({ ref: 's3', suggested_text: 'New para.' });
     expect(response.body.threads[3]).toMatchObject({ ref: 's4', quote: 'dog', suggested_format: '**dog**' });
     // The owner reads the same threads, with the author not being them.
-    const seen = await read(owner, document.uuid);
+    const seen = await readContent(owner, document.uuid);
     expect(seen.body.threads[0].author).toEqual(person(false, 'Cora'));
     expect(seen.body.markdown).toBe(response.body.markdown);
   });
@@ -84,7 +80,7 @@ describe('suggesting changes', () => {
     const response = await suggest(commenter, document.uuid, { operations: [{ type: 'replace', find: 'quick', with: 'fast' }, { type: 'delete', find: 'cat' }] });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'target_not_found', error_description: expect.any(String), operation: 1, retryable: true });
-    expect((await read(commenter, document.uuid)).body).toMatchObject({ revision: 2, threads: [] });
+    expect((await readContent(commenter, document.uuid)).body).toMatchObject({ revision: 2, threads: [] });
     expect(await db()('document_threads').where({ document_uuid: document.uuid }).count({ n: '*' }).first()).toEqual({ n: '0' });
   });
 
@@ -136,13 +132,9 @@ describe('accepting and rejecting suggestions', () => {
     const [s1, s2] = made.body.suggestions;
     const accepted = await decide(owner, document.uuid, s1, 'accept');
     expect(accepted.status).toBe(200);
-    expect(accepted.body).toEqual({
-      object: 'document_content',
-      uuid: document.uuid,
-      revision: 4,
-      markdown: 'The slow brown fox.\n\nJumps{-- over--}{>>s2<<} the dog.',
-      threads: [expect.objectContaining({ uuid: s2, ref: 's2' })],
-    });
+    expect(accepted.body).toEqual(
+      documentContent(document.uuid, 4, 'The slow brown fox.\n\nJumps{-- over--}{>>s2<<} the dog.', [expect.objectContaining({ uuid: s2, ref: 's2' })]),
+    );
     const row = await db()('document_threads').where({ uuid: s1 }).first('status', 'resolution');
     expect(row).toEqual({ status: 'closed', resolution: 'accepted' });
     const again = await decide(owner, document.uuid, s1, 'reject');
@@ -212,13 +204,7 @@ describe('deleting suggestions', () => {
     const made = await suggest(commenter, document.uuid, { operations: [{ type: 'replace', find: 'quick', with: 'slow', comment: 'why not' }] });
     const response = await remove(commenter, document.uuid, made.body.suggestions[0]);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      object: 'document_content',
-      uuid: document.uuid,
-      revision: 4,
-      markdown: 'The quick brown fox.\n\nJumps over the dog.',
-      threads: [],
-    });
+    expect(response.body).toEqual(documentContent(document.uuid, 4, 'The quick brown fox.\n\nJumps over the dog.', []));
     expect(await db()('document_threads').where({ uuid: made.body.suggestions[0] }).first()).toBeUndefined();
     expect(await db()('document_thread_messages').where({ thread_uuid: made.body.suggestions[0] }).first()).toBeUndefined();
   });

@@ -7,26 +7,12 @@ import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { apiUrl, call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { downloadChunked, uploadChunked } from '../../support/chunked-client.js';
+import { expectedDriveFile, simpleDownload, simpleUpload } from '../../support/drive-files.js';
 
 afterAll(closeTemporalClient);
 
 const MiB = 1024 * 1024;
 const CAP = 100 * MiB;
-
-async function simpleUpload(user: TestUser, name: string, data: Buffer, extra: Record<string, unknown> = {}) {
-  const response = await call('POST', '/v1/drive/files', {
-    token: user.token,
-    json: { name, content_type: 'application/octet-stream', data: data.toString('base64'), ...extra },
-  });
-  expect(response.status).toBe(201);
-  return response.body;
-}
-
-async function simpleDownload(user: TestUser, uuid: string): Promise<Buffer> {
-  const response = await call('GET', `/v1/drive/files/${uuid}/download`, { token: user.token });
-  expect(response.status).toBe(200);
-  return Buffer.from(response.body.data, 'base64');
-}
 
 async function readObject(key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -43,24 +29,14 @@ describe('Simple upload and download', () => {
       json: { name: 'hello.txt', content_type: 'text/plain', data: data.toString('base64') },
     });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      object: 'drive_file',
-      uuid: expect.any(String),
-      folder_uuid: null,
-      name: 'hello.txt',
-      content_type: 'text/plain',
-      file_size_bytes: 12,
-      upload_status: 'completed',
-      trashed: false,
-      has_preview: false,
-      version: 1,
-      ctag: 0,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      my_role: 'owner',
-      shared: false,
-      owner: { self: true, first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' },
-    });
+    expect(response.body).toEqual(
+      expectedDriveFile({
+        name: 'hello.txt',
+        content_type: 'text/plain',
+        file_size_bytes: 12,
+        owner: { self: true, first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' },
+      }),
+    );
     const download = await call('GET', `/v1/drive/files/${response.body.uuid}/download`, { token: user.token });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -8,6 +8,8 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
+import { lastSeq } from '../../support/drive-rows.js';
+import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
@@ -41,18 +43,7 @@ async function storedVersion(user: TestUser, fileUuid: string, status: 'live' | 
   return { key, uploadId };
 }
 
-async function objectExists(key: string): Promise<boolean> {
-  try {
-    await storage().statObject(bucket(), key);
-    return true;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return false;
-    throw error;
-  }
-}
 
-
-const lastSeq = async (): Promise<number> => Number((await db()('drive_changes').max('seq as seq').first())?.seq ?? 0);
 const changesSince = (seq: number, uuids: string[]) =>
   db()('drive_changes')
     .where('seq', '>', seq)

@@ -8,35 +8,16 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { replaceWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/chunked-client.js';
+import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
+import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
 const MiB = 1024 * 1024;
 
-async function simpleUpload(user: TestUser, name: string, data: Buffer, contentType = 'application/octet-stream') {
-  const response = await call('POST', '/v1/drive/files', { token: user.token, json: { name, content_type: contentType, data: data.toString('base64') } });
-  expect(response.status).toBe(201);
-  return response.body;
-}
-
-async function simpleDownload(user: TestUser, uuid: string): Promise<Buffer> {
-  const response = await call('GET', `/v1/drive/files/${uuid}/download`, { token: user.token });
-  expect(response.status).toBe(200);
-  return Buffer.from(response.body.data, 'base64');
-}
-
 const usedBytes = async (user: TestUser) => Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
 const lifecycleResult = async (versionUuid: string) => (await temporalClient()).workflow.getHandle(replaceWorkflowId(versionUuid)).result();
-
-async function objectExists(key: string): Promise<boolean> {
-  try {
-    await storage().statObject(bucket(), key);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function grant(user: TestUser, itemUuid: string, role: string) {
   await db()('drive_grants').insert({
@@ -90,7 +71,7 @@ describe('Replacing a file\'s contents', () => {
     const user = await makeUser();
     const client = { token: user.token };
     const original = randomBytes(1000);
-    const file = await simpleUpload(user, 'report.txt', original, 'text/plain');
+    const file = await simpleUpload(user, 'report.txt', original, { content_type: 'text/plain' });
     const replacement = randomBytes(8 * MiB + 5);
     const updated = await replaceChunked(client, file.uuid, { size: replacement.length, source: replacement, contentType: 'application/pdf' });
     expect(updated).toEqual({
@@ -112,7 +93,7 @@ describe('Replacing a file\'s contents', () => {
 
   it('keeps the content type when the replacement names none', async () => {
     const user = await makeUser();
-    const file = await simpleUpload(user, 'same-type.txt', Buffer.from('one'), 'text/plain');
+    const file = await simpleUpload(user, 'same-type.txt', Buffer.from('one'), { content_type: 'text/plain' });
     const updated = await replaceChunked({ token: user.token }, file.uuid, { size: 3, source: Buffer.from('two') });
     expect(updated).toMatchObject({ content_type: 'text/plain', ctag: 1 });
     expect((await simpleDownload(user, file.uuid)).toString()).toBe('two');

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../domain/roles.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, revokeGrantFor, type TestUser, makeFolder } from '../../support/api.js';
+import { simpleUpload } from '../../support/drive-files.js';
 
 /** G (the owner's root folder) → F → {S (folder), X (file)}. Operations act on F and X. */
 interface Tree {
@@ -17,12 +18,14 @@ interface Tree {
 
 /** A real file with bytes (simple upload), so the content routes have something to serve. */
 async function upload(user: TestUser, name: string, folderUuid: string) {
-  const response = await call('POST', '/v1/drive/files', {
-    token: user.token,
-    json: { name, content_type: 'text/plain', data: Buffer.from('hello').toString('base64'), folder_uuid: folderUuid },
-  });
-  expect(response.status).toBe(201);
-  return response.body.uuid as string;
+  return (await simpleUpload(user, name, Buffer.from('hello'), { content_type: 'text/plain', folder_uuid: folderUuid })).uuid as string;
+}
+
+/** Trashes the item through POST …/trash and, when that worked, restores it, so the next role finds the tree as it was. */
+async function trashThenRestore(actor: TestUser, kind: 'files' | 'folders', uuid: string) {
+  const trashed = await call('POST', `/v1/drive/${kind}/${uuid}/trash`, { token: actor.token });
+  if (trashed.status === 200) expect((await call('POST', `/v1/drive/${kind}/${uuid}`, { token: actor.token, json: { trashed: false } })).status).toBe(200);
+  return trashed;
 }
 
 async function makeTree(owner?: TestUser): Promise<Tree> {
@@ -32,6 +35,16 @@ async function makeTree(owner?: TestUser): Promise<Tree> {
   const s = await makeFolder(who, 'S', f);
   const x = await upload(who, 'x.txt', f);
   return { owner: who, g, f, s, x };
+}
+
+/** A scenario's setup: a new tree, and a colleague of its owner who acts once `share` gave them their access. */
+function colleagueOnTree(share: (tree: Tree, actor: TestUser) => Promise<unknown>) {
+  return async () => {
+    const tree = await makeTree();
+    const actor = await makeColleague(tree.owner);
+    await share(tree, actor);
+    return { actor, tree };
+  };
 }
 
 interface Scenario {
@@ -47,32 +60,17 @@ const scenarios: Scenario[] = [
   ...(['manager', 'editor', 'commenter', 'viewer'] as const).map((role) => ({
     name: `a user granted ${role} on F`,
     role,
-    setup: async () => {
-      const tree = await makeTree();
-      const actor = await makeColleague(tree.owner);
-      await grant({ folder: tree.f }, { user: actor }, role);
-      return { actor, tree };
-    },
+    setup: colleagueOnTree((tree, actor) => grant({ folder: tree.f }, { user: actor }, role)),
   })),
   {
     name: 'a member through a workspace grant of editor on F',
     role: 'editor',
-    setup: async () => {
-      const tree = await makeTree();
-      const actor = await makeColleague(tree.owner);
-      await grant({ folder: tree.f }, { workspace: tree.owner.workspaceUuid }, 'editor');
-      return { actor, tree };
-    },
+    setup: colleagueOnTree((tree) => grant({ folder: tree.f }, { workspace: tree.owner.workspaceUuid }, 'editor')),
   },
   {
     name: 'a user granted editor on the ancestor G (inherited)',
     role: 'editor',
-    setup: async () => {
-      const tree = await makeTree();
-      const actor = await makeColleague(tree.owner);
-      await grant({ folder: tree.g }, { user: actor }, 'editor');
-      return { actor, tree };
-    },
+    setup: colleagueOnTree((tree, actor) => grant({ folder: tree.g }, { user: actor }, 'editor')),
   },
   {
     name: "the owner of G, on items a grantee created inside it (manager by owning an ancestor)",
@@ -91,22 +89,12 @@ const scenarios: Scenario[] = [
   {
     name: 'a user with a pending grant of editor on F',
     role: null,
-    setup: async () => {
-      const tree = await makeTree();
-      const actor = await makeColleague(tree.owner);
-      await grant({ folder: tree.f }, { user: actor }, 'editor', 'pending');
-      return { actor, tree };
-    },
+    setup: colleagueOnTree((tree, actor) => grant({ folder: tree.f }, { user: actor }, 'editor', 'pending')),
   },
   {
     name: 'a user whose editor grant on F was revoked',
     role: null,
-    setup: async () => {
-      const tree = await makeTree();
-      const actor = await makeColleague(tree.owner);
-      await revokeGrantFor(await grant({ folder: tree.f }, { user: actor }, 'editor'));
-      return { actor, tree };
-    },
+    setup: colleagueOnTree(async (tree, actor) => revokeGrantFor(await grant({ folder: tree.f }, { user: actor }, 'editor'))),
   },
   {
     name: 'a colleague without any grant',
@@ -249,22 +237,14 @@ const operations: Operation[] = [
     name: 'trash (then restore) file X through POST …/trash',
     needs: 'editor',
     ok: 200,
-    run: async (actor, tree) => {
-      const trashed = await call('POST', `/v1/drive/files/${tree.x}/trash`, { token: actor.token });
-      if (trashed.status === 200) expect((await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { trashed: false } })).status).toBe(200);
-      return trashed;
-    },
+    run: (actor, tree) => trashThenRestore(actor, 'files', tree.x),
     check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_file', uuid: tree.x, trashed: true }),
   },
   {
     name: 'trash (then restore) folder S through POST …/trash',
     needs: 'editor',
     ok: 200,
-    run: async (actor, tree) => {
-      const trashed = await call('POST', `/v1/drive/folders/${tree.s}/trash`, { token: actor.token });
-      if (trashed.status === 200) expect((await call('POST', `/v1/drive/folders/${tree.s}`, { token: actor.token, json: { trashed: false } })).status).toBe(200);
-      return trashed;
-    },
+    run: (actor, tree) => trashThenRestore(actor, 'folders', tree.s),
     check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_folder', uuid: tree.s, trashed: true }),
   },
   {

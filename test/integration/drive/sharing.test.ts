@@ -1,33 +1,11 @@
 // Sharing: the read-only sharing routes, the share flags on items, where shared items show up, and the
 // `folio share` commands that make grants and public links (spec/drive.md § Sharing; docs/drive-sharing.md).
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { grantAccess, revokeGrant } from '../../../domain/drive/sharing.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { call, grant, insertDriveFile, makeColleague, makeDocument, makeUser, revokeGrantFor, tokenFor, makeFolder } from '../../support/api.js';
-
-const run = promisify(execFile);
-
-async function folio(...args: string[]): Promise<any> {
-  const { stdout } = await run('npx', ['--no-install', 'folio', ...args, '--json'], { env: process.env });
-  const lines = stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!);
-}
-
-async function folioFails(...args: string[]): Promise<string> {
-  const failure = await run('npx', ['--no-install', 'folio', ...args, '--json'], { env: process.env }).then(
-    () => undefined,
-    (error: { code: number; stderr: string; stdout: string }) => error,
-  );
-  expect(failure, `folio ${args.join(' ')} should fail`).toBeDefined();
-  expect(failure!.code).not.toBe(0);
-  expect(failure!.stdout).toBe('');
-  return failure!.stderr;
-}
-
+import { folio, folioFails, runFolio } from '../../support/cli.js';
 
 const timestamps = { created_at: expect.any(String), updated_at: expect.any(String) };
 
@@ -274,7 +252,7 @@ describe('folio share', () => {
   });
 
   it('prints help for the share commands', async () => {
-    const { stdout } = await run('npx', ['--no-install', 'folio', 'share', '--help'], { env: process.env });
+    const { stdout } = await runFolio('share', '--help');
     for (const command of ['grant', 'accept', 'revoke', 'link']) expect(stdout).toContain(command);
   });
 });

@@ -7,6 +7,9 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
 import { settle, waitUntil } from '../../support/cascades.js';
+import { expectedDriveFile, expectedDriveFolder } from '../../support/drive-files.js';
+import { changesSince, lastSeq, row } from '../../support/drive-rows.js';
+import { itemTrashedInSharedFolder } from '../../support/drive-trees.js';
 
 afterAll(closeTemporalClient);
 
@@ -14,14 +17,10 @@ afterAll(closeTemporalClient);
 const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
 
 
-const row = (uuid: string) => db()('drive_items').where({ uuid }).first();
 const rows = async (uuids: string[]) => {
   const found = await db()('drive_items').whereIn('uuid', uuids);
   return uuids.map((uuid) => found.find((item) => item.uuid === uuid));
 };
-const lastSeq = async (): Promise<number> => Number((await db()('drive_changes').max('seq as seq').first())?.seq ?? 0);
-const changesSince = (seq: number, uuids: string[]) =>
-  db()('drive_changes').where('seq', '>', seq).whereIn('item_uuid', uuids).orderBy('seq').select('item_uuid', 'change_type', 'item_version');
 
 describe('POST /v1/drive/files/{uuid}/trash', () => {
   it('answers 200 with the drive_file trashed, version +1, and appends one update change', async () => {
@@ -32,24 +31,17 @@ describe('POST /v1/drive/files/{uuid}/trash', () => {
     const response = await call('POST', `/v1/drive/files/${uuid}/trash`, { token: user.token });
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      object: 'drive_file',
-      uuid,
-      folder_uuid: null,
-      name: 'notes.txt',
-      content_type: 'text/plain',
-      file_size_bytes: 5,
-      upload_status: 'completed',
-      trashed: true,
-      has_preview: false,
-      version: 2,
-      ctag: 0,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      my_role: 'owner',
-      shared: false,
-      owner: { self: true, first_name: 'Ada', last_name: 'Lovelace', display_name: 'Ada Lovelace' },
-    });
+    expect(response.body).toEqual(
+      expectedDriveFile({
+        uuid,
+        name: 'notes.txt',
+        content_type: 'text/plain',
+        file_size_bytes: 5,
+        trashed: true,
+        version: 2,
+        owner: { self: true, first_name: 'Ada', last_name: 'Lovelace', display_name: 'Ada Lovelace' },
+      }),
+    );
     expect(await changesSince(before, [uuid])).toEqual([{ item_uuid: uuid, change_type: 'update', item_version: 2 }]);
     expect(await row(uuid)).toMatchObject({ trashed: true, trashed_with: uuid, trashed_at: expect.any(Date) });
   });
@@ -107,20 +99,9 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
     const response = await call('POST', `/v1/drive/folders/${top}/trash`, { token: user.token });
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      object: 'drive_folder',
-      uuid: top,
-      parent_uuid: null,
-      name: 'Top',
-      color: null,
-      trashed: true,
-      version: 2,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
-      my_role: 'owner',
-      shared: false,
-      owner: { self: true, first_name: null, last_name: null, display_name: null },
-    });
+    expect(response.body).toEqual(
+      expectedDriveFolder({ uuid: top, name: 'Top', color: null, trashed: true, version: 2, owner: { self: true, first_name: null, last_name: null, display_name: null } }),
+    );
     expect(await settle(top)).toEqual({ outcome: 'completed', itemsChanged: 5 });
 
     const descendants = [middle, bottom, f1, f2, f3];
@@ -313,15 +294,7 @@ describe('trash and restore through the update routes', () => {
   });
 
   it('refuses a restore to the root by someone other than the owner with 403 not_authorized', async () => {
-    const owner = await makeUser();
-    const editor = await makeColleague(owner);
-    const shared = await makeFolder(owner, 'Shared');
-    const parent = await makeFolder(owner, 'Parent', shared);
-    const item = await file(owner, 'item.txt', parent);
-    await grant({ folder: shared }, { user: editor }, 'editor');
-    await call('POST', `/v1/drive/files/${item}/trash`, { token: owner.token });
-    await call('POST', `/v1/drive/folders/${parent}/trash`, { token: owner.token });
-    await settle(parent);
+    const { editor, parent, item } = await itemTrashedInSharedFolder();
     const before = await row(item);
 
     const response = await call('POST', `/v1/drive/files/${item}`, { token: editor.token, json: { trashed: false } });

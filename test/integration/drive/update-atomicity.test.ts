@@ -3,13 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
-import { call, grant, insertDriveFile, makeColleague, makeFolder, makeUser } from '../../support/api.js';
+import { call, insertDriveFile, makeFolder, makeUser } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
+import { changesSince, lastSeq, row } from '../../support/drive-rows.js';
+import { itemTrashedInSharedFolder } from '../../support/drive-trees.js';
 
-const row = (uuid: string) => db()('drive_items').where({ uuid }).first();
-const lastSeq = async (): Promise<number> => Number((await db()('drive_changes').max('seq as seq').first())?.seq ?? 0);
-const changesSince = (seq: number, uuids: string[]) =>
-  db()('drive_changes').where('seq', '>', seq).whereIn('item_uuid', uuids).orderBy('seq').select('item_uuid', 'change_type', 'item_version');
+/** The item's row now, and a check that neither the row nor the change log moved for it since. */
+async function watch(uuid: string) {
+  const before = await row(uuid);
+  const seq = await lastSeq();
+  const expectUnchanged = async () => {
+    expect(await row(uuid)).toEqual(before);
+    expect(await changesSince(seq, [uuid])).toEqual([]);
+  };
+  return { before, expectUnchanged };
+}
 
 describe('an update that fails part way changes nothing', () => {
   it('refuses a rename-and-restore into a name a live sibling took with 422 name_taken, keeping the name and version', async () => {
@@ -17,16 +25,14 @@ describe('an update that fails part way changes nothing', () => {
     const file = await insertDriveFile(user, { name: 'draft.txt' });
     expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: user.token })).status).toBe(200);
     await insertDriveFile(user, { name: 'final.txt' });
-    const before = await row(file);
-    const seq = await lastSeq();
+    const { before, expectUnchanged } = await watch(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { name: 'final.txt', trashed: false } });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
-    expect(await row(file)).toEqual(before);
+    await expectUnchanged();
     expect(before).toMatchObject({ name: 'draft.txt', trashed: true, version: 2 });
-    expect(await changesSince(seq, [file])).toEqual([]);
   });
 
   it('refuses a rename-and-restore of a folder into a taken name without starting its cascade', async () => {
@@ -36,15 +42,13 @@ describe('an update that fails part way changes nothing', () => {
     expect((await call('POST', `/v1/drive/folders/${folder}/trash`, { token: user.token })).status).toBe(200);
     await settle(folder);
     await makeFolder(user, 'New');
-    const before = await row(folder);
-    const seq = await lastSeq();
+    const { expectUnchanged } = await watch(folder);
 
     const response = await call('POST', `/v1/drive/folders/${folder}`, { token: user.token, json: { name: 'new', trashed: false } });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
-    expect(await row(folder)).toEqual(before);
-    expect(await changesSince(seq, [folder])).toEqual([]);
+    await expectUnchanged();
     expect(await operationsOn(db(), folder)).toEqual([expect.objectContaining({ kind: 'trash' })]);
   });
 
@@ -54,37 +58,25 @@ describe('an update that fails part way changes nothing', () => {
     await insertDriveFile(user, { name: 'notes.txt', folderUuid: destination });
     const file = await insertDriveFile(user, { name: 'notes.txt' });
     expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: user.token })).status).toBe(200);
-    const before = await row(file);
-    const seq = await lastSeq();
+    const { before, expectUnchanged } = await watch(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: destination, trashed: false } });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
-    expect(await row(file)).toEqual(before);
+    await expectUnchanged();
     expect(before).toMatchObject({ parent_uuid: null, trashed: true });
-    expect(await changesSince(seq, [file])).toEqual([]);
   });
 
   it("refuses a rename-and-restore to the owner's root by an editor with 403 not_authorized, keeping the name", async () => {
-    const owner = await makeUser();
-    const editor = await makeColleague(owner);
-    const shared = await makeFolder(owner, 'Shared');
-    const parent = await makeFolder(owner, 'Parent', shared);
-    const file = await insertDriveFile(owner, { name: 'item.txt', folderUuid: parent });
-    await grant({ folder: shared }, { user: editor }, 'editor');
-    expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: owner.token })).status).toBe(200);
-    expect((await call('POST', `/v1/drive/folders/${parent}/trash`, { token: owner.token })).status).toBe(200);
-    await settle(parent);
-    const before = await row(file);
-    const seq = await lastSeq();
+    const { editor, item: file } = await itemTrashedInSharedFolder();
+    const { expectUnchanged } = await watch(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: editor.token, json: { name: 'renamed.txt', trashed: false } });
 
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'not_authorized' });
-    expect(await row(file)).toEqual(before);
-    expect(await changesSince(seq, [file])).toEqual([]);
+    await expectUnchanged();
   });
 });
 

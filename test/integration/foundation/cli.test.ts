@@ -1,17 +1,7 @@
 // The operator CLI as operators run it: `npx folio ... --json`, one JSON object on stdout.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../support/api.js';
-
-const run = promisify(execFile);
-
-async function folio(...args: string[]): Promise<any> {
-  const { stdout } = await run('npx', ['--no-install', 'folio', ...args, '--json'], { env: process.env });
-  const lines = stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!);
-}
+import { folio, runFolio } from '../../support/cli.js';
 
 describe('folio CLI', () => {
   it('creates a workspace and user, issues a token the API accepts, and an API key it rejects', async () => {
@@ -34,13 +24,13 @@ describe('folio CLI', () => {
   });
 
   it('refuses an unknown scope with a clear message and a non-zero exit', async () => {
-    await expect(run('npx', ['--no-install', 'folio', 'token', 'issue', '--user', 'u', '--workspace', 'w', '--scopes', 'drive.fly', '--json'], { env: process.env }))
+    await expect(runFolio('token', 'issue', '--user', 'u', '--workspace', 'w', '--scopes', 'drive.fly', '--json'))
       .rejects.toMatchObject({ stderr: expect.stringContaining('unknown scope drive.fly') });
   });
 
   it('prints help for every command group', async () => {
     for (const group of [[], ['workspace'], ['user'], ['token'], ['apikey']]) {
-      const { stdout } = await run('npx', ['--no-install', 'folio', ...group, '--help'], { env: process.env });
+      const { stdout } = await runFolio(...group, '--help');
       expect(stdout).toContain('Usage: folio');
     }
   });

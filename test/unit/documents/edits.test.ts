@@ -244,29 +244,20 @@ const decisionCases: EditCase[] = [
   { name: 'accepting a line-broken insertion', md: 'a', mode: 'suggest', then: 'accept', ops: [{ type: 'replace', find: 'a', with: 'a\\\nb' }], expected: 'a\\\nb' },
 ];
 
-describe('replace', () => {
-  it.each(replaceCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
+const tables: [string, EditCase[]][] = [
+  ['replace', replaceCases],
+  ['insert', insertCases],
+  ['delete', deleteCases],
+  ['set_document', setDocumentCases],
+  ['suggest', suggestCases],
+  ['accept, reject and delete a suggestion', decisionCases],
+];
 
-describe('insert', () => {
-  it.each(insertCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
-
-describe('delete', () => {
-  it.each(deleteCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
-
-describe('set_document', () => {
-  it.each(setDocumentCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
-
-describe('suggest', () => {
-  it.each(suggestCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
-
-describe('accept, reject and delete a suggestion', () => {
-  it.each(decisionCases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
-});
+for (const [title, cases] of tables) {
+  describe(title, () => {
+    it.each(cases)('$name', (testCase) => expect(runCase(testCase)).toBe(testCase.expected));
+  });
+}
 
 export const CASE_COUNT =
   replaceCases.length + insertCases.length + deleteCases.length + setDocumentCases.length + suggestCases.length + decisionCases.length;

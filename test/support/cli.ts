@@ -1,0 +1,31 @@
+// The operator CLI as operators run it: `npx folio ...`, with --json one JSON object on stdout or a failure on stderr.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+
+const run = promisify(execFile);
+
+/** Runs `npx folio <args>` as it is; rejects with the child's code, stdout and stderr when it exits non-zero. */
+export function runFolio(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run('npx', ['--no-install', 'folio', ...args], { env: process.env });
+}
+
+/** Runs `folio <args> --json` and answers the one JSON object it prints. */
+export async function folio(...args: string[]): Promise<any> {
+  const { stdout } = await runFolio(...args, '--json');
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+/** Runs `folio <args> --json`, which must fail with nothing on stdout; answers its stderr. */
+export async function folioFails(...args: string[]): Promise<string> {
+  const failure = await runFolio(...args, '--json').then(
+    () => undefined,
+    (error: { code: number; stderr: string; stdout: string }) => error,
+  );
+  expect(failure, `folio ${args.join(' ')} should fail`).toBeDefined();
+  expect(failure!.code).not.toBe(0);
+  expect(failure!.stdout).toBe('');
+  return failure!.stderr;
+}
