@@ -29,6 +29,10 @@ async function main() {
     },
     createApp().callback(),
   );
+  // An idle keep-alive connection is closed after this; a client may reuse it at that very moment and lose its request
+  // (EPIPE), and a client whose timers run late (a busy process) sees that often at Node's 5 s default. Above the 60 s
+  // idle timeout of common load balancers, as their guides recommend.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ category: 'lifecycle', address: `http://${host}:${port}` }, 'api listening');
 
