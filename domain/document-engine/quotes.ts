@@ -35,7 +35,8 @@ interface Reading {
 }
 
 const SNIPPET_CONTEXT = 30;
-const MAX_CANDIDATES = 50;
+/** At most this many candidates are listed in target_ambiguous (the first ones); the body says truncated past it. */
+export const MAX_CANDIDATES = 50;
 
 /**
  * Resolves a quote to one document range. Throws target_not_found or target_ambiguous (retryable, with the
@@ -54,7 +55,7 @@ export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: Q
         occurrence: i + 1,
         snippet: snippet(reading.haystack, match.start, match.end),
       }));
-      throw targetAmbiguous(candidates, operation);
+      throw targetAmbiguous(candidates, operation, found.length);
     }
     const match = found[pick]!;
     return { from: match.range.from, to: match.range.to, reading: reading.name };
