@@ -17,7 +17,7 @@ import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
-import { conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
+import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
@@ -187,7 +187,11 @@ export async function writeOperations(
     forUpdate: true,
   });
   const batch = await storedBatch(tx, document.uuid, caller.userUuid, input.batchId);
-  if (batch) return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
+  if (batch) {
+    // A retry is the same request: one sent to the other endpoint is not, and gets no answer that endpoint never gives.
+    if (batch.endpoint !== mode) throw batchIdReused(batch.endpoint as EditMode);
+    return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
+  }
   if (document.trashed_at) throw documentTrashed();
   const current = await loadState(tx, document.uuid);
   if (input.baseRevision !== undefined) {
@@ -224,6 +228,7 @@ export async function writeOperations(
       document_uuid: document.uuid,
       user_uuid: caller.userUuid,
       batch_id: input.batchId,
+      endpoint: mode,
       revision,
       response_status: status,
       response: JSON.stringify(body),

@@ -49,6 +49,12 @@ export const invalidTrashed = () => new AppError(422, 'invalid_trashed', 'trashe
 export const invalidBaseRevision = () =>
   new AppError(422, 'invalid_base_revision', 'base_revision must be a revision number of this document (a whole number from 1 up to the current revision).');
 export const invalidBatchId = () => new AppError(422, 'invalid_batch_id', 'batch_id must be a string of 1 to 64 characters.');
+export const batchIdReused = (usedOn: 'edit' | 'suggest') =>
+  new AppError(
+    422,
+    'batch_id_reused',
+    `This batch_id was already applied ${usedOn === 'edit' ? 'as an edit (POST …/content)' : 'as suggestions (POST …/suggestions)'} on this document; nothing changed. Send a new batch_id.`,
+  );
 export const invalidCommentBody = () => new AppError(422, 'invalid_body', 'body must be a non-blank markdown string.');
 export const blankSuggestionComment = (operation: number) =>
   new AppError(422, 'invalid_body', `Operation ${operation}: comment must be a non-blank markdown string.`, { operation });
