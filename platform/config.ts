@@ -65,6 +65,12 @@ const EnvSchema = z.object({
   FOLIO_UPLOAD_EXPIRY: duration('24h'),
   FOLIO_FILE_VERSION_RETENTION: duration('24h'),
   FOLIO_DOCUMENT_TRASH_RETENTION: duration('30d'),
+  /** Documents' limits the spec leaves open (docs/documents-api.md § Limits): the markdown's size in UTF-8 bytes, … */
+  FOLIO_DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
+  /** … the threads (comments and suggestions, in any state) one document may hold, … */
+  FOLIO_DOCUMENT_MAX_THREADS: z.coerce.number().int().positive().default(2_000),
+  /** … and the live event streams one user may hold open on one API process. */
+  FOLIO_LIVE_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
   /** Drive change-log rows older than this are pruned daily; a sync token behind them answers 410 and reseeds. */
   FOLIO_CHANGE_LOG_RETENTION: duration('90d'),
   FOLIO_WEBHOOK_RETRY_DELAYS: z
@@ -127,6 +133,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     fileVersionRetentionMs: values.FOLIO_FILE_VERSION_RETENTION,
     documentTrashRetentionMs: values.FOLIO_DOCUMENT_TRASH_RETENTION,
     changeLogRetentionMs: values.FOLIO_CHANGE_LOG_RETENTION,
+    documentLimits: {
+      maxBytes: values.FOLIO_DOCUMENT_MAX_BYTES,
+      maxThreads: values.FOLIO_DOCUMENT_MAX_THREADS,
+      liveStreamsPerUser: values.FOLIO_LIVE_STREAMS_PER_USER,
+    },
     webhook: {
       retryDelaysMs: values.FOLIO_WEBHOOK_RETRY_DELAYS,
       timeoutMs: values.FOLIO_WEBHOOK_TIMEOUT,

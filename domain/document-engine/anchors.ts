@@ -2,7 +2,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { targetAmbiguous, targetNotFound } from './errors.js';
 import type { InsertOperation } from './operations.js';
-import { matchQuote, type Occurrence } from './quotes.js';
+import { matchQuote, MAX_CANDIDATES, type Occurrence } from './quotes.js';
 import { nodes } from './schema.js';
 import { serializeWorking, type Working } from './state.js';
 
@@ -82,8 +82,9 @@ function findHeading(doc: PMNode, title: string, occurrence: Occurrence | undefi
   }
   if (found.length > 1) {
     throw targetAmbiguous(
-      found.map((h, i) => ({ occurrence: i + 1, snippet: `${'#'.repeat(h.node.attrs.level as number)} ${h.node.textContent}` })),
+      found.slice(0, MAX_CANDIDATES).map((h, i) => ({ occurrence: i + 1, snippet: `${'#'.repeat(h.node.attrs.level as number)} ${h.node.textContent}` })),
       index,
+      found.length,
     );
   }
   return found[0]!;

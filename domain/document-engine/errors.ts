@@ -14,12 +14,16 @@ const withOperation = (operation: number | undefined, extras: Record<string, unk
 export const targetNotFound = (operation?: number, description = 'The quoted text is not in the document.') =>
   new AppError(422, 'target_not_found', description, withOperation(operation, { retryable: true }));
 
-export const targetAmbiguous = (candidates: QuoteCandidate[], operation?: number) =>
+/**
+ * `found` is how many matches there are; past the candidates listed (the first ones, capped in quotes.ts) the body
+ * says `truncated: true`, so a client knows the list is not the whole story. The flag is absent on a full list.
+ */
+export const targetAmbiguous = (candidates: QuoteCandidate[], operation?: number, found = candidates.length) =>
   new AppError(
     422,
     'target_ambiguous',
-    `The quoted text appears ${candidates.length} times; pick one with occurrence, or narrow it with before or after.`,
-    withOperation(operation, { retryable: true, candidates }),
+    `The quoted text appears ${found} times${found > candidates.length ? ` (the first ${candidates.length} are listed)` : ''}; pick one with occurrence, or narrow it with before or after.`,
+    withOperation(operation, { retryable: true, candidates, ...(found > candidates.length ? { truncated: true } : {}) }),
   );
 
 export const targetSpansBlocks = (operation: number) =>

@@ -35,7 +35,8 @@ interface Reading {
 }
 
 const SNIPPET_CONTEXT = 30;
-const MAX_CANDIDATES = 50;
+/** At most this many candidates are listed in target_ambiguous (the first ones); the body says truncated past it. */
+export const MAX_CANDIDATES = 50;
 
 /**
  * Resolves a quote to one document range. Throws target_not_found or target_ambiguous (retryable, with the
@@ -44,21 +45,29 @@ const MAX_CANDIDATES = 50;
 export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: QuoteQuery, operation?: number): QuoteMatch {
   // The text reading is built only when the markdown holds no match: it reads the whole document a character at a time.
   const readings = [() => markdownReading(serialized, query), () => textReading(doc, query)];
+  let markdownCount: number | undefined;
   for (const read of readings) {
     const reading = read();
     const found = findAll(reading);
     if (found.length === 0) continue;
+    // Rule 1: an occurrence past the markdown's matches is looked for in the text reading, which may hold more
+    // (markup splits a quote in the markdown, not in the text).
+    if (reading.name === 'markdown' && typeof query.occurrence === 'number' && query.occurrence > found.length) {
+      markdownCount = found.length;
+      continue;
+    }
     const pick = pickOccurrence(found.length, query.occurrence, operation);
     if (pick === null) {
       const candidates: QuoteCandidate[] = found.slice(0, MAX_CANDIDATES).map((match, i) => ({
         occurrence: i + 1,
         snippet: snippet(reading.haystack, match.start, match.end),
       }));
-      throw targetAmbiguous(candidates, operation);
+      throw targetAmbiguous(candidates, operation, found.length);
     }
     const match = found[pick]!;
     return { from: match.range.from, to: match.range.to, reading: reading.name };
   }
+  if (markdownCount !== undefined) pickOccurrence(markdownCount, query.occurrence, operation);
   throw targetNotFound(operation, `The quoted text ${JSON.stringify(clip(query.find))} is not in the document${query.before || query.after ? ' with that before/after' : ''}.`);
 }
 

@@ -8,7 +8,7 @@ import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
 import { loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
-import { lockForChange, storeStateInPlace } from './content.js';
+import { checkThreadRoom, lockForChange, storeStateInPlace } from './content.js';
 import {
   findMessage,
   findThread,
@@ -46,6 +46,7 @@ export async function createComment(
   input: { body: string; target: CommentTarget },
 ): Promise<ThreadView> {
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
+  await checkThreadRoom(tx, settings, document.uuid, 1);
   const threadUuid = randomUUID();
   const state = addComment(await loadState(tx, document.uuid), input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });

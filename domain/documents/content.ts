@@ -17,7 +17,7 @@ import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
-import { conflict, documentTrashed, forbiddenNotAuthor, invalidBaseRevision } from './errors.js';
+import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
@@ -49,11 +49,11 @@ async function contentSnapshot(knex: Knex, documentUuid: string, revision: numbe
   return { uuid: documentUuid, revision, state, threads: await loadThreadRecords(knex, documentUuid) };
 }
 
-function renderContent(snapshot: ContentSnapshot): ContentView {
+function renderContent(snapshot: ContentSnapshot, markdown = renderMarkdown(snapshot.state)): ContentView {
   return {
     uuid: snapshot.uuid,
     revision: snapshot.revision,
-    markdown: renderMarkdown(snapshot.state),
+    markdown,
     threads: placeThreads(snapshot.threads, snapshot.state),
   };
 }
@@ -120,6 +120,28 @@ export async function lockForChange(
   return document;
 }
 
+/**
+ * Refuses new threads past the document's cap, counting every thread it holds (open, resolved or closed): each one
+ * is stored and placed on reads, so a commenter must not be able to add them without bound. Called under the lock.
+ */
+export async function checkThreadRoom(tx: Knex.Transaction, settings: DocumentSettings, documentUuid: string, adding: number): Promise<void> {
+  const { maxThreads } = settings.documentLimits;
+  const [row] = await tx('document_threads').where({ document_uuid: documentUuid }).count({ count: '*' });
+  if (Number(row?.count ?? 0) + adding > maxThreads) throw tooManyThreads(maxThreads);
+}
+
+/**
+ * Refuses a write whose markdown would pass the size cap. A document already past it (the cap was lowered) may
+ * still shrink, so only growth past the cap is refused; the current size is measured only on that rare path.
+ */
+function checkDocumentSize(settings: DocumentSettings, markdown: string, current: DocumentState): void {
+  const { maxBytes } = settings.documentLimits;
+  // UTF-8 is at most 3 bytes per UTF-16 unit: most documents pass without being measured.
+  if (markdown.length * 3 <= maxBytes) return;
+  const bytes = Buffer.byteLength(markdown, 'utf8');
+  if (bytes > maxBytes && bytes > Buffer.byteLength(renderMarkdown(current), 'utf8')) throw documentTooLarge(maxBytes);
+}
+
 /** An edit or a suggestion as the route's schema checked it. In suggest mode an operation's comment opens its thread. */
 export interface OperationsInput {
   operations: EditOperation[];
@@ -165,7 +187,11 @@ export async function writeOperations(
     forUpdate: true,
   });
   const batch = await storedBatch(tx, document.uuid, caller.userUuid, input.batchId);
-  if (batch) return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
+  if (batch) {
+    // A retry is the same request: one sent to the other endpoint is not, and gets no answer that endpoint never gives.
+    if (batch.endpoint !== mode) throw batchIdReused(batch.endpoint as EditMode);
+    return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
+  }
   if (document.trashed_at) throw documentTrashed();
   const current = await loadState(tx, document.uuid);
   if (input.baseRevision !== undefined) {
@@ -175,9 +201,14 @@ export async function writeOperations(
     }
   }
 
+  // Suggest mode makes one thread per operation: refused before the engine's work when they would not fit.
+  if (mode === 'suggest') await checkThreadRoom(tx, settings, document.uuid, input.operations.length);
+
   let nextRef = document.next_suggestion_ref;
   const result = applyOperations(current, input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
   const changed = result.suggestionThreadIds.length > 0 || !sameJson(result.state.doc, current.doc);
+  const markdown = renderMarkdown(result.state);
+  if (changed) checkDocumentSize(settings, markdown, current);
   let revision = document.revision;
   if (changed) {
     revision = await commitRevision(tx, document, result.state, {
@@ -190,13 +221,14 @@ export async function writeOperations(
   if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.operations);
 
   const status = mode === 'suggest' ? 201 : 200;
-  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, result.state));
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, result.state), markdown);
   const body = present(view, mode === 'suggest' ? { suggestions: result.suggestionThreadIds } : undefined);
   if (input.batchId !== undefined) {
     await tx('document_batches').insert({
       document_uuid: document.uuid,
       user_uuid: caller.userUuid,
       batch_id: input.batchId,
+      endpoint: mode,
       revision,
       response_status: status,
       response: JSON.stringify(body),

@@ -10,7 +10,7 @@ import { isUuid } from '../uuid.js';
 import { documentNotFound, forbidden, invalidCursor } from './errors.js';
 
 /** What Documents reads from configuration, handed in by the edge: routes pass config(), activities deps.settings(). */
-export type DocumentSettings = Pick<Config, 'documentTrashRetentionMs'>;
+export type DocumentSettings = Pick<Config, 'documentTrashRetentionMs' | 'documentLimits'>;
 
 export interface DocumentRow {
   uuid: string;

@@ -27,12 +27,34 @@ export const documentTrashed = () =>
   new AppError(409, 'document_trashed', 'The document is in Trash; its content, comments and suggestions cannot change. Restore it first.');
 export const notUploaded = () => new AppError(409, 'not_uploaded', 'The attachment file has not finished uploading.');
 
+// Limits the spec leaves open (docs/documents-api.md § Limits); each names its limit, as file_too_large does.
+export const documentTooLarge = (maxBytes: number) =>
+  new AppError(413, 'document_too_large', `A document's markdown is at most ${maxBytes} bytes (UTF-8); nothing changed.`, { max_bytes: maxBytes });
+export const tooManyThreads = (maxThreads: number) =>
+  new AppError(422, 'too_many_threads', `A document holds at most ${maxThreads} comments and suggestions; delete some first. Nothing changed.`, {
+    max_threads: maxThreads,
+  });
+export const tooManyStreams = (maxStreams: number, retryAfterSeconds: number) =>
+  new AppError(
+    429,
+    'too_many_streams',
+    `You have ${maxStreams} live event streams open, the most one person may hold; close one (or retry after ${retryAfterSeconds} seconds).`,
+    { max_streams: maxStreams },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
 export const invalidUuid = (name: string) => new AppError(422, 'invalid_uuid', `The ${name} in the path is not a UUID.`);
 export const invalidTitle = () => new AppError(422, 'invalid_title', 'title must be a string of at most 255 characters, or null.');
 export const invalidTrashed = () => new AppError(422, 'invalid_trashed', 'trashed must be true or false.');
 export const invalidBaseRevision = () =>
   new AppError(422, 'invalid_base_revision', 'base_revision must be a revision number of this document (a whole number from 1 up to the current revision).');
 export const invalidBatchId = () => new AppError(422, 'invalid_batch_id', 'batch_id must be a string of 1 to 64 characters.');
+export const batchIdReused = (usedOn: 'edit' | 'suggest') =>
+  new AppError(
+    422,
+    'batch_id_reused',
+    `This batch_id was already applied ${usedOn === 'edit' ? 'as an edit (POST …/content)' : 'as suggestions (POST …/suggestions)'} on this document; nothing changed. Send a new batch_id.`,
+  );
 export const invalidCommentBody = () => new AppError(422, 'invalid_body', 'body must be a non-blank markdown string.');
 export const blankSuggestionComment = (operation: number) =>
   new AppError(422, 'invalid_body', `Operation ${operation}: comment must be a non-blank markdown string.`, { operation });

@@ -20,6 +20,10 @@ export default async function setup(project: TestProject) {
       FOLIO_UPLOAD_EXPIRY: process.env.FOLIO_UPLOAD_EXPIRY ?? '8s',
       FOLIO_FILE_VERSION_RETENTION: process.env.FOLIO_FILE_VERSION_RETENTION ?? '4s',
       FOLIO_DOCUMENT_TRASH_RETENTION: process.env.FOLIO_DOCUMENT_TRASH_RETENTION ?? '4s',
+      // Documents' limits, small enough that their tests reach them in a few requests (docs/documents-api.md § Limits).
+      FOLIO_DOCUMENT_MAX_BYTES: '500000',
+      FOLIO_DOCUMENT_MAX_THREADS: '25',
+      FOLIO_LIVE_STREAMS_PER_USER: '4',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
     },

@@ -18,6 +18,7 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { documentVisible } from '../../middleware/document-visible.js';
 import { runInTransaction } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { attachmentDisposition, presentAttachment } from '../../presenters/documents.js';
@@ -50,7 +51,7 @@ async function readUpload(ctx: Context): Promise<Buffer> {
 
 export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments' });
 
-attachmentsRouter.post('/', requireScope('docs.write'), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
+attachmentsRouter.post('/', requireScope('docs.write'), documentVisible(), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
   const { params, query } = input(ctx.state, AttachmentsUploadSchema);
   // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
   const { attachment, created } = await uploadAttachment(runInTransaction, attachmentStore(), callerOf(ctx.state), config(), params.uuid, {

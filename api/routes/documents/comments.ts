@@ -5,6 +5,7 @@ import { createComment, deleteComment, deleteMessage, editMessage, replyToCommen
 import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
 import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { documentVisible } from '../../middleware/document-visible.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, type InputErrors, uuidParam, validate } from '../../middleware/validate.js';
@@ -70,7 +71,7 @@ const CommentsDeleteMessageSchema = z.object({ params: z.object({ uuid: uuidPara
 
 export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments' });
 
-commentsRouter.post('/', requireScope('docs.comment'), jsonBody(), validate(CommentsCreateSchema, commentInput), transaction(), async (ctx) => {
+commentsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(), validate(CommentsCreateSchema, commentInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, CommentsCreateSchema);
   const me = callerOf(ctx.state);
   const { body: message, ...target } = body;
@@ -79,7 +80,7 @@ commentsRouter.post('/', requireScope('docs.comment'), jsonBody(), validate(Comm
   ctx.body = presentThread(thread, me.userUuid);
 });
 
-commentsRouter.post('/:thread/replies', requireScope('docs.comment'), jsonBody(), validate(CommentsReplySchema, messageInput), transaction(), async (ctx) => {
+commentsRouter.post('/:thread/replies', requireScope('docs.comment'), documentVisible(), jsonBody(), validate(CommentsReplySchema, messageInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, CommentsReplySchema);
   const me = callerOf(ctx.state);
   const thread = await replyToComment(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, body.body);
@@ -90,6 +91,7 @@ commentsRouter.post('/:thread/replies', requireScope('docs.comment'), jsonBody()
 commentsRouter.post(
   '/:thread',
   requireScope('docs.comment'),
+  documentVisible(),
   jsonBody(),
   validate(CommentsStatusSchema, { ...documentsInput, fields: { 'body.status': invalidStatus } }),
   transaction(),
@@ -104,6 +106,7 @@ commentsRouter.post(
 commentsRouter.post(
   '/:thread/messages/:message',
   requireScope('docs.comment'),
+  documentVisible(),
   jsonBody(),
   validate(CommentsEditMessageSchema, messageInput),
   transaction(),

@@ -5,6 +5,7 @@ import { readContent, writeOperations } from '../../../domain/documents/content.
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { documentVisible } from '../../middleware/document-visible.js';
 import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
@@ -23,7 +24,7 @@ contentRouter.get('/', requireScope('docs.read'), validate(ContentInfoSchema, do
   ctx.body = presentContent(await readContent(db(), me, config(), params.uuid), me.userUuid);
 });
 
-contentRouter.post('/', requireScope('docs.write'), jsonBody(OPERATIONS_BODY_LIMIT), validate(ContentEditSchema, operationsInput), transaction(), async (ctx) => {
+contentRouter.post('/', requireScope('docs.write'), documentVisible(), jsonBody(OPERATIONS_BODY_LIMIT), validate(ContentEditSchema, operationsInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, ContentEditSchema);
   const me = callerOf(ctx.state);
   const answer = await writeOperations(unitOf(ctx.state).tx, me, config(), params.uuid, 'edit', body, contentPresenter(me.userUuid));

@@ -7,6 +7,7 @@ import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { documentVisible } from '../../middleware/document-visible.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
@@ -87,7 +88,7 @@ documentsRouter.get('/:uuid', requireScope('docs.read'), validate(DocumentsInfoS
   ctx.body = presentDocument(await findVisibleDocument(db(), callerOf(ctx.state), config(), params.uuid), viewer(ctx));
 });
 
-documentsRouter.post('/:uuid', requireScope('docs.write'), jsonBody(), validate(DocumentsUpdateSchema, fieldsInput), transaction(), async (ctx) => {
+documentsRouter.post('/:uuid', requireScope('docs.write'), documentVisible(), jsonBody(), validate(DocumentsUpdateSchema, fieldsInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, DocumentsUpdateSchema);
   const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, body);
   ctx.body = presentDocument(document, viewer(ctx));

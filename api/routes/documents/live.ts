@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { findVisibleDocument } from '../../../domain/documents/documents.js';
+import { tooManyStreams } from '../../../domain/documents/errors.js';
 import { currentRevision, LiveHub, mayStillFollow, type LiveListener } from '../../../domain/documents/live.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
@@ -34,6 +35,26 @@ function endStreamsOnShutdown() {
   process.once('SIGINT', endAll);
 }
 
+// Streams each user holds open on this process. A stream holds a socket and a listener until the client leaves,
+// so one person (or one leaked client) may not hold them without bound: past the cap a new one is 429.
+const streamsByUser = new Map<string, number>();
+const STREAM_RETRY_AFTER_SECONDS = 30;
+
+/** Counts a new stream of the user, or refuses it past the cap; the release it returns is safe to call twice. */
+function reserveStream(userUuid: string, limit: number): () => void {
+  const held = streamsByUser.get(userUuid) ?? 0;
+  if (held >= limit) throw tooManyStreams(limit, STREAM_RETRY_AFTER_SECONDS);
+  streamsByUser.set(userUuid, held + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (streamsByUser.get(userUuid) ?? 1) - 1;
+    if (left > 0) streamsByUser.set(userUuid, left);
+    else streamsByUser.delete(userUuid);
+  };
+}
+
 const frame = (event: string, data: unknown, id?: number) =>
   `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -43,6 +64,8 @@ liveRouter.get('/', requireScope('docs.read'), validate(EventsStreamSchema, docu
   const { params } = input(ctx.state, EventsStreamSchema);
   const me = callerOf(ctx.state);
   const document = await findVisibleDocument(db(), me, config(), params.uuid);
+  // Counted with no await between the check and the count, so concurrent opens cannot pass the cap together.
+  const release = reserveStream(me.userUuid, config().documentLimits.liveStreamsPerUser);
   const stream = new PassThrough();
   // A late event (a resync query finishing after the client left) must not write to an ended stream.
   const write = (text: string) => {
@@ -67,21 +90,29 @@ liveRouter.get('/', requireScope('docs.read'), validate(EventsStreamSchema, docu
   };
 
   // Subscribe before reading the revision, so nothing committed in between is missed.
-  const unsubscribe = await liveHub().subscribe(document.uuid, (event) => {
-    pending = pending.then(async () => {
-      if (await stillAllowed()) deliver(event);
-      else close();
-    }, () => undefined);
-  });
+  const unsubscribe = await liveHub()
+    .subscribe(document.uuid, (event) => {
+      pending = pending.then(async () => {
+        if (await stillAllowed()) deliver(event);
+        else close();
+      }, () => undefined);
+    })
+    .catch((error: unknown) => {
+      release();
+      throw error;
+    });
   const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   keepAlive.unref();
   const close = () => {
     clearInterval(keepAlive);
     unsubscribe();
+    release();
     openStreams.delete(stream);
     stream.end();
   };
   ctx.req.on('close', close);
+  // A client gone while we subscribed sent its 'close' before anyone listened: its count must still be given back.
+  if (ctx.req.socket.destroyed) close();
   stream.on('close', close);
   stream.on('error', close);
   openStreams.add(stream);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { decideSuggestion, deleteSuggestion, writeOperations } from '../../../domain/documents/content.js';
 import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { documentVisible } from '../../middleware/document-visible.js';
 import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
@@ -18,7 +19,7 @@ const SuggestionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, t
 
 export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions' });
 
-suggestionsRouter.post('/', requireScope('docs.comment'), jsonBody(OPERATIONS_BODY_LIMIT), validate(SuggestionsCreateSchema, operationsInput), transaction(), async (ctx) => {
+suggestionsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(OPERATIONS_BODY_LIMIT), validate(SuggestionsCreateSchema, operationsInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, SuggestionsCreateSchema);
   const me = callerOf(ctx.state);
   const answer = await writeOperations(unitOf(ctx.state).tx, me, config(), params.uuid, 'suggest', body, contentPresenter(me.userUuid));

@@ -188,6 +188,26 @@ describe('editing content', () => {
     expect(theirs.body.revision).toBe(4);
   });
 
+  it('refuses a batch_id replayed on the other endpoint (/content then /suggestions, and back) with 422 batch_id_reused, changing nothing', async () => {
+    const user = await makeUser();
+    const document = await makeDocument(user, { markdown: 'Tally: a' });
+    const edited = await edit(user, document.uuid, { batch_id: 'both-ways', operations: [{ type: 'insert', after: 'end', markdown: 'Edited.' }] });
+    expect(edited.status).toBe(200);
+    const suggestions = (body: Record<string, unknown>) => call('POST', `/v1/documents/${document.uuid}/suggestions`, { token: user.token, json: body });
+    const crossed = await suggestions({ batch_id: 'both-ways', operations: [{ type: 'insert', after: 'end', markdown: 'Suggested.' }] });
+    expect(crossed.status).toBe(422);
+    expect(crossed.body).toEqual({ error: 'batch_id_reused', error_description: expect.any(String) });
+
+    const suggested = await suggestions({ batch_id: 'other-way', operations: [{ type: 'insert', after: 'end', markdown: 'Suggested.' }] });
+    expect(suggested.status).toBe(201);
+    const back = await edit(user, document.uuid, { batch_id: 'other-way', operations: [{ type: 'insert', after: 'end', markdown: 'Edited again.' }] });
+    expect(back.status).toBe(422);
+    expect(back.body.error).toBe('batch_id_reused');
+    expect((await read(user, document.uuid)).body).toMatchObject({ revision: suggested.body.revision, markdown: suggested.body.markdown });
+    // Each endpoint still answers its own retry.
+    expect((await suggestions({ batch_id: 'other-way', operations: [{ type: 'insert', after: 'end', markdown: 'Suggested.' }] })).body).toEqual(suggested.body);
+  });
+
   it('refuses a batch_id that is not a string of 1 to 64 characters with 422 invalid_batch_id', async () => {
     const user = await makeUser();
     const document = await makeDocument(user, { markdown: 'Text.' });

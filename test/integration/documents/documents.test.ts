@@ -86,6 +86,33 @@ describe('creating and reading a document', () => {
     }
   });
 
+  it('answers 404 not_found for a document the caller cannot see before checking the body, on every route that takes one', async () => {
+    const owner = await makeUser();
+    const stranger = await makeColleague(owner);
+    const document = await makeDocument(owner, { markdown: 'Private text.' });
+    const thread = await call('POST', `/v1/documents/${document.uuid}/comments`, { token: owner.token, json: { body: 'note', on: 'text' } });
+    const message = thread.body.messages[0].uuid as string;
+    const base = `/v1/documents/${document.uuid}`;
+    // Each body is wrong for its route: the owner is told so (422); the stranger learns nothing but 404.
+    const requests: Array<[string, Record<string, unknown>]> = [
+      [base, { title: 42 }],
+      [`${base}/content`, { operations: 'none' }],
+      [`${base}/suggestions`, { operations: [{ type: 'set_document', markdown: 'x' }] }],
+      [`${base}/comments`, { body: '   ' }],
+      [`${base}/comments/${thread.body.uuid}/replies`, { body: '' }],
+      [`${base}/comments/${thread.body.uuid}`, { status: 'maybe' }],
+      [`${base}/comments/${thread.body.uuid}/messages/${message}`, { body: 7 }],
+    ];
+    for (const [path, json] of requests) {
+      const hidden = await call('POST', path, { token: stranger.token, json });
+      expect([path, hidden.status, hidden.body]).toEqual([path, 404, { error: 'not_found', error_description: expect.any(String) }]);
+      expect([path, (await call('POST', path, { token: owner.token, json })).status]).toEqual([path, 422]);
+    }
+    const upload = await call('POST', `${base}/attachments`, { token: stranger.token, body: Buffer.from('bytes') });
+    expect([upload.status, upload.body.error]).toEqual([404, 'not_found']);
+    expect((await call('POST', `${base}/attachments`, { token: owner.token, body: Buffer.from('bytes') })).body.error).toBe('invalid_filename');
+  });
+
   it('answers 422 invalid_uuid for a malformed document uuid in the path', async () => {
     const user = await makeUser();
     for (const [method, path] of [

@@ -161,6 +161,36 @@ describe('the live channel of a document', () => {
     await expect(stream.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
   });
 
+  it('holds at most FOLIO_LIVE_STREAMS_PER_USER streams per user (4 here): past it 429 too_many_streams with Retry-After, until one closes', async () => {
+    const user = await makeUser();
+    const other = await makeColleague(user);
+    const document = await makeDocument(user, { markdown: 'Busy.' });
+    await shareDocument(document.uuid, other, 'viewer');
+    const held: EventStream[] = [];
+    for (let i = 0; i < 4; i++) {
+      const stream = await listen(user, document.uuid);
+      expect(stream.response.status).toBe(200);
+      await stream.next((event) => event.event === 'revision');
+      held.push(stream);
+    }
+    const refused = await call('GET', `/v1/documents/${document.uuid}/events`, { token: user.token });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused.body).toEqual({ error: 'too_many_streams', error_description: expect.any(String), max_streams: 4 });
+    // The cap is per user: another reader of the same document is not affected.
+    expect((await listen(other, document.uuid)).response.status).toBe(200);
+    // A closed stream gives its place back (the server sees the close a moment later: poll with a deadline).
+    held[0]!.close();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const again = await listen(user, document.uuid);
+      if (again.response.status === 200) break;
+      expect(again.response.status).toBe(429);
+      if (Date.now() > deadline) throw new Error('the closed stream was never given back');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
   it('refuses a caller who cannot see the document with 404, and a token without docs.read with 403', async () => {
     const owner = await makeUser();
     const stranger = await makeColleague(owner);

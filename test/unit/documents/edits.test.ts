@@ -120,6 +120,8 @@ const deleteCases: EditCase[] = [
   { name: 'deletes the paragraph of a blockquote and the quote', md: 'A.\n\n> quoted\n\nB.', ops: [{ type: 'delete', find: 'quoted' }], expected: 'A.\n\nB.' },
   { name: 'joins a heading and a paragraph cut into', md: '# Head one\n\nPara two.', ops: [{ type: 'delete', find: 'one\n\nPara' }], expected: '# Head two.' },
   { name: 'deletes a picked occurrence', md: 'x y x y', ops: [{ type: 'delete', find: 'x', occurrence: 2 }], expected: 'x y y' },
+  // Rule 1: "cat" is once in the markdown (markup splits the second), twice in the text; occurrence 2 is the text's second.
+  { name: 'finds an occurrence past the markdown matches in the text reading', md: 'One cat, one c**a**t.', ops: [{ type: 'replace', find: 'cat', occurrence: 2, with: 'dog' }], expected: 'One cat, one dog.' },
   { name: 'deletes link text and the link', md: 'See [docs](https://d.io) now.', ops: [{ type: 'delete', find: 'docs' }], expected: 'See now.' },
   { name: 'deletes everything', md: 'Only.', ops: [{ type: 'delete', find: 'Only.' }], expected: '' },
   { name: 'deletes colored text', md: 'a <span data-color="red">b</span> c', ops: [{ type: 'delete', find: 'b' }], expected: 'a c' },

@@ -15,6 +15,13 @@ describe('configuration', () => {
     expect(config.webhook.allowedPrivateCidrs).toEqual([]);
   });
 
+  it('sets the Documents limits the spec leaves open, and lets the environment lower them', () => {
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).documentLimits).toEqual({ maxBytes: 2_000_000, maxThreads: 2_000, liveStreamsPerUser: 20 });
+    const small = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_DOCUMENT_MAX_BYTES: '1000', FOLIO_DOCUMENT_MAX_THREADS: '3', FOLIO_LIVE_STREAMS_PER_USER: '1' });
+    expect(small.documentLimits).toEqual({ maxBytes: 1000, maxThreads: 3, liveStreamsPerUser: 1 });
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_DOCUMENT_MAX_THREADS: '0' })).toThrow(/FOLIO_DOCUMENT_MAX_THREADS/);
+  });
+
   it('names every bad variable in one message', () => {
     const attempt = () => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PORT: 'eighty', FOLIO_UPLOAD_EXPIRY: 'soon' });
     expect(attempt).toThrow(ConfigError);
