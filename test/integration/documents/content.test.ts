@@ -203,7 +203,7 @@ describe('editing content', () => {
     const back = await edit(user, document.uuid, { batch_id: 'other-way', operations: [{ type: 'insert', after: 'end', markdown: 'Edited again.' }] });
     expect(back.status).toBe(422);
     expect(back.body.error).toBe('batch_id_reused');
-    expect((await read(user, document.uuid)).body).toMatchObject({ revision: suggested.body.revision, markdown: suggested.body.markdown });
+    expect((await readContent(user, document.uuid)).body).toMatchObject({ revision: suggested.body.revision, markdown: suggested.body.markdown });
     // Each endpoint still answers its own retry.
     expect((await suggestions({ batch_id: 'other-way', operations: [{ type: 'insert', after: 'end', markdown: 'Suggested.' }] })).body).toEqual(suggested.body);
   });
