@@ -8,6 +8,7 @@ import * as driveFeedSharing from './migrations/005_drive_feed_sharing.js';
 import * as documents from './migrations/006_documents.js';
 import * as workflowOutbox from './migrations/007_workflow_outbox.js';
 import * as documentBatchEndpoint from './migrations/008_document_batch_endpoint.js';
+import * as driveItemTrashed from './migrations/009_drive_item_trashed.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006_documents': documents,
   '007_workflow_outbox': workflowOutbox,
   '008_document_batch_endpoint': documentBatchEndpoint,
+  '009_drive_item_trashed': driveItemTrashed,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -3,6 +3,8 @@ import { AppError } from '../errors.js';
 
 export const notAuthorized = (description = 'You can see this item but your role does not allow this change.') =>
   new AppError(403, 'not_authorized', description);
+export const inTrash = () =>
+  notAuthorized('The item is in the trash, or inside a folder that is; restore it first (trashed: false may come with the change).');
 export const nameTaken = () => new AppError(422, 'name_taken', 'A live item with that name exists in the folder.');
 export const missingRequiredFields = (fields: string[]) =>
   new AppError(422, 'missing_required_fields', `Missing required fields: ${fields.join(', ')}.`, { fields });

@@ -10,12 +10,20 @@ import { appendChange, appendChanges } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
 import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
 
+/**
+ * Which `trashed` a read shows: `effective`, what every route answers (the item or an ancestor is in the trash,
+ * docs/drive-trash.md § Effective state), or `stored`, the row's own flag as of its version (the changes feed).
+ */
+export type TrashedAs = 'effective' | 'stored';
+
 /** Selects items with the caller's role, the share-root flag and the owner's names. */
-export function selectVisible(knex: Knex, caller: Caller) {
+export function selectVisible(knex: Knex, caller: Caller, trashedAs: TrashedAs = 'effective') {
   return knex('drive_items as i')
     .join('users as o', 'o.uuid', 'i.owner_uuid')
     .select(
       'i.*',
+      // After i.*, so this `trashed` is the one the row object keeps (a later column of the same name wins).
+      ...(trashedAs === 'effective' ? [knex.raw('drive_item_trashed(i.uuid) as trashed')] : []),
       knex.raw('drive_effective_role(i.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
       knex.raw(`(exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
                  or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared`),
@@ -76,6 +84,7 @@ export async function resolveDestination(
   if (folderUuid === null) return { parentUuid: null, depth: 0 };
   // FOR SHARE: a trash cascade batch updating this folder waits for us, or we see it trashed.
   const folder = await findVisibleItem(knex, caller, folderUuid, { kind: 'folder', needs: 'editor', forShare: true });
+  // `trashed` is the effective state: a folder inside a trashed folder is in the trash too, cascade or not.
   if (folder.trashed) throw notFound('The destination folder is in the trash.');
   return { parentUuid: folder.uuid, depth: folder.depth + 1 };
 }
@@ -211,8 +220,11 @@ async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chain
  */
 export async function listFolder(knex: Knex, caller: Caller, folderUuid: string | null): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
   const folder = folderUuid === null ? null : await findVisibleItem(knex, caller, folderUuid, { kind: 'folder' });
+  // Everything inside a folder in the trash is in the trash, whether its cascade has reached it or not.
+  if (folder?.trashed) return { folderUuid: folder.uuid, items: [] };
+  // Under a live folder, a live row is live; a trashed row may be coming back with a restore still running.
   const query = selectVisible(knex, caller)
-    .where('i.trashed', false)
+    .where((q) => q.where('i.trashed', false).orWhereRaw('not drive_item_trashed(i.uuid)'))
     .whereRaw(`i.upload_status is distinct from 'uploading'`)
     .orderBy([{ column: 'i.name', order: 'asc' }, { column: 'i.uuid', order: 'asc' }]);
   if (folder === null) query.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid);
@@ -220,8 +232,22 @@ export async function listFolder(knex: Knex, caller: Caller, folderUuid: string 
   return { folderUuid: folder?.uuid ?? null, items: (await query) as VisibleItem[] };
 }
 
+/**
+ * Every item in the trash the caller can see: trashed rows (less those a running restore brings back) and the
+ * live rows under a trashed folder that its cascade has not reached yet. Most recently trashed first; the ones
+ * still waiting for their cascade (no trashed_at of their own yet) come first.
+ */
 export async function listTrash(knex: Knex, caller: Caller): Promise<VisibleItem[]> {
+  const underTrashedFolders = `with recursive under(uuid) as (
+       select uuid from drive_items where workspace_uuid = ? and kind = 'folder' and trashed and deleted_at is null
+       union
+       select c.uuid from under u
+       cross join lateral (select c.uuid from drive_items c
+                            where c.parent_uuid = u.uuid and c.kind = 'folder' and not c.trashed and c.deleted_at is null) c
+     )
+     select c.uuid from under u join drive_items c on c.parent_uuid = u.uuid where not c.trashed and c.deleted_at is null`;
   return (await selectVisible(knex, caller)
-    .where('i.trashed', true)
+    .where((q) => q.where('i.trashed', true).orWhereRaw(`i.uuid in (${underTrashedFolders})`, [caller.workspaceUuid]))
+    .whereRaw('drive_item_trashed(i.uuid)')
     .orderBy([{ column: 'i.trashed_at', order: 'desc' }, { column: 'i.uuid', order: 'asc' }])) as VisibleItem[];
 }

@@ -47,7 +47,7 @@ export async function setTrashed(
     return row!;
   }
   const group = item.trashed_with ?? item.uuid;
-  const toOwnersRoot = await parentStaysInTrash(tx, item, group);
+  const toOwnersRoot = await parentStaysInTrash(tx, item);
   if (toOwnersRoot && item.owner_uuid !== caller.userUuid) {
     throw notAuthorized('The folder this item was in is in the trash; only the owner can restore it, to their Drive root.');
   }
@@ -78,16 +78,15 @@ export async function deleteItem(unit: UnitOfWork, caller: Caller, uuid: string,
   await appendChange(tx, 'delete', marked!, ancestors);
 }
 
-/** True when the item's folder is in the trash and will not come back with it. */
-async function parentStaysInTrash(tx: Knex.Transaction, item: ItemRow, group: string): Promise<boolean> {
+/**
+ * True when the item's folder is in the trash (itself or through an ancestor) and will not come back with it.
+ * A folder that went to the trash with this item and whose trash is being restored right now is coming back:
+ * its effective state is live already, so the item stays where it is.
+ */
+async function parentStaysInTrash(tx: Knex.Transaction, item: ItemRow): Promise<boolean> {
   if (!item.parent_uuid) return false;
-  const parent = await tx('drive_items').where({ uuid: item.parent_uuid }).forShare().first('trashed', 'trashed_with');
-  if (!parent?.trashed) return false;
-  // The parent went to the trash with this item and that trash is being restored: its cascade brings the
-  // parent back too, so the item stays where it is.
-  if (parent.trashed_with !== group) return true;
-  const groupRoot = await tx('drive_items').where({ uuid: group }).first('trashed', 'deleted_at');
-  return !groupRoot || groupRoot.trashed || groupRoot.deleted_at !== null;
+  const parent = await tx('drive_items').where({ uuid: item.parent_uuid }).forShare().first(tx.raw('drive_item_trashed(uuid) as trashed'));
+  return Boolean(parent?.trashed);
 }
 
 async function shiftSubtreeDepth(tx: Knex.Transaction, folderUuid: string, delta: number): Promise<void> {
