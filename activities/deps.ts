@@ -1,8 +1,20 @@
 // What every activity is built from: the worker hands these to createActivities once (worker/main.ts).
 import type { Knex } from 'knex';
 import type { Client as StorageClient } from 'minio';
+import type { RunInTransaction } from '../domain/unit-of-work.js';
 import type { Config } from '../platform/config.js';
-import type { WorkflowClient } from '../workflows/client.js';
+
+/**
+ * What activities may ask of Temporal; workflows/client.ts implements it. Declared here rather than imported from
+ * the client because workflow code imports the activity types, and the client imports workflow code (its signals):
+ * importing the client's type here would close that loop.
+ */
+export interface ActivityWorkflows {
+  /** One transaction whose workflow requests go out after its commit (a domain write that starts workflows). */
+  runInTransaction(knex: Knex): RunInTransaction;
+  /** Starts what the transactional outbox still holds from rows older than `olderThanMs`. */
+  sweepOutbox(knex: Knex, olderThanMs: number): Promise<{ started: number; failed: number }>;
+}
 
 export interface ActivityDeps {
   db: Knex;
@@ -11,5 +23,5 @@ export interface ActivityDeps {
   masterKey: Buffer;
   /** Read when an activity runs, so a changed setting takes effect at the next run without a new workflow. */
   settings: () => Config;
-  workflows: WorkflowClient;
+  workflows: ActivityWorkflows;
 }

@@ -1,17 +1,13 @@
 // All activities, built from their dependencies. Workflows import only the Activities type.
-import type { Knex } from 'knex';
-import type { Client as StorageClient } from 'minio';
 import { createAccountActivities } from './accounts.js';
+import type { ActivityDeps } from './deps.js';
 import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
 import { createDocumentActivities } from './documents.js';
+import { createWebhookActivities } from './webhooks.js';
 
-export interface ActivityDeps {
-  db: Knex;
-  storage: StorageClient;
-  bucket: string;
-}
+export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -20,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDriveTrashActivities(deps),
     ...createDriveFeedActivities(deps),
     ...createDocumentActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

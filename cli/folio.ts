@@ -11,6 +11,8 @@ import { isUuid, type ItemKind } from '../domain/drive/items.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
+import { registerMailCommands } from './mail.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -224,6 +226,8 @@ export function buildProgram(): Command {
       output(presentPublicLink(await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }))), options);
     });
 
+  registerMailCommands(program, output);
+  registerWebhookCommands(program, output);
   return program;
 }
 

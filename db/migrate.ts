@@ -7,6 +7,7 @@ import * as driveTrash from './migrations/004_drive_trash.js';
 import * as driveFeedSharing from './migrations/005_drive_feed_sharing.js';
 import * as documents from './migrations/006_documents.js';
 import * as workflowOutbox from './migrations/007_workflow_outbox.js';
+import * as emailWebhooks from './migrations/008_email_webhooks.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '005_drive_feed_sharing': driveFeedSharing,
   '006_documents': documents,
   '007_workflow_outbox': workflowOutbox,
+  '008_email_webhooks': emailWebhooks,
 };
 
 const source: Knex.MigrationSource<string> = {

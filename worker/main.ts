@@ -8,6 +8,7 @@ import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
+import { workflowClient } from '../workflows/client.js';
 import { ensureSchedules } from './schedules.js';
 
 // Production images ship a prebuilt bundle (deploy/Dockerfile); development bundles from source at start.
@@ -36,7 +37,7 @@ async function main() {
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     ...workflowSource(),
-    activities: createActivities({ db: db(), storage: storage(), bucket: bucket() }),
+    activities: createActivities({ db: db(), storage: storage(), bucket: bucket(), masterKey: config().masterKey, settings: config, workflows: workflowClient() }),
     shutdownGraceTime: '10 seconds',
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');

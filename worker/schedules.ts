@@ -2,7 +2,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { config } from '../platform/config.js';
 import { temporalClient } from '../platform/temporal.js';
-import { CHANGE_LOG_PRUNE_SCHEDULE_ID, TOKEN_CLEANUP_SCHEDULE_ID } from '../workflows/ids.js';
+import { CHANGE_LOG_PRUNE_SCHEDULE_ID, TOKEN_CLEANUP_SCHEDULE_ID, WEBHOOK_HISTORY_PURGE_SCHEDULE_ID } from '../workflows/ids.js';
 
 const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 
@@ -10,6 +10,7 @@ const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 export async function ensureSchedules(): Promise<void> {
   await ensureDailySchedule(TOKEN_CLEANUP_SCHEDULE_ID, 'tokenCleanupWorkflow', { keepDeadForMs: KEEP_DEAD_TOKENS_MS });
   await ensureDailySchedule(CHANGE_LOG_PRUNE_SCHEDULE_ID, 'changeLogPruneWorkflow', { retentionMs: config().changeLogRetentionMs });
+  await ensureDailySchedule(WEBHOOK_HISTORY_PURGE_SCHEDULE_ID, 'webhookHistoryPurgeWorkflow', {});
 }
 
 async function ensureDailySchedule(scheduleId: string, workflowType: string, input: object): Promise<void> {

@@ -4,3 +4,4 @@ export * from './drive-content.js';
 export * from './drive-trash.js';
 export * from './drive-feed.js';
 export * from './documents.js';
+export * from './webhook-delivery.js';
