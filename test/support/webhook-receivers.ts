@@ -13,8 +13,8 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** What the receiver answers a request: status, optional headers, and a delay before the answer. */
-export type Reply = { status: number; delayMs?: number; headers?: Record<string, string> };
+/** What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer. */
+export type Reply = { status: number; delayMs?: number; headers?: Record<string, string>; hold?: Promise<void> };
 
 export interface Receiver {
   host: string;
@@ -55,13 +55,14 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
           at: Date.now(),
         };
         requests.push(request);
-        const { status, delayMs, headers } = reply(requests.length, request);
+        const { status, delayMs, headers, hold } = reply(requests.length, request);
         const send = () => {
           if (res.destroyed) return;
           res.writeHead(status, { 'content-type': 'text/plain', ...headers });
           res.end('ok');
         };
-        if (delayMs) setTimeout(send, delayMs).unref();
+        if (hold) void hold.then(send);
+        else if (delayMs) setTimeout(send, delayMs).unref();
         else send();
       });
     },
