@@ -2,6 +2,7 @@
 // addresses the service must never reach, which count every connection made to them.
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { readTestCertificates } from './test-ca.js';
 
 export interface ReceivedRequest {
@@ -11,6 +12,8 @@ export interface ReceivedRequest {
   /** The body exactly as it arrived, the bytes a receiver must verify. */
   raw: Buffer;
   at: number;
+  /** The SNI name the client sent (false when it sent none). */
+  servername: string | false;
 }
 
 /** What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer. */
@@ -53,6 +56,7 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
           headers: Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)])),
           raw: Buffer.concat(pieces),
           at: Date.now(),
+          servername: (req.socket as TLSSocket).servername ?? false,
         };
         requests.push(request);
         const { status, delayMs, headers, hold } = reply(requests.length, request);
