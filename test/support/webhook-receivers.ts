@@ -100,7 +100,7 @@ export interface Trap {
 
 /** A plain TCP listener on host:443 that only counts connections: each one is a packet the service should not send. */
 export async function startTrap(host: string): Promise<Trap> {
-  const trap = { host, connections: 0, close: async () => undefined };
+  const trap: Trap = { host, connections: 0, close: async () => undefined };
   const server: TcpServer = createTcpServer((socket) => {
     trap.connections++;
     socket.destroy();

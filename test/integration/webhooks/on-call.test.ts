@@ -1,25 +1,16 @@
 // On call (docs/webhooks-on-call.md): `folio delivery list|retry|terminate` on a worker with long retry delays, the
 // history purge schedule, and a worker killed (SIGKILL) in the middle of 1,000 deliveries to three receivers.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HISTORY_PURGE_SCHEDULE_ID } from '../../../workflows/ids.js';
 import { db } from '../../../platform/database.js';
 import { temporalClient } from '../../../platform/temporal.js';
+import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
 import { makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 import { restartWorker } from '../../support/worker-env.js';
 import { startReceiver, until, type Receiver } from '../../support/webhook-receivers.js';
 
-const run = promisify(execFile);
-
-async function folio(...args: string[]): Promise<any> {
-  const { stdout } = await run('npx', ['--no-install', 'folio', ...args, '--json'], { env: process.env });
-  const lines = stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!);
-}
 
 const opened: Receiver[] = [];
 afterEach(async () => {
@@ -65,7 +56,7 @@ describe('folio delivery, on a worker whose retry delays are a minute', () => {
     await expect(folio('delivery', 'retry', '--destination', destination.uuid, '--event', eventId)).rejects.toMatchObject({
       stderr: expect.stringContaining('succeeded'),
     });
-  });
+  }, CLI_TIMEOUT_MS);
 
   it('terminates a delivery, recording who and why, and it makes no further attempt', async () => {
     const target = await receiver('127.0.0.36');
@@ -86,7 +77,7 @@ describe('folio delivery, on a worker whose retry delays are a minute', () => {
     await expect(retry).rejects.toMatchObject({ stderr: expect.stringContaining('terminated') });
     expect((await folio('delivery', 'list', '--destination', destination.uuid)).data).toEqual([]);
     expect(target.requests).toHaveLength(1);
-  });
+  }, CLI_TIMEOUT_MS);
 });
 
 describe('history retention', () => {
