@@ -3,6 +3,7 @@
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { afterEach } from 'vitest';
 import { readTestCertificates } from './test-ca.js';
 
 export interface ReceivedRequest {
@@ -89,6 +90,19 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A test file's receivers: each one started through it is closed after the test that started it. */
+export function receiverPool(): (host: string, options?: { rogue?: boolean }) => Promise<Receiver> {
+  const opened: Receiver[] = [];
+  afterEach(async () => {
+    while (opened.length) await opened.pop()!.close();
+  });
+  return async (host, options) => {
+    const started = await startReceiver(host, options);
+    opened.push(started);
+    return started;
   };
 }
 

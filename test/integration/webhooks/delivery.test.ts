@@ -1,24 +1,15 @@
 // email.received deliveries to real HTTPS receivers on 127.0.0.x:443 (spec/webhooks.md § Delivery request, States
 // and transitions, Limits): headers and signature over the raw bytes, the retry schedule, failing, slow and
 // redirecting receivers, and which mail fires nothing. The stack runs with delays of 1s and a 2s timeout.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../domain/webhooks/signature.js';
 import { db } from '../../../platform/database.js';
 import { temporalClient } from '../../../platform/temporal.js';
 import { makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
-import { startReceiver, until, type Receiver } from '../../support/webhook-receivers.js';
+import { receiverPool, until, type Receiver } from '../../support/webhook-receivers.js';
 
-const opened: Receiver[] = [];
-afterEach(async () => {
-  while (opened.length) await opened.pop()!.close();
-});
-
-async function receiver(host: string, options: { rogue?: boolean } = {}) {
-  const started = await startReceiver(host, options);
-  opened.push(started);
-  return started;
-}
+const receiver = receiverPool();
 
 /** A workspace, a mailbox and a destination subscribed to it, pointing at the receiver. */
 async function subscribed(target: Receiver) {

@@ -1,24 +1,15 @@
 // Destinations through the admin API (docs/webhooks.md § Admin API): workspace admins only, URL rules at save, the
 // signing secret and its rotation, pause / resume, auto-disable after FOLIO_WEBHOOK_DISABLE_AFTER (2 here) exhausted
 // events, enable without replay, and the delivery history the admin app charts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../domain/accounts/credentials.js';
 import { parseSignatureHeader, verifySignature } from '../../../domain/webhooks/signature.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, destinationRow, emlMessage, makeAdmin, makeMailbox } from '../../support/mail.js';
-import { startReceiver, until, type Receiver } from '../../support/webhook-receivers.js';
+import { receiverPool, until } from '../../support/webhook-receivers.js';
 
-const opened: Receiver[] = [];
-afterEach(async () => {
-  while (opened.length) await opened.pop()!.close();
-});
-
-async function receiver(host: string) {
-  const started = await startReceiver(host);
-  opened.push(started);
-  return started;
-}
+const receiver = receiverPool();
 
 async function adminWithMailbox() {
   const workspace = await makeWorkspace();

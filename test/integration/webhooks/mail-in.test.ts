@@ -4,18 +4,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
 import { call, makeUser, makeWorkspace } from '../../support/api.js';
 import { emlMessage, makeMailbox } from '../../support/mail.js';
-import { startReceiver, until, type Receiver } from '../../support/webhook-receivers.js';
+import { receiverPool, until } from '../../support/webhook-receivers.js';
 
 
-const opened: Receiver[] = [];
-afterEach(async () => {
-  while (opened.length) await opened.pop()!.close();
-});
+const receiver = receiverPool();
 
 /** A minimal SMTP client: answers each reply code in order, so a test can assert the one it expects. */
 async function smtp(commands: (string | Buffer)[]): Promise<number[]> {
@@ -74,8 +71,7 @@ describe('folio mailbox and email', () => {
   }, CLI_TIMEOUT_MS);
 
   it('creates, shows, pauses, resumes a destination and lists its deliveries from the CLI', async () => {
-    const target = await startReceiver('127.0.0.27');
-    opened.push(target);
+    const target = await receiver('127.0.0.27');
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
     const created = await folio('webhook', 'create', '--workspace', workspace.uuid, '--url', target.url(), '--mailbox', mailbox.uuid, '--description', 'cli');
@@ -98,8 +94,7 @@ describe('folio mailbox and email', () => {
 
 describe('inbound SMTP', () => {
   it('stores mail for a known address, fires email.received, and refuses unknown recipients with 550', async () => {
-    const target = await startReceiver('127.0.0.28');
-    opened.push(target);
+    const target = await receiver('127.0.0.28');
     const workspace = await makeWorkspace();
     const reader = await makeUser({ workspace });
     const mailbox = await makeMailbox(workspace.uuid, [reader.uuid]);

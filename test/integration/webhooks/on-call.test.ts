@@ -1,6 +1,6 @@
 // On call (docs/webhooks-on-call.md): `folio delivery list|retry|terminate` on a worker with long retry delays, the
 // history purge schedule, and a worker killed (SIGKILL) in the middle of 1,000 deliveries to three receivers.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HISTORY_PURGE_SCHEDULE_ID } from '../../../workflows/ids.js';
 import { db } from '../../../platform/database.js';
 import { temporalClient } from '../../../platform/temporal.js';
@@ -9,21 +9,23 @@ import { makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 import { restartWorker } from '../../support/worker-env.js';
-import { startReceiver, until, type Receiver } from '../../support/webhook-receivers.js';
+import { receiverPool, until, type Receiver } from '../../support/webhook-receivers.js';
 
 
-const opened: Receiver[] = [];
-afterEach(async () => {
-  while (opened.length) await opened.pop()!.close();
-});
-
-async function receiver(host: string) {
-  const started = await startReceiver(host);
-  opened.push(started);
-  return started;
-}
+const receiver = receiverPool();
 
 const deliveryOf = (destinationUuid: string) => db()('webhook_deliveries').where({ destination_uuid: destinationUuid }).first();
+
+/** One event whose first attempt the receiver failed, now waiting (a minute) for its second. */
+async function waitingDelivery(target: Receiver) {
+  const workspace = await makeWorkspace();
+  const mailbox = await makeMailbox(workspace.uuid);
+  const destination = await makeDestination(workspace.uuid, target.url(), [mailbox.uuid]);
+  const result = await deliver(mailbox.uuid, emlMessage());
+  await target.waitFor(1, 60_000);
+  await until('waiting', async () => (await deliveryOf(destination.uuid))?.state === 'waiting');
+  return { destination, eventId: result.outcome === 'stored' ? result.event_id! : '' };
+}
 
 describe('folio delivery, on a worker whose retry delays are a minute', () => {
   beforeAll(() => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: '60s,60s,60s,60s' }), 60_000);
@@ -32,13 +34,7 @@ describe('folio delivery, on a worker whose retry delays are a minute', () => {
   it('lists a waiting delivery and makes its next attempt now on retry, keeping the number sequence', async () => {
     const target = await receiver('127.0.0.35');
     target.answer((index) => ({ status: index === 1 ? 500 : 200 }));
-    const workspace = await makeWorkspace();
-    const mailbox = await makeMailbox(workspace.uuid);
-    const destination = await makeDestination(workspace.uuid, target.url(), [mailbox.uuid]);
-    const result = await deliver(mailbox.uuid, emlMessage());
-    const eventId = result.outcome === 'stored' ? result.event_id! : '';
-    await target.waitFor(1, 60_000);
-    await until('waiting', async () => (await deliveryOf(destination.uuid))?.state === 'waiting');
+    const { destination, eventId } = await waitingDelivery(target);
 
     const listed = await folio('delivery', 'list', '--destination', destination.uuid, '--state', 'waiting');
     expect(listed.data).toEqual([
@@ -61,13 +57,7 @@ describe('folio delivery, on a worker whose retry delays are a minute', () => {
   it('terminates a delivery, recording who and why, and it makes no further attempt', async () => {
     const target = await receiver('127.0.0.36');
     target.answer(() => ({ status: 500 }));
-    const workspace = await makeWorkspace();
-    const mailbox = await makeMailbox(workspace.uuid);
-    const destination = await makeDestination(workspace.uuid, target.url(), [mailbox.uuid]);
-    const result = await deliver(mailbox.uuid, emlMessage());
-    const eventId = result.outcome === 'stored' ? result.event_id! : '';
-    await target.waitFor(1, 60_000);
-    await until('waiting', async () => (await deliveryOf(destination.uuid))?.state === 'waiting');
+    const { destination, eventId } = await waitingDelivery(target);
 
     const terminated = await folio('delivery', 'terminate', '--destination', destination.uuid, '--event', eventId, '--reason', 'receiver decommissioned', '--actor', 'alice@oncall');
     expect(terminated).toMatchObject({ state: 'terminated', terminated_by: 'alice@oncall', terminated_reason: 'receiver decommissioned', finished_at: expect.any(String) });
@@ -104,7 +94,7 @@ describe('history retention', () => {
 
 describe('a worker killed in the middle of 1,000 deliveries', () => {
   it('delivers every event to each of three receivers, never repeats an attempt number, and records every attempt', async () => {
-    const receivers = await Promise.all(['127.0.0.38', '127.0.0.39', '127.0.0.40'].map(receiver));
+    const receivers = await Promise.all(['127.0.0.38', '127.0.0.39', '127.0.0.40'].map((host) => receiver(host)));
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
     const destinations = await Promise.all(receivers.map((target) => makeDestination(workspace.uuid, target.url(), [mailbox.uuid])));

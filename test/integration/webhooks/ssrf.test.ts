@@ -7,11 +7,11 @@ import { db } from '../../../platform/database.js';
 import { call, makeWorkspace } from '../../support/api.js';
 import { startTestDns, type TestDnsServer } from '../../support/dns-server.js';
 import { attemptsOf, deliver, destinationRow, emlMessage, makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
-import { startReceiver, startTrap, until, type Receiver, type Trap } from '../../support/webhook-receivers.js';
+import { receiverPool, startTrap, until, type Trap } from '../../support/webhook-receivers.js';
 
 let dns: TestDnsServer;
 let traps: Trap[];
-const opened: Receiver[] = [];
+const receiver = receiverPool();
 
 beforeAll(async () => {
   const port = Number(process.env.FOLIO_WEBHOOK_DNS_SERVERS!.split(':')[1]);
@@ -25,16 +25,9 @@ afterAll(async () => {
   await dns.close();
 });
 
-afterEach(async () => {
-  while (opened.length) await opened.pop()!.close();
+afterEach(() => {
   for (const trap of traps) expect(trap.connections, `connections to the trap on ${trap.host}`).toBe(0);
 });
-
-async function receiver(host: string) {
-  const started = await startReceiver(host);
-  opened.push(started);
-  return started;
-}
 
 const LOOPBACK_OUTSIDE_THE_ALLOWED_RANGE = [
   'https://127.1.0.1/hooks', // dotted
