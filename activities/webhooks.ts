@@ -18,10 +18,13 @@ export interface AttemptActivityResult {
 
 export function createWebhookActivities(deps: ActivityDeps) {
   const log = logger.child({ category: 'webhooks' });
+
   async function attempt(key: AttemptKey): Promise<AttemptActivityResult> {
     const settings = deps.settings().webhook;
     const delays = settings.retryDelaysMs;
-    const rules: RecordRules = { disableAfter: settings.disableAfter, retryDelayMs: delays[Math.min(key.attempt, delays.length) - 1] ?? 0 };
+    // The delay after attempt n; a list shorter than four repeats its last entry. At least 1 ms: a zero timeout
+    // would make the workflow's wait unbounded.
+    const rules: RecordRules = { disableAfter: settings.disableAfter, retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1) };
     const done = (outcome: AttemptOutcome): AttemptActivityResult => {
       log.info({ destination_uuid: key.destinationUuid, event_id: eventId(key.eventUuid), attempt: key.attempt, outcome }, 'webhook attempt');
       return { outcome, retryDelayMs: rules.retryDelayMs };
