@@ -28,8 +28,8 @@ async function waitingDelivery(target: Receiver) {
 }
 
 describe('folio delivery, on a worker whose retry delays are two minutes', () => {
-  beforeAll(() => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: '120s,120s,120s,120s' }), 60_000);
-  afterAll(() => restartWorker(), 60_000);
+  beforeAll(() => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: '120s,120s,120s,120s' }), 150_000);
+  afterAll(() => restartWorker(), 150_000);
 
   it('lists a waiting delivery and makes its next attempt now on retry, keeping the number sequence', async () => {
     const target = await receiver('127.0.0.35');
