@@ -6,6 +6,7 @@ import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
 import { createWorkflowOutboxActivities } from './workflow-outbox.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDriveFeedActivities(deps),
     ...createDocumentActivities(deps),
     ...createWorkflowOutboxActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

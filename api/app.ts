@@ -19,6 +19,8 @@ import { documentsRouter } from './routes/documents/documents.js';
 import { liveRouter } from './routes/documents/live.js';
 import { suggestionsRouter } from './routes/documents/suggestions.js';
 import { healthRouter } from './routes/health.js';
+import { adminWebhooksRouter } from './routes/admin/webhooks.js';
+import { emailsRouter } from './routes/emails/emails.js';
 
 /** Each resource router mounts itself under /v1; see api/routes/. */
 const resourceRouters: Router[] = [
@@ -35,6 +37,8 @@ const resourceRouters: Router[] = [
   commentsRouter,
   attachmentsRouter,
   liveRouter,
+  emailsRouter,
+  adminWebhooksRouter,
 ];
 
 export function createApp(): Koa {

@@ -7,6 +7,7 @@ import { closeDb } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
+import { startSmtpIngress } from '../ingress/smtp.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -35,6 +36,7 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ category: 'lifecycle', address: `http://${host}:${port}` }, 'api listening');
+  await startSmtpIngress();
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -13,6 +13,8 @@ import { isUuid } from '../domain/uuid.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
+import { registerMailCommands } from './mail.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -223,6 +225,8 @@ export function buildProgram(): Command {
       output(presentPublicLink(link), options);
     });
 
+  registerMailCommands(program, output);
+  registerWebhookCommands(program, output);
   return program;
 }
 

@@ -9,6 +9,7 @@ import * as documents from './migrations/006_documents.js';
 import * as workflowOutbox from './migrations/007_workflow_outbox.js';
 import * as documentBatchEndpoint from './migrations/008_document_batch_endpoint.js';
 import * as driveItemTrashed from './migrations/009_drive_item_trashed.js';
+import * as emailWebhooks from './migrations/010_email_webhooks.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007_workflow_outbox': workflowOutbox,
   '008_document_batch_endpoint': documentBatchEndpoint,
   '009_drive_item_trashed': driveItemTrashed,
+  '010_email_webhooks': emailWebhooks,
 };
 
 const source: Knex.MigrationSource<string> = {

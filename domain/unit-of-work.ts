@@ -13,16 +13,29 @@ export interface DriveCascadeStart {
   workspaceUuid: string;
 }
 
+/** One email.received delivery to one destination: ids only, like every workflow input. */
+export interface WebhookDeliveryStart {
+  destinationUuid: string;
+  eventUuid: string;
+  workspaceUuid: string;
+  mailboxUuid: string;
+}
+
 /** Durable processes a transaction asks for. Each takes effect only if the transaction commits. */
 export interface WorkflowRequests {
   /** Recorded in the transactional outbox: started after commit, or by the outbox sweep after a crash. */
   startDriveCascade(start: DriveCascadeStart): Promise<void>;
   /** Starts the document's purge, or wakes the one waiting so it reads trashed_at again (outbox, like a start). */
   scheduleDocumentPurge(document: { documentUuid: string; workspaceUuid: string }): Promise<void>;
+  /** The delivery workflow of an event to one destination (outbox, like a start). */
+  startWebhookDelivery(start: WebhookDeliveryStart): Promise<void>;
   /** Shortcuts sent after commit; a lost one only delays the workflow until its own timer, so failures are logged. */
   wakeUploadLifecycle(fileUuid: string): void;
   wakeReplaceLifecycle(versionUuid: string): void;
   wakeDocumentPurge(documentUuid: string): void;
+  /** `folio delivery retry`: the waiting delivery attempts now. `terminate`: Temporal ends it with the reason. */
+  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string }): void;
+  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string }, reason: string): void;
 }
 
 /** Lifecycles started before anything is staged (outside any transaction), so every staged upload has one. */

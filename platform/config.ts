@@ -91,6 +91,14 @@ const EnvSchema = z.object({
     .string()
     .default('')
     .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+  /** DNS servers (ip or ip:port, comma-separated) that resolve webhook hosts; empty uses the system resolver. */
+  FOLIO_WEBHOOK_DNS_SERVERS: z.string().default('').transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+  /** How long delivery attempts are kept (purged daily), and how long a rotated-out signing secret still signs. */
+  FOLIO_WEBHOOK_HISTORY_RETENTION: duration('30d'),
+  FOLIO_WEBHOOK_SECRET_OVERLAP: duration('24h'),
+  /** Inbound SMTP: the port it listens on (0 turns it off), and the largest message it accepts (552 above it). */
+  FOLIO_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  FOLIO_SMTP_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -143,7 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       timeoutMs: values.FOLIO_WEBHOOK_TIMEOUT,
       disableAfter: values.FOLIO_WEBHOOK_DISABLE_AFTER,
       allowedPrivateCidrs: values.FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS,
+      dnsServers: values.FOLIO_WEBHOOK_DNS_SERVERS,
+      historyRetentionMs: values.FOLIO_WEBHOOK_HISTORY_RETENTION,
+      secretOverlapMs: values.FOLIO_WEBHOOK_SECRET_OVERLAP,
     },
+    smtp: { port: values.FOLIO_SMTP_PORT, maxBytes: values.FOLIO_SMTP_MAX_BYTES },
   };
 }
 

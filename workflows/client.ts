@@ -1,22 +1,27 @@
 // The one door to Temporal for the API, the activities, the worker and the CLI: search attributes, typed starts and
 // signals of every workflow, and the transactional outbox that makes a start follow its commit. Workflow code never
 // imports this file (it runs in the worker's Node process, not in the workflow sandbox).
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType, WorkflowIdReusePolicy, type SignalDefinition } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
 import { temporalClient } from '../platform/temporal.js';
-import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransaction, WorkflowRequests } from '../domain/unit-of-work.js';
+import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransaction, WebhookDeliveryStart, WorkflowRequests } from '../domain/unit-of-work.js';
 import { documentTrashChangedSignal, type documentPurgeWorkflow } from './documents.js';
 import { replaceSettledSignal, uploadSettledSignal, type replaceLifecycleWorkflow, type uploadLifecycleWorkflow } from './drive-content.js';
 import type { DriveCascadeInput, DriveCascadeResult } from './drive-trash.js';
-import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, uploadWorkflowId } from './ids.js';
+import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { retryWebhookDeliverySignal, WEBHOOK_SEARCH_ATTRIBUTES, type webhookDeliveryWorkflow } from './webhook-delivery.js';
 
 /** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
 export const FOLIO_WORKSPACE_ID = defineSearchAttributeKey('FolioWorkspaceId', SearchAttributeType.KEYWORD);
 export const FOLIO_RESOURCE_ID = defineSearchAttributeKey('FolioResourceId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [FOLIO_WORKSPACE_ID, FOLIO_RESOURCE_ID];
+export const FOLIO_WEBHOOK_DESTINATION = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.destination, SearchAttributeType.KEYWORD);
+export const FOLIO_WEBHOOK_EVENT = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.event, SearchAttributeType.KEYWORD);
+export const FOLIO_MAILBOX = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.mailbox, SearchAttributeType.KEYWORD);
+export const FOLIO_WEBHOOK_OUTCOME = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.outcome, SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [FOLIO_WORKSPACE_ID, FOLIO_RESOURCE_ID, FOLIO_WEBHOOK_DESTINATION, FOLIO_WEBHOOK_EVENT, FOLIO_MAILBOX, FOLIO_WEBHOOK_OUTCOME];
 
 const searchAttributes = (workspaceUuid: string, resourceUuid: string) => [
   { key: FOLIO_WORKSPACE_ID, value: workspaceUuid },
@@ -30,10 +35,17 @@ const CASCADE_WORKFLOWS: Record<DriveCascadeKind, string> = {
 };
 
 /** What an outbox row asks for: ids only, like every workflow input. */
-export type OutboxRequest = ({ type: 'driveCascade' } & DriveCascadeStart) | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string };
+export type OutboxRequest =
+  | ({ type: 'driveCascade' } & DriveCascadeStart)
+  | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string }
+  | ({ type: 'webhookDelivery' } & WebhookDeliveryStart);
 
 export const outboxWorkflowId = (request: OutboxRequest): string =>
-  request.type === 'driveCascade' ? driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid) : documentPurgeWorkflowId(request.documentUuid);
+  request.type === 'driveCascade'
+    ? driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid)
+    : request.type === 'webhookDelivery'
+      ? webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid)
+      : documentPurgeWorkflowId(request.documentUuid);
 
 interface WarnLogger {
   warn(fields: object, message: string): void;
@@ -65,6 +77,10 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
   async function start(request: OutboxRequest): Promise<void> {
     const client = await temporal();
     const workflowId = outboxWorkflowId(request);
+    if (request.type === 'webhookDelivery') {
+      await startWebhookDelivery(client, request);
+      return;
+    }
     if (request.type === 'documentPurge') {
       await client.workflow.signalWithStart<typeof documentPurgeWorkflow>('documentPurgeWorkflow', {
         workflowId,
@@ -87,6 +103,37 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** One delivery runs once: a sweep that dispatches its row again after it ended must not deliver twice. */
+  async function startWebhookDelivery(client: Client, request: WebhookDeliveryStart): Promise<void> {
+    try {
+      await client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+        workflowId: webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid),
+        taskQueue,
+        // Ids only: the history shows which destination, event and mailbox, never the message.
+        args: [{ destinationUuid: request.destinationUuid, eventUuid: request.eventUuid }],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: [
+          ...searchAttributes(request.workspaceUuid, request.eventUuid),
+          { key: FOLIO_WEBHOOK_DESTINATION, value: request.destinationUuid },
+          { key: FOLIO_WEBHOOK_EVENT, value: `whevt_${request.eventUuid}` },
+          { key: FOLIO_MAILBOX, value: request.mailboxUuid },
+          { key: FOLIO_WEBHOOK_OUTCOME, value: 'pending' },
+        ],
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** A terminate after the who and why are recorded; the record stops the delivery at its next attempt anyway. */
+  async function terminate(workflowId: string, reason: string): Promise<void> {
+    try {
+      await (await temporal()).workflow.getHandle(workflowId).terminate(reason);
+    } catch (error) {
+      if (!(error instanceof WorkflowNotFoundError)) log.warn({ err: error, workflow_id: workflowId }, 'could not terminate the workflow; it stops at its next attempt');
     }
   }
 
@@ -138,11 +185,16 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
         const workflows: WorkflowRequests = {
           startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
           scheduleDocumentPurge: ({ documentUuid, workspaceUuid }) => record({ type: 'documentPurge', documentUuid, workspaceUuid }),
+          startWebhookDelivery: (delivery) => record({ type: 'webhookDelivery', ...delivery }),
           wakeUploadLifecycle: (fileUuid) => void wakes.push(() => wake(uploadWorkflowId(fileUuid), uploadSettledSignal, { file_uuid: fileUuid })),
           wakeReplaceLifecycle: (versionUuid) =>
             void wakes.push(() => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid })),
           wakeDocumentPurge: (documentUuid) =>
             void wakes.push(() => wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, { document_uuid: documentUuid })),
+          retryWebhookDelivery: ({ destinationUuid, eventUuid }) =>
+            void wakes.push(() => wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid), retryWebhookDeliverySignal, { destination_uuid: destinationUuid })),
+          terminateWebhookDelivery: ({ destinationUuid, eventUuid }, reason) =>
+            void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid), reason)),
         };
         return work({ tx, workflows });
       });

@@ -27,3 +27,11 @@ export function driveCascadeOfWorkflow(workflowId: string): { kind: DriveCascade
 /** The 30-day purge of a trashed document, keyed by the document uuid (one per document at a time). */
 export const documentPurgeWorkflowId = (documentUuid: string) => `document-purge:${documentUuid}`;
 export const documentUuidOfPurgeWorkflow = (workflowId: string) => workflowId.replace(/^document-purge:/, '');
+
+/** One event's delivery to one destination (spec/webhooks.md): both ids, so neither a retry nor a sweep starts two. */
+export const webhookDeliveryWorkflowId = (destinationUuid: string, eventUuid: string) => `webhook-delivery:${destinationUuid}:${eventUuid}`;
+export function webhookDeliveryOfWorkflow(workflowId: string): { destinationUuid: string; eventUuid: string } | undefined {
+  const match = /^webhook-delivery:([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(workflowId);
+  return match ? { destinationUuid: match[1]!, eventUuid: match[2]! } : undefined;
+}
+export const WEBHOOK_HISTORY_PURGE_SCHEDULE_ID = 'folio-webhook-history-purge';

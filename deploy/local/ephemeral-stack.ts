@@ -55,7 +55,7 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await migrateLatest(knex);
     await knex.destroy();
 
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
     const [temporal, minio] = await Promise.all([
       startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
@@ -69,6 +69,7 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       FOLIO_LOG_LEVEL: 'info',
       FOLIO_HOST: '127.0.0.1',
       FOLIO_PORT: String(apiPort),
+      FOLIO_SMTP_PORT: String(smtpPort),
       FOLIO_DATABASE_URL: databaseUrl,
       FOLIO_TEMPORAL_ADDRESS: temporal.address,
       FOLIO_TEMPORAL_UI_URL: temporal.uiUrl,

@@ -8,6 +8,7 @@ export const SCOPES = [
   'docs.write',
   'docs.comment',
   'email.read',
+  'webhooks.manage',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

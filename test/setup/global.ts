@@ -1,7 +1,11 @@
 // Integration suite global setup: a throw-away stack (deploy/local/ephemeral-stack.ts) for this run only.
 // Test files read its configuration through test/support/stack.ts.
 import type { TestProject } from 'vitest/node';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEphemeralStack } from '../../deploy/local/ephemeral-stack.js';
+import { freeUdpPort } from '../support/dns-server.js';
+import { createTestCa } from '../support/test-ca.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,6 +14,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // Webhook receivers are HTTPS on 127.0.0.x:443 with certificates of this CA; names resolve through the tests' DNS.
+  const caDir = createTestCa();
+  const dnsPort = await freeUdpPort();
   const stack = await startEphemeralStack({
     label: 'test',
     preferPrivatePostgres: process.env.FOLIO_TEST_PRIVATE_POSTGRES === '1',
@@ -26,8 +33,18 @@ export default async function setup(project: TestProject) {
       FOLIO_LIVE_STREAMS_PER_USER: '4',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
+      FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
+      FOLIO_WEBHOOK_TIMEOUT: '2s',
+      FOLIO_WEBHOOK_DISABLE_AFTER: '2',
+      FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/24',
+      FOLIO_WEBHOOK_DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+      NODE_EXTRA_CA_CERTS: join(caDir, 'ca.crt'),
+      FOLIO_TEST_CA_DIR: caDir,
     },
   });
   project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root });
-  return stack.stop;
+  return async () => {
+    await stack.stop();
+    rmSync(caDir, { recursive: true, force: true });
+  };
 }

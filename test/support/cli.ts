@@ -10,6 +10,9 @@ export function runFolio(...args: string[]): Promise<{ stdout: string; stderr: s
   return run('npx', ['--no-install', 'folio', ...args], { env: process.env });
 }
 
+/** Each command starts a Node process that compiles the CLI from source: seconds each, more on a busy machine. */
+export const CLI_TIMEOUT_MS = 300_000;
+
 /** Runs `folio <args> --json` and answers the one JSON object it prints. */
 export async function folio(...args: string[]): Promise<any> {
   const { stdout } = await runFolio(...args, '--json');

@@ -1,0 +1,72 @@
+// Activities of webhook delivery: one attempt (plan, URL check, claim, signed POST to the checked address, record),
+// and the purge of old delivery history. Logs carry ids and outcomes only: never a subject, an address or a body.
+import { randomUUID } from 'node:crypto';
+import { claimAttempt, deliveryId, planAttempt, purgeWebhookHistory, recordAttempt, type AttemptKey, type AttemptOutcome, type RecordRules } from '../domain/webhooks/deliveries.js';
+import { eventId } from '../domain/webhooks/events.js';
+import { signatureHeader } from '../domain/webhooks/signature.js';
+import { judgeTarget, targetPolicyFrom } from '../domain/webhooks/target.js';
+import { postPinned } from '../domain/webhooks/transport.js';
+import { logger } from '../platform/logger.js';
+import type { ActivityDeps } from './deps.js';
+import { heartbeating } from './heartbeat.js';
+
+export interface AttemptActivityResult {
+  outcome: AttemptOutcome;
+  /** The wait before the next attempt (FOLIO_WEBHOOK_RETRY_DELAYS, read now), when this one failed. */
+  retryDelayMs: number;
+}
+
+export function createWebhookActivities(deps: ActivityDeps) {
+  const log = logger.child({ category: 'webhooks' });
+
+  async function attempt(key: AttemptKey): Promise<AttemptActivityResult> {
+    const settings = deps.settings().webhook;
+    const delays = settings.retryDelaysMs;
+    // The delay after attempt n; a list shorter than four repeats its last entry. At least 1 ms: a zero timeout
+    // would make the workflow's wait unbounded.
+    const rules: RecordRules = { disableAfter: settings.disableAfter, retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1) };
+    const done = (outcome: AttemptOutcome): AttemptActivityResult => {
+      log.info({ destination_uuid: key.destinationUuid, event_id: eventId(key.eventUuid), attempt: key.attempt, outcome }, 'webhook attempt');
+      return { outcome, retryDelayMs: rules.retryDelayMs };
+    };
+
+    const plan = await planAttempt(deps.db, deps.masterKey, key, rules);
+    if (plan.action === 'finished') return done(plan.outcome);
+
+    // Judged again at every attempt, and the connection goes to the address judged here.
+    const target = await judgeTarget(plan.url, targetPolicyFrom(settings));
+    const attemptUuid = await claimAttempt(deps.db, key, randomUUID());
+    // Another run of this activity claimed the number first: throw, and the retry closes that claim (planAttempt).
+    if (!attemptUuid) throw new Error(`attempt ${key.attempt} was claimed by another run`);
+    if (!target.allowed) {
+      const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
+      if (target.inward) log.warn({ destination_uuid: key.destinationUuid, reason: target.reason }, 'webhook target points inward; disabling the destination');
+      return done(await recordAttempt(deps.db, key, attemptUuid, unsent, target.inward ? { ...rules, disableReason: target.reason } : rules));
+    }
+
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'Folio-Webhooks/1',
+      'x-service-signature': signatureHeader(plan.secrets, timestamp, plan.body),
+      'x-service-event': plan.eventType,
+      'x-service-delivery-id': deliveryId(attemptUuid),
+      'x-service-attempt': String(key.attempt),
+    };
+    const result = await postPinned(target, plan.body, headers, settings.timeoutMs);
+    return done(await recordAttempt(deps.db, key, attemptUuid, result, rules));
+  }
+
+  return {
+    /** One numbered attempt; safe to retry (the claim keeps a number from being sent twice). */
+    async attemptWebhookDelivery(input: AttemptKey): Promise<AttemptActivityResult> {
+      return heartbeating(() => attempt(input));
+    },
+
+    /** Deletes history older than FOLIO_WEBHOOK_HISTORY_RETENTION; deleting what is gone deletes nothing. */
+    async purgeWebhookHistory(): Promise<number> {
+      const cutoff = new Date(Date.now() - deps.settings().webhook.historyRetentionMs);
+      return heartbeating(() => purgeWebhookHistory(deps.db, cutoff));
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// The webhook admin API the admin app calls (docs/webhooks.md § Admin API): destinations of the caller's workspace,
+// their secret, status switch, delivery history and statistics, and the deliveries in flight. Workspace admins only.
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import { invalidBody, notFound } from '../../../domain/errors.js';
+import { isUuid } from '../../../domain/uuid.js';
+import { dailyStats, listAttempts, listDeliveries, retryDeliveryNow, terminateDelivery } from '../../../domain/webhooks/deliveries.js';
+import {
+  changeDestinationStatus,
+  createDestination,
+  findDestination,
+  listDestinations,
+  revealSigningSecrets,
+  rotateSigningSecret,
+  updateDestination,
+  type StatusChange,
+} from '../../../domain/webhooks/destinations.js';
+import { eventUuidOf } from '../../../domain/webhooks/events.js';
+import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
+import { config } from '../../../platform/config.js';
+import { db } from '../../../platform/database.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { jsonBody } from '../../middleware/json-body.js';
+import { transaction, unitOf } from '../../middleware/transaction.js';
+import { input, validate, type InputErrors } from '../../middleware/validate.js';
+import { requireWorkspaceAdmin } from '../../middleware/workspace-admin.js';
+import {
+  presentAttemptPage,
+  presentDailyStats,
+  presentDelivery,
+  presentDestination,
+  presentDestinationWithSecret,
+  presentSecrets,
+} from '../../presenters/webhooks.js';
+
+/** An unknown or malformed id in the path is 404; anything else wrong in the input is 400 invalid_body with its fields. */
+const adminInput: InputErrors = {
+  pathParam: () => notFound(),
+  otherwise: (fields) => invalidBody(`Invalid fields: ${fields.join(', ')}.`, { fields }),
+};
+
+const uuid = z.string().refine(isUuid);
+const eventIdParam = z.string().transform((value, ctx) => eventUuidOf(value) ?? (ctx.addIssue({ code: 'custom', message: 'not an event id' }), z.NEVER));
+const DestinationParams = z.object({ uuid });
+const DeliveryParams = z.object({ uuid, event: eventIdParam });
+
+export const WebhooksCreateSchema = z.object({
+  body: z.object({ url: z.string(), description: z.string().max(1000).optional(), mailboxes: z.array(z.string()).max(1000).optional() }),
+});
+export const WebhooksShowSchema = z.object({ params: DestinationParams });
+export const WebhooksUpdateSchema = z.object({
+  params: DestinationParams,
+  body: z.object({ url: z.string().optional(), description: z.string().max(1000).optional(), mailboxes: z.array(z.string()).max(1000).optional() }),
+});
+export const WebhooksAttemptsSchema = z.object({
+  params: DestinationParams,
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    cursor: z.string().transform((value, ctx) => (value.startsWith('whdel_') && isUuid(value.slice(6)) ? value.slice(6) : (ctx.addIssue({ code: 'custom', message: 'bad cursor' }), z.NEVER))).optional(),
+    event: eventIdParam.optional(),
+  }),
+});
+export const WebhooksDeliveriesSchema = z.object({
+  params: DestinationParams,
+  query: z.object({ state: z.enum(['waiting', 'running', 'done']).optional(), limit: z.coerce.number().int().min(1).max(100).default(100) }),
+});
+export const WebhooksDeliveryRetrySchema = z.object({ params: DeliveryParams });
+export const WebhooksDeliveryTerminateSchema = z.object({ params: DeliveryParams, body: z.object({ reason: z.string().min(1).max(1000) }) });
+
+const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin()];
+const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
+
+export const adminWebhooksRouter = new Router({ prefix: '/v1/admin/webhooks' });
+
+adminWebhooksRouter.get('/', ...admin, async (ctx) => {
+  const destinations = await listDestinations(db(), callerOf(ctx.state).workspaceUuid);
+  ctx.body = { object: 'list', data: destinations.map(presentDestination) };
+});
+
+adminWebhooksRouter.post('/', ...admin, jsonBody(), validate(WebhooksCreateSchema, adminInput), transaction(), async (ctx) => {
+  const { body } = input(ctx.state, WebhooksCreateSchema);
+  const { workspaceUuid } = callerOf(ctx.state);
+  const created = await createDestination(unitOf(ctx.state).tx, destinationDeps(), { workspaceUuid, ...body });
+  ctx.status = 201;
+  ctx.body = presentDestinationWithSecret(created);
+});
+
+adminWebhooksRouter.get('/:uuid', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksShowSchema);
+  ctx.body = presentDestination(await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid));
+});
+
+adminWebhooksRouter.patch('/:uuid', ...admin, jsonBody(), validate(WebhooksUpdateSchema, adminInput), transaction(), async (ctx) => {
+  const { params, body } = input(ctx.state, WebhooksUpdateSchema);
+  const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+  ctx.body = presentDestination(await updateDestination(unitOf(ctx.state).tx, destinationDeps(), target, body));
+});
+
+for (const change of ['pause', 'resume', 'enable'] as StatusChange[]) {
+  adminWebhooksRouter.post(`/:uuid/${change}`, ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
+    const { params } = input(ctx.state, WebhooksShowSchema);
+    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+    ctx.body = presentDestination(await changeDestinationStatus(unitOf(ctx.state).tx, target, change));
+  });
+}
+
+adminWebhooksRouter.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksShowSchema);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = presentSecrets(await revealSigningSecrets(db(), config().masterKey, { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid }));
+});
+
+adminWebhooksRouter.post('/:uuid/rotate-secret', ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksShowSchema);
+  const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+  const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = presentDestinationWithSecret(await rotateSigningSecret(unitOf(ctx.state).tx, deps, target));
+});
+
+adminWebhooksRouter.get('/:uuid/stats', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksShowSchema);
+  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+  ctx.body = { object: 'list', data: (await dailyStats(db(), destination.uuid, 7)).map(presentDailyStats) };
+});
+
+adminWebhooksRouter.get('/:uuid/attempts', ...admin, validate(WebhooksAttemptsSchema, adminInput), async (ctx) => {
+  const { params, query } = input(ctx.state, WebhooksAttemptsSchema);
+  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+  const attempts = await listAttempts(db(), destination.uuid, { limit: query.limit, after: query.cursor, eventUuid: query.event });
+  ctx.body = presentAttemptPage(attempts, query.limit);
+});
+
+adminWebhooksRouter.get('/:uuid/deliveries', ...admin, validate(WebhooksDeliveriesSchema, adminInput), async (ctx) => {
+  const { params, query } = input(ctx.state, WebhooksDeliveriesSchema);
+  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+  ctx.body = { object: 'list', data: (await listDeliveries(db(), { destinationUuid: destination.uuid, state: query.state, limit: query.limit })).map(presentDelivery) };
+});
+
+adminWebhooksRouter.post('/:uuid/deliveries/:event/retry', ...admin, validate(WebhooksDeliveryRetrySchema, adminInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksDeliveryRetrySchema);
+  const unit = unitOf(ctx.state);
+  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+  ctx.status = 202;
+  ctx.body = presentDelivery(await retryDeliveryNow(unit, { destinationUuid: destination.uuid, eventUuid: params.event }));
+});
+
+adminWebhooksRouter.post(
+  '/:uuid/deliveries/:event/terminate',
+  ...admin,
+  jsonBody(),
+  validate(WebhooksDeliveryTerminateSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, WebhooksDeliveryTerminateSchema);
+    const me = callerOf(ctx.state);
+    const unit = unitOf(ctx.state);
+    const destination = await findDestination(unit.tx, params.uuid, me.workspaceUuid);
+    const key = { destinationUuid: destination.uuid, eventUuid: params.event };
+    ctx.body = presentDelivery(await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }));
+  },
+);

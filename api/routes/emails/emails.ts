@@ -1,0 +1,22 @@
+// Reading an email: GET /v1/emails/{uuid}, for members of its mailbox (spec/webhooks.md § Endpoints, docs/webhooks.md).
+import Router from '@koa/router';
+import { z } from 'zod';
+import { readEmail } from '../../../domain/email/messages.js';
+import { isUuid } from '../../../domain/uuid.js';
+import { config } from '../../../platform/config.js';
+import { db } from '../../../platform/database.js';
+import { bucket, storage } from '../../../platform/storage.js';
+import { callerOf, requireScope } from '../../middleware/auth.js';
+import { driveInput, input, validate } from '../../middleware/validate.js';
+import { presentEmail } from '../../presenters/email.js';
+
+export const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().refine(isUuid) }) });
+
+export const emailsRouter = new Router({ prefix: '/v1/emails' });
+
+// An API key is refused by requireScope (403 forbidden); a non-member, admin or not, gets 404 from readEmail.
+emailsRouter.get('/:uuid', requireScope('email.read'), validate(EmailsShowSchema, driveInput), async (ctx) => {
+  const { params } = input(ctx.state, EmailsShowSchema);
+  const email = await readEmail(db(), { storage: storage(), bucket: bucket() }, config().masterKey, callerOf(ctx.state), params.uuid);
+  ctx.body = presentEmail(email);
+});

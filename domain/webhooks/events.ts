@@ -1,0 +1,55 @@
+// Webhook events and their fan-out: an email.received event is recorded in the transaction that stores the email,
+// with one delivery per active destination subscribed to the mailbox, each started through the outbox after commit.
+import { randomUUID } from 'node:crypto';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { isUuid } from '../uuid.js';
+
+export const EVENT_ID_PREFIX = 'whevt_';
+export const EMAIL_RECEIVED = 'email.received';
+
+export const eventId = (eventUuid: string) => `${EVENT_ID_PREFIX}${eventUuid}`;
+
+/** The uuid inside a `whevt_` id (a bare uuid is accepted too), or undefined when it is neither. */
+export function eventUuidOf(id: string): string | undefined {
+  const uuid = id.startsWith(EVENT_ID_PREFIX) ? id.slice(EVENT_ID_PREFIX.length) : id;
+  return isUuid(uuid) ? uuid.toLowerCase() : undefined;
+}
+
+/**
+ * Records email.received and one delivery per destination that is active now and subscribed to the mailbox. A
+ * paused or disabled destination gets no delivery row and no workflow: its events are not queued, so resuming or
+ * enabling it later replays nothing (spec/webhooks.md § States and transitions). Answers the event id.
+ */
+export async function recordEmailReceived(
+  unit: UnitOfWork,
+  email: { workspaceUuid: string; mailboxUuid: string; emailUuid: string },
+): Promise<string> {
+  const { tx } = unit;
+  const eventUuid = randomUUID();
+  await tx('webhook_events').insert({
+    uuid: eventUuid,
+    workspace_uuid: email.workspaceUuid,
+    mailbox_uuid: email.mailboxUuid,
+    email_uuid: email.emailUuid,
+    type: EMAIL_RECEIVED,
+  });
+  const destinations: string[] = await tx('webhook_subscriptions as s')
+    .join('webhook_destinations as d', 'd.uuid', 's.destination_uuid')
+    .where({ 's.mailbox_uuid': email.mailboxUuid, 's.event_type': EMAIL_RECEIVED, 'd.status': 'active' })
+    .orderBy('d.uuid')
+    .pluck('d.uuid');
+  if (destinations.length) {
+    await tx('webhook_deliveries').insert(
+      destinations.map((destinationUuid) => ({
+        destination_uuid: destinationUuid,
+        event_uuid: eventUuid,
+        workspace_uuid: email.workspaceUuid,
+        mailbox_uuid: email.mailboxUuid,
+      })),
+    );
+  }
+  for (const destinationUuid of destinations) {
+    await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid });
+  }
+  return eventId(eventUuid);
+}

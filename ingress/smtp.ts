@@ -1,0 +1,76 @@
+// Inbound SMTP on FOLIO_SMTP_PORT (started by the API process): mail for a known mailbox address is stored as
+// delivered, exactly as `folio email deliver` stores it; an unknown recipient gets 550, a message above
+// FOLIO_SMTP_MAX_BYTES 552. TLS and authentication are left to the MX in front (docs/webhooks.md § Mail in).
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { findMailboxByAddress } from '../domain/email/mailboxes.js';
+import { storeEmail } from '../domain/email/messages.js';
+import { config } from '../platform/config.js';
+import { db } from '../platform/database.js';
+import { logger } from '../platform/logger.js';
+import { bucket, storage } from '../platform/storage.js';
+import { workflowClient } from '../workflows/client.js';
+
+const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
+
+async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream) pieces.push(piece as Buffer);
+  return Buffer.concat(pieces);
+}
+
+/** Listens until the process ends; answers the server, or undefined when FOLIO_SMTP_PORT is 0. */
+export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
+  const settings = config();
+  if (!settings.smtp.port) return undefined;
+  const log = logger.child({ category: 'smtp' });
+  const deps = {
+    db: db(),
+    store: { storage: storage(), bucket: bucket() },
+    masterKey: settings.masterKey,
+    maxBytes: settings.smtp.maxBytes,
+    runInTransaction: workflowClient().runInTransaction(db()),
+  };
+
+  const server = new SMTPServer({
+    name: new URL(settings.publicUrl).hostname,
+    banner: 'Folio inbound mail',
+    size: settings.smtp.maxBytes,
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (error?: Error | null) => void) {
+      findMailboxByAddress(deps.db, address.address)
+        .then((mailbox) => callback(mailbox ? null : smtpError(550, `5.1.1 No mailbox here by the address ${address.address}`)))
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'recipient lookup failed');
+          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+        });
+    },
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) {
+      (async () => {
+        const raw = await readAll(stream);
+        if (stream.sizeExceeded) throw smtpError(552, `5.3.4 Message larger than ${settings.smtp.maxBytes} bytes`);
+        for (const recipient of session.envelope.rcptTo) {
+          const mailbox = await findMailboxByAddress(deps.db, recipient.address);
+          if (!mailbox) continue;
+          const result = await storeEmail(deps, { mailboxUuid: mailbox.uuid, raw, kind: 'delivered' });
+          log.info({ mailbox_uuid: mailbox.uuid, email_uuid: result.uuid, outcome: result.outcome, event_id: result.outcome === 'stored' ? result.event_id : null }, 'message received');
+        }
+      })().then(
+        () => callback(),
+        (error: unknown) => {
+          if ((error as { responseCode?: number }).responseCode) return callback(error as Error);
+          log.error({ err: error }, 'storing an inbound message failed');
+          callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
+        },
+      );
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.smtp.port, settings.host, () => resolve());
+  });
+  server.on('error', (error) => log.error({ err: error }, 'smtp server error'));
+  log.info({ address: `${settings.host}:${settings.smtp.port}` }, 'smtp listening');
+  return server;
+}

@@ -1,0 +1,201 @@
+// email.received deliveries to real HTTPS receivers on 127.0.0.x:443 (spec/webhooks.md § Delivery request, States
+// and transitions, Limits): headers and signature over the raw bytes, the retry schedule, failing, slow and
+// redirecting receivers, and which mail fires nothing. The stack runs with delays of 1s and a 2s timeout.
+import { describe, expect, it } from 'vitest';
+import { verifySignature } from '../../../domain/webhooks/signature.js';
+import { db } from '../../../platform/database.js';
+import { temporalClient } from '../../../platform/temporal.js';
+import { makeWorkspace } from '../../support/api.js';
+import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
+import { receiverPool, until, type Receiver } from '../../support/webhook-receivers.js';
+
+const receiver = receiverPool();
+
+/** A workspace, a mailbox and a destination subscribed to it, pointing at the receiver. */
+async function subscribed(target: Receiver) {
+  const workspace = await makeWorkspace();
+  const mailbox = await makeMailbox(workspace.uuid);
+  const destination = await makeDestination(workspace.uuid, target.url(), [mailbox.uuid]);
+  return { workspace, mailbox, destination };
+}
+
+const deliveryState = async (destinationUuid: string) => (await db()('webhook_deliveries').where({ destination_uuid: destinationUuid }).first())?.state;
+const settled = (destinationUuid: string, state: string, timeoutMs = 30_000) =>
+  until(`delivery ${state}`, async () => (await deliveryState(destinationUuid)) === state, timeoutMs);
+
+describe('email.received delivery', () => {
+  it('POSTs the signed identifiers-only body with the four headers, verifiable over the raw bytes', async () => {
+    const target = await receiver('127.0.0.2');
+    const { workspace, mailbox, destination } = await subscribed(target);
+    const secretSubject = `Secret merger plans ${Date.now()}`;
+    const result = await deliver(mailbox.uuid, emlMessage({ subject: secretSubject, text: 'the body must not travel' }));
+    if (result.outcome !== 'stored') throw new Error('not stored');
+    const [request] = await target.waitFor(1);
+    await settled(destination.uuid, 'succeeded');
+
+    expect(request!.method).toBe('POST');
+    expect(request!.path).toBe('/hooks');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['x-service-event']).toBe('email.received');
+    expect(request!.headers['x-service-attempt']).toBe('1');
+    expect(request!.headers['x-service-delivery-id']).toMatch(/^whdel_[0-9a-f-]{36}$/);
+    const signature = request!.headers['x-service-signature']!;
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(Math.abs(Number(/t=(\d+)/.exec(signature)![1]) - Date.now() / 1000)).toBeLessThan(30);
+    expect(verifySignature(signature, request!.raw, destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(true);
+    // Parsing and re-serialising changes the bytes, and the signature no longer matches (spec § Authentication 1).
+    expect(verifySignature(signature, JSON.stringify(JSON.parse(request!.raw.toString()), null, 2), destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(false);
+
+    const body = JSON.parse(request!.raw.toString());
+    expect(body).toEqual({
+      id: result.event_id,
+      type: 'email.received',
+      workspace_uuid: workspace.uuid,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/),
+      data: { email_uuid: result.uuid },
+    });
+    expect(body.id).toMatch(/^whevt_[0-9a-f-]{36}$/);
+    expect(request!.raw.toString()).not.toContain('merger');
+
+    // The workflow is findable by its id and search attributes, and its history carries no content.
+    const client = await temporalClient();
+    const eventUuid = body.id.slice('whevt_'.length);
+    const handle = client.workflow.getHandle(`webhook-delivery:${destination.uuid}:${eventUuid}`);
+    expect(await handle.result()).toEqual({ outcome: 'succeeded', attempts: 1 });
+    const description = await handle.describe();
+    const attributes = description.searchAttributes as Record<string, unknown[]>;
+    expect(attributes.FolioWebhookDestination).toEqual([destination.uuid]);
+    expect(attributes.FolioWebhookEvent).toEqual([body.id]);
+    expect(attributes.FolioMailbox).toEqual([mailbox.uuid]);
+    expect(attributes.FolioWebhookOutcome).toEqual(['succeeded']);
+    const history = JSON.stringify(await handle.fetchHistory());
+    expect(history).not.toContain('merger');
+    expect(history).not.toContain('alice@sender.example');
+    expect(history).not.toContain(destination.secret);
+  });
+
+  it('retries a failing receiver on the schedule, attempts numbered 1 to 5 with a fresh delivery id each', async () => {
+    const target = await receiver('127.0.0.3');
+    target.answer((index) => ({ status: index < 5 ? 500 : 204 }));
+    const { mailbox, destination } = await subscribed(target);
+    const result = await deliver(mailbox.uuid, emlMessage());
+    const requests = await target.waitFor(5, 40_000);
+    await settled(destination.uuid, 'succeeded');
+
+    expect(requests.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
+    expect(new Set(requests.map((request) => request.headers['x-service-delivery-id'])).size).toBe(5);
+    // Every attempt sends the same bytes (the same event id); only the signature's timestamp may change.
+    expect(new Set(requests.map((request) => request.raw.toString())).size).toBe(1);
+    expect(JSON.parse(requests[0]!.raw.toString()).id).toBe(result.outcome === 'stored' && result.event_id);
+    // FOLIO_WEBHOOK_RETRY_DELAYS is 1s,1s,1s,1s here: each gap is the delay plus the engine's own latency.
+    for (let i = 1; i < 5; i++) {
+      const gap = requests[i]!.at - requests[i - 1]!.at;
+      expect(gap).toBeGreaterThanOrEqual(950);
+      expect(gap).toBeLessThan(4000);
+    }
+    const attempts = await attemptsOf(destination.uuid);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.status_code])).toEqual([
+      [1, 'failure', 500], [2, 'failure', 500], [3, 'failure', 500], [4, 'failure', 500], [5, 'success', 204],
+    ]);
+    expect(attempts.map((attempt) => `whdel_${attempt.uuid}`)).toEqual(requests.map((request) => request.headers['x-service-delivery-id']));
+    expect((await db()('webhook_destinations').where({ uuid: destination.uuid }).first()).consecutive_failures).toBe(0);
+  });
+
+  it('gives up after the fifth failure and counts one exhausted event', async () => {
+    const target = await receiver('127.0.0.4');
+    target.answer(() => ({ status: 503 }));
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    await target.waitFor(5, 40_000);
+    await settled(destination.uuid, 'failed');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(target.requests).toHaveLength(5);
+    const row = await db()('webhook_destinations').where({ uuid: destination.uuid }).first();
+    expect(row).toMatchObject({ consecutive_failures: 1, status: 'active' });
+  });
+
+  it('counts a receiver slower than FOLIO_WEBHOOK_TIMEOUT as a failed attempt (timeout), then retries', async () => {
+    const target = await receiver('127.0.0.5');
+    target.answer((index) => (index === 1 ? { status: 200, delayMs: 3500 } : { status: 200 }));
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    await target.waitFor(2, 30_000);
+    await settled(destination.uuid, 'succeeded');
+    const attempts = await attemptsOf(destination.uuid);
+    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'timeout' });
+    expect(attempts[0].response_time_ms).toBeGreaterThanOrEqual(1900);
+    expect(attempts[0].response_time_ms).toBeLessThan(3000);
+    expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'success', status_code: 200, error_class: null });
+  });
+
+  it('follows no redirect: a 3xx is a failed attempt and the other address sees nothing', async () => {
+    const elsewhere = await receiver('127.0.0.7');
+    const target = await receiver('127.0.0.6');
+    target.answer((index) => (index === 1 ? { status: 302, headers: { location: elsewhere.url('/stolen') } } : { status: 200 }));
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    await target.waitFor(2, 30_000);
+    await settled(destination.uuid, 'succeeded');
+    expect(elsewhere.requests).toHaveLength(0);
+    const attempts = await attemptsOf(destination.uuid);
+    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'failure', status_code: 302 });
+  });
+
+  it('refuses a receiver whose certificate the system store and NODE_EXTRA_CA_CERTS do not trust', async () => {
+    const target = await receiver('127.0.0.8', { rogue: true });
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    await until('first attempt recorded', async () => (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'));
+    const [attempt] = await attemptsOf(destination.uuid);
+    expect(attempt).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'tls_error' });
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('fires nothing for spam, mail a rule deletes, drafts and imports, and fires for ordinary mail', async () => {
+    const { addMailboxRule } = await import('../../../domain/email/mailboxes.js');
+    const target = await receiver('127.0.0.9');
+    const { mailbox, destination } = await subscribed(target);
+    await db().transaction((tx) => addMailboxRule(tx, { mailboxUuid: mailbox.uuid, field: 'from', contains: 'newsletter@', action: 'delete' }));
+    await db().transaction((tx) => addMailboxRule(tx, { mailboxUuid: mailbox.uuid, field: 'subject', contains: 'invoice', action: 'label', label: 'finance' }));
+
+    const spamFlag = await deliver(mailbox.uuid, emlMessage({ headers: { 'X-Spam-Flag': 'YES' } }));
+    const spamOption = await deliver(mailbox.uuid, emlMessage(), { spam: true });
+    const filtered = await deliver(mailbox.uuid, emlMessage({ from: 'News <newsletter@shop.example>' }));
+    const draft = await deliver(mailbox.uuid, emlMessage(), { kind: 'draft' });
+    const imported = await deliver(mailbox.uuid, emlMessage(), { kind: 'imported' });
+    expect(spamFlag).toMatchObject({ outcome: 'stored', spam: true, labels: ['spam'], event_id: null });
+    expect(spamOption).toMatchObject({ outcome: 'stored', spam: true, labels: ['spam'], event_id: null });
+    expect(filtered).toMatchObject({ outcome: 'deleted_by_rule', uuid: null });
+    expect(draft).toMatchObject({ outcome: 'stored', labels: ['draft'], event_id: null });
+    expect(imported).toMatchObject({ outcome: 'stored', labels: ['inbox'], event_id: null });
+
+    const ordinary = await deliver(mailbox.uuid, emlMessage({ subject: 'Your invoice' }));
+    expect(ordinary).toMatchObject({ outcome: 'stored', labels: ['inbox', 'finance'], event_id: expect.stringMatching(/^whevt_/) });
+    await target.waitFor(1);
+    await settled(destination.uuid, 'succeeded');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(target.requests).toHaveLength(1);
+    expect(JSON.parse(target.requests[0]!.raw.toString()).id).toBe(ordinary.outcome === 'stored' && ordinary.event_id);
+    expect(await db()('webhook_events').whereIn('email_uuid', [spamFlag, spamOption, draft, imported].map((r) => r.uuid!)).count()).toEqual([{ count: '0' }]);
+  });
+
+  it('delivers one event to every subscribed destination and to none that is not subscribed', async () => {
+    const first = await receiver('127.0.0.10');
+    const second = await receiver('127.0.0.11');
+    const unsubscribed = await receiver('127.0.0.12');
+    const workspace = await makeWorkspace();
+    const mailbox = await makeMailbox(workspace.uuid);
+    const other = await makeMailbox(workspace.uuid);
+    await makeDestination(workspace.uuid, first.url(), [mailbox.uuid, other.uuid]);
+    await makeDestination(workspace.uuid, second.url(), [mailbox.uuid]);
+    await makeDestination(workspace.uuid, unsubscribed.url(), []);
+    const result = await deliver(mailbox.uuid, emlMessage());
+    const [a] = await first.waitFor(1);
+    const [b] = await second.waitFor(1);
+    expect(JSON.parse(a!.raw.toString()).id).toBe(result.outcome === 'stored' && result.event_id);
+    expect(a!.raw.equals(b!.raw)).toBe(true);
+    expect(a!.headers['x-service-delivery-id']).not.toBe(b!.headers['x-service-delivery-id']);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(unsubscribed.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,83 @@
+// One email.received event delivered to one destination, as spec/webhooks.md's state table reads: attempt n (1 to
+// 5); a failure below 5 waits its delay (FOLIO_WEBHOOK_RETRY_DELAYS, a durable timer) and makes attempt n+1; the
+// fifth failure gives up and counts towards auto-disable. `folio delivery retry` cuts the wait short; the numbers
+// stay in sequence. Also the daily purge of delivery history, run by a Temporal Schedule.
+import { condition, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+export const MAX_ATTEMPTS = 5;
+
+/**
+ * One attempt is one activity run. The activity claims its attempt number in the database before it sends, so a
+ * Temporal retry of the activity (after a worker crash, noticed through the heartbeat) can never send a second
+ * POST under the same number: it finds the claim and closes that attempt as interrupted (docs/webhooks.md § Crashes).
+ * The retries therefore add no hidden attempt; they only make sure every claimed attempt ends recorded.
+ */
+const { attemptWebhookDelivery } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const { purgeWebhookHistory } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** Makes a delivery that is waiting between attempts make its next attempt now. Ignored while an attempt runs. */
+export const retryWebhookDeliverySignal = defineSignal('retryWebhookDelivery');
+
+/** Search attributes of a delivery (registered by deploy/local/services.ts through workflows/client.ts). */
+export const WEBHOOK_SEARCH_ATTRIBUTES = {
+  destination: 'FolioWebhookDestination',
+  event: 'FolioWebhookEvent',
+  mailbox: 'FolioMailbox',
+  outcome: 'FolioWebhookOutcome',
+} as const;
+
+export interface WebhookDeliveryInput {
+  destinationUuid: string;
+  eventUuid: string;
+}
+
+export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'stopped' | 'disabled';
+
+export interface WebhookDeliveryResult {
+  outcome: WebhookDeliveryOutcome;
+  /** Attempts made (the last attempt number). */
+  attempts: number;
+}
+
+function markOutcome(outcome: WebhookDeliveryOutcome | 'waiting'): void {
+  upsertSearchAttributes([{ key: { name: WEBHOOK_SEARCH_ATTRIBUTES.outcome, type: 'KEYWORD' }, value: outcome }]);
+}
+
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  let retryRequests = 0;
+  setHandler(retryWebhookDeliverySignal, () => {
+    retryRequests++;
+  });
+  for (let attempt = 1; ; attempt++) {
+    const result = await attemptWebhookDelivery({ ...input, attempt });
+    if (result.outcome !== 'failure' || attempt === MAX_ATTEMPTS) {
+      const outcome: WebhookDeliveryOutcome =
+        result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
+      markOutcome(outcome);
+      log.info('webhook delivery finished', { ...input, outcome, attempts: attempt });
+      return { outcome, attempts: attempt };
+    }
+    markOutcome('waiting');
+    const seen = retryRequests;
+    await condition(() => retryRequests !== seen, result.retryDelayMs);
+  }
+}
+
+export interface WebhookHistoryPurgeResult {
+  deleted: number;
+}
+
+/** Deletes delivery history older than FOLIO_WEBHOOK_HISTORY_RETENTION (30 days), read when the activity runs. */
+export async function webhookHistoryPurgeWorkflow(): Promise<WebhookHistoryPurgeResult> {
+  return { deleted: await purgeWebhookHistory() };
+}
