@@ -4,4 +4,4 @@ export { tokenCleanupWorkflow, changeLogPruneWorkflow, workflowOutboxSweepWorkfl
 export { uploadLifecycleWorkflow, replaceLifecycleWorkflow } from './drive-content.js';
 export { trashCascadeWorkflow, restoreCascadeWorkflow, deleteCascadeWorkflow } from './drive-trash.js';
 export { documentPurgeWorkflow } from './documents.js';
-export * from './webhook-delivery.js';
+export { webhookDeliveryWorkflow, webhookHistoryPurgeWorkflow } from './webhook-delivery.js';
