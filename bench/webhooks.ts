@@ -27,10 +27,11 @@ if (process.argv[2] !== '--measure') {
   await measure(Number(process.argv[3]), Number(process.argv[4]));
 }
 
-const percentile = (values: number[], p: number) => {
+// Function declarations only below: the top-level await above runs measure() before any `const` here is initialised.
+function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
+}
 
 /** Runs `count` tasks with at most `concurrency` at once. */
 async function pool(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {

@@ -35,6 +35,18 @@ export const LONG_STORAGE_WORK: ActivityOptions = {
 };
 
 /**
+ * One call to a receiver outside Folio (a webhook attempt): the call bounds itself (FOLIO_WEBHOOK_TIMEOUT), and the
+ * start-to-close only catches a step that hangs around it. Heartbeats notice a killed worker in seconds; the retries
+ * back off to 30 seconds only, not a minute, because the receiver's delivery waits on them. They never make a second
+ * call under the same attempt number: the activity claims its number before it sends (activities/webhooks.ts).
+ */
+export const OUTBOUND_CALL: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { ...UNTIL_DONE, maximumInterval: '30 seconds' },
+};
+
+/**
  * Work a Temporal Schedule repeats (pruning, cleanup, the outbox sweep): heartbeats while it runs, and bounded
  * retries, because the next scheduled run tries again anyway, and a run that keeps failing should end visibly
  * failed in the Temporal UI rather than retry out of sight.

@@ -4,6 +4,7 @@
 // stay in sequence. Also the daily purge of delivery history, run by a Temporal Schedule.
 import { condition, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
 export const MAX_ATTEMPTS = 5;
 
@@ -13,17 +14,9 @@ export const MAX_ATTEMPTS = 5;
  * POST under the same number: it finds the claim and closes that attempt as interrupted (docs/webhooks.md § Crashes).
  * The retries therefore add no hidden attempt; they only make sure every claimed attempt ends recorded.
  */
-const { attemptWebhookDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const { attemptWebhookDelivery } = proxyActivities<Activities>(OUTBOUND_CALL);
 
-const { purgeWebhookHistory } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+const { purgeWebhookHistory } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
 /** Makes a delivery that is waiting between attempts make its next attempt now. Ignored while an attempt runs. */
 export const retryWebhookDeliverySignal = defineSignal('retryWebhookDelivery');

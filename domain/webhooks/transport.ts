@@ -1,6 +1,7 @@
 // The POST of one delivery attempt: HTTPS to the address that was judged (a pinned lookup, never a second DNS query),
 // SNI and certificate checked against the URL's hostname, no redirect followed, no connection reused, and the whole
 // exchange (connect, TLS, headers and body both ways) bounded by one timeout.
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request, type RequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
@@ -61,7 +62,16 @@ export function errorClassOf(error: unknown): string {
 /** Bytes of a response body read before the rest is drained unread; receivers are told to answer small. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export function postPinned(target: PinnedTarget, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<PostResult> {
+/** Sends the request; https.request, except in a unit test that hands in a connect of its own so nothing is dialled. */
+export type SendRequest = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
+
+export function postPinned(
+  target: PinnedTarget,
+  body: Buffer,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  send: SendRequest = request,
+): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
@@ -73,7 +83,7 @@ export function postPinned(target: PinnedTarget, body: Buffer, headers: Record<s
       resolve({ statusCode, errorClass, responseTimeMs: elapsed() });
     };
     const options = pinnedRequestOptions(target, { ...headers, 'content-length': String(body.length) });
-    const req = request(options, (res) => {
+    const req = send(options, (res) => {
       let read = 0;
       res.on('data', (piece: Buffer) => {
         read += piece.length;

@@ -17,8 +17,11 @@ export interface ReceivedRequest {
   servername: string | false;
 }
 
-/** What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer. */
-export type Reply = { status: number; delayMs?: number; headers?: Record<string, string>; hold?: Promise<void> };
+/**
+ * What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer.
+ * `holdBody` sends the status, the headers and a first byte of the body at once, and the rest only when it resolves.
+ */
+export type Reply = { status: number; delayMs?: number; headers?: Record<string, string>; hold?: Promise<void>; holdBody?: Promise<void> };
 
 export interface Receiver {
   host: string;
@@ -60,11 +63,13 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
           servername: (req.socket as TLSSocket).servername ?? false,
         };
         requests.push(request);
-        const { status, delayMs, headers, hold } = reply(requests.length, request);
+        const { status, delayMs, headers, hold, holdBody } = reply(requests.length, request);
         const send = () => {
           if (res.destroyed) return;
           res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-          res.end('ok');
+          if (!holdBody) return void res.end('ok');
+          res.write('o');
+          void holdBody.then(() => !res.destroyed && res.end('k'));
         };
         if (hold) void hold.then(send);
         else if (delayMs) setTimeout(send, delayMs).unref();

@@ -1,13 +1,15 @@
 // email.received deliveries to real HTTPS receivers on 127.0.0.x:443 (spec/webhooks.md § Delivery request, States
 // and transitions, Limits): headers and signature over the raw bytes, the retry schedule, failing, slow and
 // redirecting receivers, and which mail fires nothing. The stack runs with delays of 1s and a 2s timeout.
-import { describe, expect, it } from 'vitest';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../domain/webhooks/signature.js';
 import { db } from '../../../platform/database.js';
 import { temporalClient } from '../../../platform/temporal.js';
 import { makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
 import { receiverPool, until, type Receiver } from '../../support/webhook-receivers.js';
+import { restartWorker } from '../../support/worker-env.js';
 
 const receiver = receiverPool();
 
@@ -43,6 +45,10 @@ describe('email.received delivery', () => {
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(Math.abs(Number(/t=(\d+)/.exec(signature)![1]) - Date.now() / 1000)).toBeLessThan(30);
     expect(verifySignature(signature, request!.raw, destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(true);
+    // The same check as a receiver writes it from the spec alone: HMAC of "t.<raw bytes>", compared in constant time.
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature)!;
+    const expected = createHmac('sha256', destination.secret).update(`${t}.`).update(request!.raw).digest();
+    expect(timingSafeEqual(expected, Buffer.from(v1!, 'hex'))).toBe(true);
     // Parsing and re-serialising changes the bytes, and the signature no longer matches (spec § Authentication 1).
     expect(verifySignature(signature, JSON.stringify(JSON.parse(request!.raw.toString()), null, 2), destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(false);
 
@@ -128,6 +134,28 @@ describe('email.received delivery', () => {
     expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'success', status_code: 200, error_class: null });
   });
 
+  it('counts a 2xx whose body is not complete within FOLIO_WEBHOOK_TIMEOUT as a failed attempt (timeout)', async () => {
+    // The receiver sends 200, its headers and one byte at once, and holds the rest of attempt 1's body until that
+    // attempt has been recorded: the timeout bounds the whole exchange, not only the wait for the status line.
+    const target = await receiver('127.0.0.24');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    target.answer((index) => (index === 1 ? { status: 200, holdBody: gate } : { status: 200 }));
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    try {
+      await until('attempt 1 recorded', async () => (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'));
+    } finally {
+      release();
+    }
+    await settled(destination.uuid, 'succeeded');
+    const attempts = await attemptsOf(destination.uuid);
+    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'timeout' });
+    expect(attempts[0].response_time_ms).toBeGreaterThanOrEqual(1900);
+    expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'success', status_code: 200 });
+    expect(target.requests.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2']);
+  });
+
   it('follows no redirect: a 3xx is a failed attempt and the other address sees nothing', async () => {
     const elsewhere = await receiver('127.0.0.7');
     const target = await receiver('127.0.0.6');
@@ -198,4 +226,28 @@ describe('email.received delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(unsubscribed.requests).toHaveLength(0);
   });
+});
+
+describe('the retry schedule, on a worker whose four delays differ (1s, 6s, 2s, 4s)', () => {
+  // Equal delays would not show a delay taken for the wrong attempt; these do, each gap judged against its own.
+  const DELAYS_MS = [1000, 6000, 2000, 4000];
+  beforeAll(() => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: DELAYS_MS.map((ms) => `${ms / 1000}s`).join(',') }), 150_000);
+  afterAll(() => restartWorker(), 150_000);
+
+  it('waits the n-th delay after attempt n, never less, and gives up after the fifth', async () => {
+    const target = await receiver('127.0.0.25');
+    target.answer(() => ({ status: 500 }));
+    const { mailbox, destination } = await subscribed(target);
+    await deliver(mailbox.uuid, emlMessage());
+    const requests = await target.waitFor(5, 60_000);
+    await settled(destination.uuid, 'failed');
+    for (const [index, delay] of DELAYS_MS.entries()) {
+      const gap = requests[index + 1]!.at - requests[index]!.at;
+      // A durable timer never fires early; the engine and a busy machine add up to a few seconds on top.
+      expect(gap, `wait after attempt ${index + 1}`).toBeGreaterThanOrEqual(delay - 50);
+      expect(gap, `wait after attempt ${index + 1}`).toBeLessThan(delay + 3000);
+    }
+    const numbers = (await attemptsOf(destination.uuid)).map((attempt) => attempt.attempt);
+    expect(numbers).toEqual([1, 2, 3, 4, 5]);
+  }, 120_000);
 });

@@ -1,7 +1,20 @@
 // Delivery signatures: HMAC-SHA256 over "<t>.<raw body>", verified the way a receiver must (raw bytes, constant time).
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseSignatureHeader, signatureHeader, signPayload, verifySignature } from '../../../domain/webhooks/signature.js';
+
+// Every comparison is watched: it must go through crypto.timingSafeEqual (constant time), never ===.
+const compared = vi.hoisted(() => ({ calls: 0 }));
+vi.mock('node:crypto', async (original) => {
+  const crypto = await original<typeof import('node:crypto')>();
+  return {
+    ...crypto,
+    timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+      compared.calls++;
+      return crypto.timingSafeEqual(a, b);
+    },
+  };
+});
 
 const secret = 'whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const body = Buffer.from('{"id":"whevt_1","type":"email.received"}');
@@ -27,6 +40,16 @@ describe('webhook signatures', () => {
     expect(verifySignature(header, reserialised, secret, { nowSeconds: 1700000000 })).toBe(false);
     expect(verifySignature(header, Buffer.concat([body, Buffer.from(' ')]), secret, { nowSeconds: 1700000000 })).toBe(false);
     expect(verifySignature(header, body, secret, { nowSeconds: 1700000000 + 301 })).toBe(false);
+  });
+
+  it('compares in constant time, every v1 value even after one matched, so the time taken tells nothing', () => {
+    const header = signatureHeader([secret, 'whsec_old', 'whsec_older'], 1700000000, body);
+    compared.calls = 0;
+    expect(verifySignature(header, body, secret, { nowSeconds: 1700000000 })).toBe(true);
+    expect(compared.calls).toBe(3);
+    compared.calls = 0;
+    expect(verifySignature(header, body, 'whsec_other', { nowSeconds: 1700000000 })).toBe(false);
+    expect(compared.calls).toBe(3);
   });
 
   it('refuses malformed headers', () => {

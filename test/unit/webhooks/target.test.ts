@@ -1,10 +1,14 @@
 // The delivery-time URL check and the pinned connect, without sending a packet anywhere: resolvers are a test DNS
 // server on loopback (answering private, link-local, CGNAT, unique-local, documentation and multicast addresses) or a
 // function, and the connect is only ever handed the judged address, checked here through the lookup it is given.
+import { EventEmitter } from 'node:events';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedCidrs } from '../../../domain/webhooks/address-policy.js';
 import { createHostResolver, judgeTarget, type TargetPolicy } from '../../../domain/webhooks/target.js';
-import { errorClassOf, pinnedLookup, pinnedRequestOptions } from '../../../domain/webhooks/transport.js';
+import { errorClassOf, pinnedLookup, pinnedRequestOptions, postPinned, type SendRequest } from '../../../domain/webhooks/transport.js';
 import { freeUdpPort, startTestDns, type TestDnsServer } from '../../support/dns-server.js';
 
 const INWARD = [
@@ -61,6 +65,40 @@ describe('judgeTarget through a DNS server on loopback', () => {
       dns.set(name, [address]);
       const verdict = await judgeTarget(`https://${name}/hooks`, { allowedPrivate: [], resolve });
       expect(verdict, address).toMatchObject({ allowed: false, inward: true });
+    }
+  });
+
+  it('hands the connect the address it checked when a later answer would be inward (rebinding), with no second lookup', async () => {
+    const resolve = createHostResolver([`127.0.0.1:${port}`]);
+    for (const [index, address] of INWARD.entries()) {
+      const name = `rebind-${index}.test.example`;
+      const family = address.includes(':') ? 'AAAA' : 'A';
+      // The check's question of that family is answered with a public address; every later answer is the inward one.
+      dns.set(name, { addresses: [family === 'A' ? '93.184.215.14' : '2606:4700:4700::1111'], then: [address] });
+      const verdict = await judgeTarget(`https://${name}/hooks`, { allowedPrivate: [], resolve });
+      if (!verdict.allowed) throw new Error(`${address}: ${verdict.reason}`);
+      const asked = dns.queries(name);
+
+      // The connect net.connect would make, replaced: it asks the request's lookup where to go, as net does, and dials
+      // nothing; the receiver "answers" 204.
+      const dialled: string[] = [];
+      const send: SendRequest = (options, onResponse) => {
+        const record = (_error: unknown, found: string | LookupAddress[]) =>
+          dialled.push(...(typeof found === 'string' ? [found] : found.map((entry) => entry.address)));
+        options.lookup!(name, {}, record);
+        options.lookup!(name, { all: true }, record);
+        const request = Object.assign(new EventEmitter(), {
+          end: () => onResponse(Object.assign(Readable.from([]), { statusCode: 204 }) as unknown as IncomingMessage),
+          destroy: () => undefined,
+        });
+        expect(options).toMatchObject({ host: name, servername: name, port: 443 });
+        return request as unknown as ClientRequest;
+      };
+      const result = await postPinned(verdict, Buffer.from('{}'), {}, 1000, send);
+      expect(result, address).toMatchObject({ statusCode: 204, errorClass: null });
+      expect(dialled, address).toEqual([verdict.address, verdict.address]);
+      expect(dialled, address).not.toContain(address);
+      expect(dns.queries(name), address).toBe(asked);
     }
   });
 
