@@ -91,7 +91,8 @@ const show: Middleware = async (ctx) => {
   }
 
   ctx.status = 200;
-  ctx.type = item.content_type ?? 'application/octet-stream';
+  // As stored: ctx.type would add a charset to text types that the file may not be in.
+  ctx.set('Content-Type', item.content_type ?? 'application/octet-stream');
   ctx.set('Content-Disposition', sharedFileDisposition(item));
   ctx.set('Content-Security-Policy', PUBLIC_DOWNLOAD_CSP);
   if (ctx.method === 'HEAD') {

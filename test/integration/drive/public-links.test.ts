@@ -135,15 +135,15 @@ describe('GET /s/<token> for a file', () => {
 });
 
 describe('GET /s/<token> for a folder', () => {
-  /** Shared/ {<script>…</script>.txt, a&b.txt, Sub/ {Deeper/ {deep.txt}, sub.txt}, trashed.txt (trashed)}, and outside.txt beside it. */
+  /** Shared <b>folder/ {a&b "q".txt, z<img …>.txt, Sub/ {Deeper/ {deep.txt}, sub.txt}, trashed.txt (trashed)}, and outside.txt beside it. */
   async function sharedTree() {
     const owner = await makeUser();
-    const shared = await makeFolder(owner, 'Shared <b>folder</b>');
+    const shared = await makeFolder(owner, 'Shared <b>folder');
     const sub = await makeFolder(owner, 'Sub', shared);
     const deeper = await makeFolder(owner, 'Deeper', sub);
     const deepBytes = randomBytes(5000);
     const files = {
-      script: await simpleUpload(owner, '<script>alert(1)</script>.txt', Buffer.from('x'), { folder_uuid: shared, content_type: 'text/html' }),
+      script: await simpleUpload(owner, 'z<img src=x onerror=alert(1)>.txt', Buffer.from('x'), { folder_uuid: shared, content_type: 'text/html' }),
       amp: await simpleUpload(owner, 'a&b "q".txt', Buffer.from('hello'), { folder_uuid: shared, content_type: 'text/plain' }),
       sub: await simpleUpload(owner, 'sub.txt', Buffer.from('in sub'), { folder_uuid: sub }),
       deep: await simpleUpload(owner, 'deep.txt', deepBytes, { folder_uuid: deeper }),
@@ -163,15 +163,16 @@ describe('GET /s/<token> for a folder', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expectStrictPageHeaders(page.headers);
+    expect(page.text).not.toContain('<img');
     expect(page.text).not.toContain('<script');
     expect(page.text).not.toContain('<b>');
-    expect(page.text).toContain('<title>Shared &lt;b&gt;folder&lt;/b&gt;</title>');
-    expect(page.text).toContain('<h1>Shared &lt;b&gt;folder&lt;/b&gt;</h1>');
+    expect(page.text).toContain('<title>Shared &lt;b&gt;folder</title>');
+    expect(page.text).toContain('<h1>Shared &lt;b&gt;folder</h1>');
     const anchors = [...page.text.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map(([, href, label]) => [href, label]);
     expect(anchors).toEqual([
       [`${link.url}/${sub}`, 'Sub/'],
-      [`${link.url}/${files.script.uuid}`, '&lt;script&gt;alert(1)&lt;/script&gt;.txt'],
       [`${link.url}/${files.amp.uuid}`, 'a&amp;b &quot;q&quot;.txt'],
+      [`${link.url}/${files.script.uuid}`, 'z&lt;img src=x onerror=alert(1)&gt;.txt'],
     ]);
     // The page's one inline style is allowed by its hash, not by 'unsafe-inline'.
     const style = /<style>([^<]*)<\/style>/.exec(page.text)![1]!;
@@ -188,13 +189,13 @@ describe('GET /s/<token> for a folder', () => {
     expect(JSON.parse(got.text)).toEqual({
       object: 'drive_public_folder',
       uuid: shared,
-      name: 'Shared <b>folder</b>',
+      name: 'Shared <b>folder',
       url: link.url,
       parent_url: null,
       folders: [{ uuid: sub, name: 'Sub', url: `${link.url}/${sub}`, updated_at: at }],
       files: [
-        { uuid: files.script.uuid, name: '<script>alert(1)</script>.txt', content_type: 'text/html', size_bytes: 1, url: `${link.url}/${files.script.uuid}`, updated_at: at },
         { uuid: files.amp.uuid, name: 'a&b "q".txt', content_type: 'text/plain', size_bytes: 5, url: `${link.url}/${files.amp.uuid}`, updated_at: at },
+        { uuid: files.script.uuid, name: 'z<img src=x onerror=alert(1)>.txt', content_type: 'text/html', size_bytes: 1, url: `${link.url}/${files.script.uuid}`, updated_at: at },
       ],
       truncated: false,
     });
