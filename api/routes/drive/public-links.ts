@@ -90,17 +90,17 @@ const show: Middleware = async (ctx) => {
     return;
   }
 
+  // HEAD answers the headers only: storage is not opened for a body nobody reads.
+  const download = ctx.method === 'HEAD' ? undefined : await openDownloadOf(contentDeps(), item);
   ctx.status = 200;
   // As stored: ctx.type would add a charset to text types that the file may not be in.
   ctx.set('Content-Type', item.content_type ?? 'application/octet-stream');
   ctx.set('Content-Disposition', sharedFileDisposition(item));
   ctx.set('Content-Security-Policy', PUBLIC_DOWNLOAD_CSP);
-  if (ctx.method === 'HEAD') {
-    // The headers only: storage is not opened for a body nobody reads.
+  if (!download) {
     ctx.length = Number(item.file_size_bytes);
     return;
   }
-  const download = await openDownloadOf(contentDeps(), item);
   const log = ctx.state.log;
   const { body, length } = presentSharedDownload(download, (error) =>
     log.error({ err: error, file_uuid: item.uuid }, 'public link download stopped: stored content failed to decrypt'),
