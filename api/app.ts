@@ -9,6 +9,7 @@ import { changesRouter } from './routes/drive/changes.js';
 import { fileContentRouter } from './routes/drive/file-content.js';
 import { filesRouter } from './routes/drive/files.js';
 import { foldersRouter } from './routes/drive/folders.js';
+import { publicLinksRouter } from './routes/drive/public-links.js';
 import { sharingRouter } from './routes/drive/sharing.js';
 import { trashRouter } from './routes/drive/trash.js';
 import { uploadsRouter } from './routes/drive/uploads.js';
@@ -47,6 +48,8 @@ export function createApp(): Koa {
   app.use(requestContext());
   app.use(errorMapping());
   app.use(healthRouter.routes());
+  // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.
+  app.use(publicLinksRouter.routes()).use(publicLinksRouter.allowedMethods());
 
   // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
   const authenticateV1 = authenticate();

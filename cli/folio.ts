@@ -5,7 +5,7 @@ import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/acco
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
 import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
-import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
+import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, removePublicLink, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
 import type { ItemKind } from '../domain/drive/rows.js';
 import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents/grants.js';
 import type { GrantRole } from '../domain/roles.js';
@@ -223,6 +223,17 @@ export function buildProgram(): Command {
       const target = driveTarget(options);
       const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
       output(presentPublicLink(link), options);
+    });
+  share
+    .command('unlink')
+    .description("Remove the item's public link: its url stops working at once. A new link gets a new url.")
+    .option('--file <uuid>', 'file uuid')
+    .option('--folder <uuid>', 'folder uuid')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      const target = driveTarget(options);
+      const removed = await db().transaction((tx) => removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
+      output({ removed: removed ? presentPublicLink(removed) : null }, options);
     });
 
   registerMailCommands(program, output);

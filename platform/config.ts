@@ -73,6 +73,10 @@ const EnvSchema = z.object({
   FOLIO_LIVE_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
   /** Drive change-log rows older than this are pruned daily; a sync token behind them answers 410 and reseeds. */
   FOLIO_CHANGE_LOG_RETENTION: duration('90d'),
+  /** Public links (GET /s/<token>): requests one client address, and one link token, may make per window (token buckets). */
+  FOLIO_PUBLIC_LINK_RATE_PER_IP: z.coerce.number().int().positive().default(300),
+  FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: z.coerce.number().int().positive().default(1200),
+  FOLIO_PUBLIC_LINK_RATE_WINDOW: duration('1m'),
   FOLIO_WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('1m,5m,30m,2h')
@@ -141,6 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     fileVersionRetentionMs: values.FOLIO_FILE_VERSION_RETENTION,
     documentTrashRetentionMs: values.FOLIO_DOCUMENT_TRASH_RETENTION,
     changeLogRetentionMs: values.FOLIO_CHANGE_LOG_RETENTION,
+    publicLinkRate: {
+      perIp: values.FOLIO_PUBLIC_LINK_RATE_PER_IP,
+      perToken: values.FOLIO_PUBLIC_LINK_RATE_PER_TOKEN,
+      windowMs: values.FOLIO_PUBLIC_LINK_RATE_WINDOW,
+    },
     documentLimits: {
       maxBytes: values.FOLIO_DOCUMENT_MAX_BYTES,
       maxThreads: values.FOLIO_DOCUMENT_MAX_THREADS,

@@ -12,6 +12,9 @@ declare module 'koa' {
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The path as logged: a public link's token is a secret (whoever holds it reads the item), so it is left out. */
+export const loggedPath = (path: string) => path.replace(/^\/s\/[^/]*/, '/s/<token>');
+
 export function requestContext(): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
@@ -26,7 +29,7 @@ export function requestContext(): Middleware {
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
+          path: loggedPath(ctx.path),
           status: ctx.status,
           duration_ms: Math.round(performance.now() - started),
           workspace_uuid: ctx.state.auth?.workspaceUuid,

@@ -35,6 +35,7 @@ import { MiB, chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrap
 import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
 import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
+import { markPublicLinkReady } from './sharing.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
 /** The simple upload cap: 100 MiB of plaintext (104,857,600 bytes), so "100 MB" read either way fits. */
@@ -293,6 +294,7 @@ export async function completeUpload(store: ContentStore, unit: UnitOfWork, call
       .update({ upload_status: 'completed', live_version_uuid: version.uuid, updated_at: tx.fn.now() })
       .returning('*')) as ItemRow[];
     await appendChange(tx, 'create', completed!);
+    await markPublicLinkReady(tx, item.uuid);
     unit.workflows.wakeUploadLifecycle(item.uuid);
   }
   return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
@@ -500,16 +502,20 @@ export async function purgeSupersededVersions(deps: StoredContent, versionUuid: 
 
 // --- Downloads -------------------------------------------------------------------------------------------
 
-interface LiveContent {
-  item: VisibleItem;
+interface LiveContent<I extends ItemRow> {
+  item: I;
   version: VersionRow;
   layout: ChunkLayout;
   dataKey: Buffer;
 }
 
 /** The live version of a completed file the caller can see, with its unwrapped key. */
-async function openLiveContent(deps: StoredContent & { masterKey: Buffer }, caller: Caller, fileUuid: string): Promise<LiveContent> {
-  const item = await findVisibleItem(deps.db, caller, fileUuid, { kind: 'file' });
+async function openLiveContent(deps: StoredContent & { masterKey: Buffer }, caller: Caller, fileUuid: string): Promise<LiveContent<VisibleItem>> {
+  return liveContentOf(deps, await findVisibleItem(deps.db, caller, fileUuid, { kind: 'file' }));
+}
+
+/** The live version of a completed file, found by whoever may read it, with its unwrapped key. */
+async function liveContentOf<I extends ItemRow>(deps: StoredContent & { masterKey: Buffer }, item: I): Promise<LiveContent<I>> {
   const version: VersionRow | undefined = item.live_version_uuid
     ? await deps.db('drive_file_versions').where({ uuid: item.live_version_uuid }).first()
     : undefined;
@@ -523,7 +529,15 @@ export async function openDownload(
   caller: Caller,
   fileUuid: string,
 ): Promise<{ item: VisibleItem; layout: ChunkLayout; plaintext: AsyncGenerator<Buffer> }> {
-  const { item, version, layout, dataKey } = await openLiveContent(deps, caller, fileUuid);
+  return openDownloadOf(deps, await findVisibleItem(deps.db, caller, fileUuid, { kind: 'file' }));
+}
+
+/** The same download of a completed file found another way: through a public link (public-links.ts). */
+export async function openDownloadOf<I extends ItemRow>(
+  deps: StoredContent & { masterKey: Buffer },
+  file: I,
+): Promise<{ item: I; layout: ChunkLayout; plaintext: AsyncGenerator<Buffer> }> {
+  const { item, version, layout, dataKey } = await liveContentOf(deps, file);
   const ciphertext = await deps.storage.getObject(deps.bucket, version.storage_key);
   return { item, layout, plaintext: decryptChunks(ciphertext, dataKey, version.uuid, layout) };
 }

@@ -1,6 +1,6 @@
 // Sharing: grants on files and folders (user or workspace principals), public links, and the sharing
 // settings a caller may read. Grant status transitions and what they announce in the feed: docs/drive-sharing.md.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import type { GrantRole } from '../roles.js';
@@ -197,20 +197,40 @@ async function changeGrantStatus(tx: Knex.Transaction, grantUuid: string, status
 /** Where a public link is opened: under the address clients reach the API at (FOLIO_PUBLIC_URL). */
 export const publicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/s/${token}`;
 
+/** What a link is looked up by: the SHA-256 of its token, so the lookup's timing tells a guesser nothing. */
+export const publicLinkTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
 function toPublicLink(row: Omit<PublicLinkRow, 'url' | 'resource_type'>, kind: ItemKind, publicUrl: string): PublicLinkRow {
   return { ...row, resource_type: kind, url: publicLinkUrl(publicUrl, row.token) };
 }
 
+/** Removes the item's public link, if it has one: its url stops working at once. Answers the removed link. */
+export async function removePublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, publicUrl: string): Promise<PublicLinkRow | null> {
+  const item = await lockItem(tx, input.itemUuid, input.kind);
+  const [removed] = await tx('drive_public_links').where({ item_uuid: item.uuid }).delete().returning('*');
+  if (!removed) return null;
+  await announce(tx, item, 'item'); // Its `shared` flag may have just turned false.
+  return toPublicLink(removed, item.kind, publicUrl);
+}
+
+/** The upload of a file with a pending link completed: the bytes the link serves now exist. */
+export async function markPublicLinkReady(tx: Knex.Transaction, itemUuid: string): Promise<void> {
+  await tx('drive_public_links').where({ item_uuid: itemUuid, status: 'pending' }).update({ status: 'ready', updated_at: tx.fn.now() });
+}
+
 /**
- * The item's public link, created on first use. Folio serves the live item, so there is no copy to wait
- * for: a link is `ready` from the start and never `failed` (docs/drive-sharing.md).
+ * The item's public link, created on first use. Folio serves the live item, so the only copy to wait for is
+ * the file's own upload: a link to a file still uploading is `pending` until the upload completes, any other
+ * is `ready` at once; none becomes `failed` (docs/drive-sharing.md § Public links).
  */
 export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, publicUrl: string): Promise<PublicLinkRow> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
   const existing = await tx('drive_public_links').where({ item_uuid: item.uuid }).first();
   if (existing) return toPublicLink(existing, item.kind, publicUrl);
+  const token = randomBytes(24).toString('base64url');
+  const status = item.upload_status === 'uploading' ? 'pending' : 'ready';
   const [link] = await tx('drive_public_links')
-    .insert({ item_uuid: item.uuid, token: randomBytes(24).toString('base64url'), status: 'ready' })
+    .insert({ item_uuid: item.uuid, token, token_hash: publicLinkTokenHash(token), status })
     .returning('*');
   await announce(tx, item, 'item'); // Its `shared` flag may have just turned true.
   return toPublicLink(link, item.kind, publicUrl);

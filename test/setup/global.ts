@@ -31,6 +31,11 @@ export default async function setup(project: TestProject) {
       FOLIO_DOCUMENT_MAX_BYTES: '500000',
       FOLIO_DOCUMENT_MAX_THREADS: '25',
       FOLIO_LIVE_STREAMS_PER_USER: '4',
+      // Public link limits a test reaches in a few dozen requests; only public-links.test.ts calls /s/, each test from
+      // its own loopback address, and a day's window refills nothing while it runs.
+      FOLIO_PUBLIC_LINK_RATE_PER_IP: '40',
+      FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: '15',
+      FOLIO_PUBLIC_LINK_RATE_WINDOW: '24h',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',

@@ -1,6 +1,6 @@
 // Permanent delete over HTTP: DELETE on files and folders, what goes with an item (subtree, versions, stored
 // objects, multipart uploads, pool bytes, grants, links), its delete changes, roles and scopes.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
@@ -124,7 +124,8 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
     const untouched = await file(owner, 'elsewhere.txt');
     const untouchedObject = await storedVersion(owner, untouched, 'live', 5);
     await grant({ folder: sub }, { user: viewer }, 'viewer');
-    await db()('drive_public_links').insert({ item_uuid: a, token: randomUUID(), status: 'ready' });
+    const linkToken = randomUUID();
+    await db()('drive_public_links').insert({ item_uuid: a, token: linkToken, token_hash: createHash('sha256').update(linkToken).digest(), status: 'ready' });
     expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: owner.token })).status).toBe(200);
     await settle(earlier);
     const everything = [top, a, sub, b, subsub, earlier, c];

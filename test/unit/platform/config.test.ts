@@ -22,6 +22,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_DOCUMENT_MAX_THREADS: '0' })).toThrow(/FOLIO_DOCUMENT_MAX_THREADS/);
   });
 
+  it('sets the public link rate limits, and lets the environment change them', () => {
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).publicLinkRate).toEqual({ perIp: 300, perToken: 1200, windowMs: 60_000 });
+    const set = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PUBLIC_LINK_RATE_PER_IP: '5', FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: '7', FOLIO_PUBLIC_LINK_RATE_WINDOW: '1h' });
+    expect(set.publicLinkRate).toEqual({ perIp: 5, perToken: 7, windowMs: 3_600_000 });
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: '0' })).toThrow(/FOLIO_PUBLIC_LINK_RATE_PER_TOKEN/);
+  });
+
   it('names every bad variable in one message', () => {
     const attempt = () => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PORT: 'eighty', FOLIO_UPLOAD_EXPIRY: 'soon' });
     expect(attempt).toThrow(ConfigError);
