@@ -187,7 +187,11 @@ async function putAndComplete(run: RunInTransaction, store: AttachmentStore, row
   });
 }
 
-/** An attachment of a document the caller can see (viewer and up); another document's attachment is 404. */
+/**
+ * A completed attachment of a document the caller can see (viewer and up), for its metadata GET and its download:
+ * another document's attachment is 404, and one whose upload_status is not `completed` is 409 not_uploaded (the
+ * spec says so of the attachment, not only of its bytes).
+ */
 export async function findAttachment(
   knex: Knex,
   caller: Caller,
@@ -200,6 +204,7 @@ export async function findAttachment(
     | AttachmentRow
     | undefined;
   if (!attachment) throw attachmentNotFound();
+  if (attachment.upload_status !== 'completed') throw notUploaded();
   return attachment;
 }
 
@@ -213,7 +218,6 @@ export async function openAttachment(
   attachmentUuid: string,
 ): Promise<{ attachment: AttachmentRow; content: Readable }> {
   const attachment = await findAttachment(knex, caller, settings, documentUuid, attachmentUuid);
-  if (attachment.upload_status !== 'completed') throw notUploaded();
   const key = unwrapDataKey(store.masterKey, attachment.uuid, attachment.wrapped_key);
   const layout = chunkLayout(Number(attachment.byte_size));
   const source = (await store.storage.getObject(store.bucket, attachment.storage_key)) as AsyncIterable<Buffer>;
