@@ -13,7 +13,7 @@ import type { Caller } from '../caller.js';
 import { releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { RunInTransaction } from '../unit-of-work.js';
 import { findVisibleDocument, type DocumentSettings } from './documents.js';
-import { attachmentNotFound, attachmentStorageFull, documentTrashed, notUploaded } from './errors.js';
+import { attachmentNotFound, storageFull, documentTrashed, notUploaded } from './errors.js';
 
 /** The attachment size cap of the spec: 100 MB. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
@@ -130,7 +130,7 @@ export async function uploadAttachment(
       .whereNot({ upload_status: 'failed' })
       .first()) as AttachmentRow | undefined;
     if (same) return { existing: same };
-    await reserveStorage(tx, document.workspace_uuid, bytes.length, attachmentStorageFull);
+    await reserveStorage(tx, document.workspace_uuid, bytes.length, storageFull);
     const [row] = await tx('document_attachments')
       .insert({
         uuid,

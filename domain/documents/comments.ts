@@ -48,10 +48,11 @@ export async function createComment(
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
   await checkThreadRoom(tx, settings, document.uuid, 1);
   const threadUuid = randomUUID();
-  const state = addComment(await loadState(tx, document.uuid), input.target, threadUuid);
+  const previous = await loadState(tx, document.uuid);
+  const state = addComment(previous, input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
-  await storeStateInPlace(tx, document, state);
+  await storeStateInPlace(tx, document, previous, state);
   return threadView(tx, document, threadUuid, state);
 }
 
@@ -117,9 +118,10 @@ export async function deleteComment(tx: Knex.Transaction, caller: Caller, settin
 }
 
 async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
-  const state = removeCommentMarks(await loadState(tx, document.uuid), threadUuid);
+  const previous = await loadState(tx, document.uuid);
+  const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
-  await storeStateInPlace(tx, document, state);
+  await storeStateInPlace(tx, document, previous, state);
 }
 
 /**

@@ -19,6 +19,7 @@ import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
+import { amendRevision, appendRevision, sameJson } from './revision-log.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
 /** document_content before presentation. */
@@ -72,15 +73,21 @@ export async function readContent(knex: Knex, caller: Caller, settings: Document
   return renderContent(snapshot);
 }
 
-/** Makes `state` the document's new revision: row, log entry and a live notification, all in `tx`. */
+/**
+ * Makes `state` the document's new revision: row, log entry (what changed since `previous`, its bytes counted in the
+ * workspace's storage pool: 422 storage_limit_exceeded past it) and a live notification, all in `tx`.
+ */
 async function commitRevision(
   tx: Knex.Transaction,
-  document: { uuid: string; revision: number },
+  document: { uuid: string; workspace_uuid: string; revision: number },
+  previous: DocumentState,
   state: DocumentState,
   details: { cause: string; authorUuid: string; batchId?: string; nextSuggestionRef?: number },
 ): Promise<number> {
   const revision = document.revision + 1;
   const json = JSON.stringify(state);
+  // First: a full pool refuses the revision before anything is written.
+  await appendRevision(tx, document, revision, previous, state, json, details);
   await tx('documents')
     .where({ uuid: document.uuid })
     .update({
@@ -88,20 +95,21 @@ async function commitRevision(
       revision,
       ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
     });
-  await tx('document_revisions').insert({
-    document_uuid: document.uuid,
-    revision,
-    cause: details.cause,
-    state: json,
-    author_uuid: details.authorUuid,
-    batch_id: details.batchId ?? null,
-  });
   await notifyDocumentChange(tx, document.uuid, 'revision', revision);
   return revision;
 }
 
-/** Stores a state that changes no markdown (comment anchors) at the same revision, and tells live readers. */
-export async function storeStateInPlace(tx: Knex.Transaction, document: { uuid: string; revision: number }, state: DocumentState): Promise<void> {
+/**
+ * Stores a state that changes no markdown (comment anchors) at the same revision, recording the change in that
+ * revision's log entry (counted in the pool like a revision), and tells live readers.
+ */
+export async function storeStateInPlace(
+  tx: Knex.Transaction,
+  document: { uuid: string; workspace_uuid: string; revision: number },
+  previous: DocumentState,
+  state: DocumentState,
+): Promise<void> {
+  await amendRevision(tx, document, previous, state);
   await tx('documents').where({ uuid: document.uuid }).update({ state: JSON.stringify(state) });
   await notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
 }
@@ -147,18 +155,6 @@ export interface OperationsInput {
   operations: EditOperation[];
   baseRevision?: number;
   batchId?: string;
-}
-
-/** Structural equality of two JSON values: JSONB does not keep key order, and ProseMirror's attrs have no prototype. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const left = Object.entries(a as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  const right = b as Record<string, unknown>;
-  if (left.length !== Object.values(right).filter((value) => value !== undefined).length) return false;
-  return left.every(([key, value]) => sameJson(value, right[key]));
 }
 
 async function storedBatch(tx: Knex.Transaction, documentUuid: string, userUuid: string, batchId: string | undefined) {
@@ -211,7 +207,7 @@ export async function writeOperations(
   if (changed) checkDocumentSize(settings, markdown, current);
   let revision = document.revision;
   if (changed) {
-    revision = await commitRevision(tx, document, result.state, {
+    revision = await commitRevision(tx, document, current, result.state, {
       cause: mode,
       authorUuid: caller.userUuid,
       batchId: input.batchId,
@@ -280,7 +276,7 @@ export async function decideSuggestion(
   const state = await loadState(tx, document.uuid);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
   const next = decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
-  const revision = await commitRevision(tx, document, next, { cause: decision, authorUuid: caller.userUuid });
+  const revision = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
@@ -305,7 +301,7 @@ export async function deleteSuggestion(
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;
-  if (thread.status === 'open') revision = await commitRevision(tx, document, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid });
-  else await storeStateInPlace(tx, document, next);
+  if (thread.status === 'open') revision = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid });
+  else await storeStateInPlace(tx, document, state, next);
   return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
 }
