@@ -45,16 +45,33 @@ export interface RevisionRow {
   delta: RevisionStep[];
 }
 
-/** Structural equality of two JSON values: JSONB does not keep key order, and ProseMirror's attrs have no prototype. */
+/**
+ * Structural equality of two JSON values: JSONB does not keep key order, and ProseMirror's attrs have no prototype.
+ * A key holding undefined counts as absent (JSON drops it). Loops without allocating: it walks whole documents.
+ */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const left = Object.entries(a as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  const isArray = Array.isArray(a);
+  if (isArray !== Array.isArray(b)) return false;
+  if (isArray) {
+    const left = a as unknown[];
+    const right = b as unknown[];
+    if (left.length !== right.length) return false;
+    for (let i = 0; i < left.length; i++) if (!sameJson(left[i], right[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
-  if (left.length !== Object.values(right).filter((value) => value !== undefined).length) return false;
-  return left.every(([key, value]) => sameJson(value, right[key]));
+  let keys = 0;
+  for (const key in left) {
+    const value = left[key];
+    if (value === undefined) continue;
+    keys++;
+    if (!sameJson(value, right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) keys--;
+  return keys === 0;
 }
 
 /** JSON with object keys sorted, so equal values read from JSONB and built by the engine give the same string. */
