@@ -1,9 +1,9 @@
 // The revision log stores what changed (domain/documents/revision-log.ts), and its bytes count in the workspace pool.
 //
 // A row becomes: `state`, a full snapshot or null; `delta`, the steps applied after it (a block-level diff each, or a
-// whole state); `stored_bytes`, what the row holds in the workspace's storage pool. Nothing is converted: every
+// whole state); `charged_bytes`, what the row was charged in the workspace's storage pool. Nothing is converted: every
 // existing row keeps its full state and becomes a snapshot with no steps. Existing rows are not charged to the pool
-// (stored_bytes 0): they were written before the log counted, and charging them now could put a workspace over its
+// (charged_bytes 0): they were written before the log counted, and charging them now could put a workspace over its
 // limit by an upgrade; what is never charged is never given back either, so the pool stays consistent.
 //
 // One adjustment keeps history exact: comment anchors used to change documents.state in place without touching the
@@ -18,11 +18,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('document_revisions', (t) => {
     t.jsonb('state').nullable().alter();
     t.jsonb('delta').notNullable().defaultTo(knex.raw(`'[]'::jsonb`));
-    t.bigInteger('stored_bytes').notNullable().defaultTo(0);
+    t.bigInteger('charged_bytes').notNullable().defaultTo(0);
   });
   await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_content
                   CHECK (jsonb_typeof(delta) = 'array' AND (state IS NOT NULL OR jsonb_array_length(delta) > 0))`);
-  await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_stored_bytes CHECK (stored_bytes >= 0)`);
+  await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_charged_bytes CHECK (charged_bytes >= 0)`);
   await knex.raw(`
     UPDATE document_revisions r SET delta = jsonb_build_array(jsonb_build_object('state', d.state))
     FROM documents d
@@ -43,10 +43,10 @@ export async function down(knex: Knex): Promise<void> {
       await knex('document_revisions').where({ document_uuid: documentUuid, revision: row.revision }).update({ state: JSON.stringify(state) });
     }
   }
-  await knex.raw('ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_stored_bytes');
+  await knex.raw('ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_charged_bytes');
   await knex.schema.alterTable('document_revisions', (t) => {
     t.dropColumn('delta');
-    t.dropColumn('stored_bytes');
+    t.dropColumn('charged_bytes');
     t.jsonb('state').notNullable().alter();
   });
 }

@@ -19,7 +19,7 @@ import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
-import { amendRevision, appendRevision, sameJson } from './revision-log.js';
+import { amendRevision, appendRevision, chargeRevisionLog, sameJson, type Charge } from './revision-log.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
 /** document_content before presentation. */
@@ -74,20 +74,21 @@ export async function readContent(knex: Knex, caller: Caller, settings: Document
 }
 
 /**
- * Makes `state` the document's new revision: row, log entry (what changed since `previous`, its bytes counted in the
- * workspace's storage pool: 422 storage_limit_exceeded past it) and a live notification, all in `tx`.
+ * Makes `state` the document's new revision: row, log entry (what changed since `previous`) and a live notification,
+ * all in `tx`. Returns the revision and the bytes the caller charges to the pool last (chargeRevisionLog): all but
+ * deleting a suggestion are charged.
  */
 async function commitRevision(
   tx: Knex.Transaction,
-  document: { uuid: string; workspace_uuid: string; revision: number },
+  document: { uuid: string; revision: number },
   previous: DocumentState,
   state: DocumentState,
   details: { cause: string; authorUuid: string; batchId?: string; nextSuggestionRef?: number },
-): Promise<number> {
+): Promise<{ revision: number; charged: number }> {
   const revision = document.revision + 1;
   const json = JSON.stringify(state);
-  // First: a full pool refuses the revision before anything is written.
-  await appendRevision(tx, document, revision, previous, state, json, details);
+  const charge = details.cause === 'remove_suggestion' ? 'free' : 'charged';
+  const charged = await appendRevision(tx, document, revision, previous, state, json, { ...details, charge });
   await tx('documents')
     .where({ uuid: document.uuid })
     .update({
@@ -96,22 +97,24 @@ async function commitRevision(
       ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
     });
   await notifyDocumentChange(tx, document.uuid, 'revision', revision);
-  return revision;
+  return { revision, charged };
 }
 
 /**
  * Stores a state that changes no markdown (comment anchors) at the same revision, recording the change in that
- * revision's log entry (counted in the pool like a revision), and tells live readers.
+ * revision's log entry, and tells live readers. Returns the bytes to charge to the pool last (chargeRevisionLog).
  */
 export async function storeStateInPlace(
   tx: Knex.Transaction,
-  document: { uuid: string; workspace_uuid: string; revision: number },
+  document: { uuid: string; revision: number },
   previous: DocumentState,
   state: DocumentState,
-): Promise<void> {
-  await amendRevision(tx, document, previous, state);
+  charge: Charge,
+): Promise<number> {
+  const charged = await amendRevision(tx, document, previous, state, charge);
   await tx('documents').where({ uuid: document.uuid }).update({ state: JSON.stringify(state) });
   await notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
+  return charged;
 }
 
 /** Loads and locks a document for a content change: visible, the role the change needs, and not in Trash. */
@@ -206,13 +209,14 @@ export async function writeOperations(
   const markdown = renderMarkdown(result.state);
   if (changed) checkDocumentSize(settings, markdown, current);
   let revision = document.revision;
+  let charged = 0;
   if (changed) {
-    revision = await commitRevision(tx, document, current, result.state, {
+    ({ revision, charged } = await commitRevision(tx, document, current, result.state, {
       cause: mode,
       authorUuid: caller.userUuid,
       batchId: input.batchId,
       nextSuggestionRef: nextRef,
-    });
+    }));
   }
   if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.operations);
 
@@ -230,6 +234,8 @@ export async function writeOperations(
       response: JSON.stringify(body),
     });
   }
+  // Last, so the workspace row it locks is held only until the commit.
+  await chargeRevisionLog(tx, document, charged);
   return { status, body };
 }
 
@@ -276,11 +282,14 @@ export async function decideSuggestion(
   const state = await loadState(tx, document.uuid);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
   const next = decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
-  const revision = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
+  const { revision, charged } = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
-  return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  // Last, so the workspace row it locks is held only until the commit.
+  await chargeRevisionLog(tx, document, charged);
+  return view;
 }
 
 /**
@@ -301,7 +310,8 @@ export async function deleteSuggestion(
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;
-  if (thread.status === 'open') revision = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid });
-  else await storeStateInPlace(tx, document, state, next);
+  // Taking a suggestion out is never charged (revision-log.ts Charge), so there is nothing to reserve.
+  if (thread.status === 'open') ({ revision } = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid }));
+  else await storeStateInPlace(tx, document, state, next, 'free');
   return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
 }

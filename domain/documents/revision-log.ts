@@ -209,66 +209,83 @@ export function rebuildState(rows: readonly Pick<RevisionRow, 'state' | 'delta'>
 /** Whether revision `revision` starts with a snapshot: the first, every SNAPSHOT_EVERY-th, or when its diff is no smaller. */
 export const snapshotDue = (revision: number, diffBytes: number, stateBytes: number) => (revision - 1) % SNAPSHOT_EVERY === 0 || diffBytes >= stateBytes;
 
-/** The columns of a new revision's row and the bytes it adds to the workspace's storage. */
+/** The columns of a new revision's row, and its size: the UTF-8 bytes of the JSON it stores. */
 export function revisionEntry(
   revision: number,
   previous: DocumentState,
   next: DocumentState,
   nextJson: string,
-): { state: string | null; delta: string; storedBytes: number } {
+): { state: string | null; delta: string; bytes: number } {
   const diff = JSON.stringify([diffStates(previous, next)]);
   const diffBytes = Buffer.byteLength(diff, 'utf8');
   const stateBytes = Buffer.byteLength(nextJson, 'utf8');
-  if (snapshotDue(revision, diffBytes, stateBytes)) return { state: nextJson, delta: '[]', storedBytes: stateBytes };
-  return { state: null, delta: diff, storedBytes: diffBytes };
+  if (snapshotDue(revision, diffBytes, stateBytes)) return { state: nextJson, delta: '[]', bytes: stateBytes };
+  return { state: null, delta: diff, bytes: diffBytes };
 }
 
 /**
- * Adds the row of a new revision (not the first: createDocument writes that one, uncounted), after reserving its bytes
- * in the workspace's storage pool: past the pool it throws 422 storage_limit_exceeded and the caller's transaction
- * writes nothing. `previous` is documents.state before the change, `nextJson` the new state as stored there.
+ * Whether a change is charged to the pool. Taking something out (deleting a suggestion or a comment) is recorded but
+ * never charged, so a full workspace can always clean up; it records at most about what adding it was charged.
+ */
+export type Charge = 'charged' | 'free';
+
+/**
+ * Adds the row of a new revision (not the first: createDocument writes that one, uncounted). Returns the bytes to
+ * charge to the workspace's pool with chargeRevisionLog, which the caller does last (see there).
+ * `previous` is documents.state before the change, `nextJson` the new state as stored there.
  */
 export async function appendRevision(
   tx: Knex.Transaction,
-  document: { uuid: string; workspace_uuid: string },
+  document: { uuid: string },
   revision: number,
   previous: DocumentState,
   next: DocumentState,
   nextJson: string,
-  details: { cause: string; authorUuid: string; batchId?: string },
-): Promise<void> {
+  details: { cause: string; authorUuid: string; batchId?: string; charge: Charge },
+): Promise<number> {
   const entry = revisionEntry(revision, previous, next, nextJson);
-  await reserveStorage(tx, document.workspace_uuid, entry.storedBytes, storageFull);
+  const charged = details.charge === 'charged' ? entry.bytes : 0;
   await tx('document_revisions').insert({
     document_uuid: document.uuid,
     revision,
     cause: details.cause,
     state: entry.state,
     delta: entry.delta,
-    stored_bytes: entry.storedBytes,
+    charged_bytes: charged,
     author_uuid: details.authorUuid,
     batch_id: details.batchId ?? null,
   });
+  return charged;
 }
 
 /**
- * Records a change made at the current revision (comment anchors) as one more step of that revision's row, its bytes
- * reserved in the pool like a revision's. Nothing is written when nothing changed.
+ * Records a change made at the current revision (comment anchors) as one more step of that revision's row. Returns
+ * the bytes to charge, as appendRevision. Nothing is written when nothing changed.
  */
 export async function amendRevision(
   tx: Knex.Transaction,
-  document: { uuid: string; workspace_uuid: string; revision: number },
+  document: { uuid: string; revision: number },
   previous: DocumentState,
   next: DocumentState,
-): Promise<void> {
+  charge: Charge,
+): Promise<number> {
   const diff = diffStates(previous, next);
-  if (isEmptyDiff(diff)) return;
+  if (isEmptyDiff(diff)) return 0;
   const step = JSON.stringify([diff]);
-  const bytes = Buffer.byteLength(step, 'utf8');
-  await reserveStorage(tx, document.workspace_uuid, bytes, storageFull);
+  const charged = charge === 'charged' ? Buffer.byteLength(step, 'utf8') : 0;
   await tx('document_revisions')
     .where({ document_uuid: document.uuid, revision: document.revision })
-    .update({ delta: tx.raw('delta || ?::jsonb', [step]), stored_bytes: tx.raw('stored_bytes + ?', [bytes]) });
+    .update({ delta: tx.raw('delta || ?::jsonb', [step]), charged_bytes: tx.raw('charged_bytes + ?', [charged]) });
+  return charged;
+}
+
+/**
+ * Reserves what a write added to the log in the workspace's storage pool, or throws 422 storage_limit_exceeded and
+ * the write's transaction rolls back whole. Call it as the write's last statement: the reservation locks the
+ * workspace row until the commit, and every write in the workspace (other documents, Drive uploads) waits on it.
+ */
+export async function chargeRevisionLog(tx: Knex.Transaction, document: { workspace_uuid: string }, bytes: number): Promise<void> {
+  await reserveStorage(tx, document.workspace_uuid, bytes, storageFull);
 }
 
 /**
@@ -294,8 +311,8 @@ export async function readRevisionState(knex: Knex, documentUuid: string, revisi
   return rebuildState(rows);
 }
 
-/** Bytes the log of a document holds in its workspace's pool: what its purge gives back. */
+/** Bytes the log of a document was charged in its workspace's pool: what its purge gives back. */
 export async function revisionLogBytes(knex: Knex, documentUuid: string): Promise<number> {
-  const row = await knex('document_revisions').where({ document_uuid: documentUuid }).sum({ bytes: 'stored_bytes' }).first();
+  const row = await knex('document_revisions').where({ document_uuid: documentUuid }).sum({ bytes: 'charged_bytes' }).first();
   return Number(row?.bytes ?? 0);
 }

@@ -44,7 +44,7 @@ describe('the Trash retention of documents', () => {
     const owner = await makeUser();
     const { document, storageKey } = await fullDocument(owner);
     // The attachment's 16 bytes, and the revision log's: the text set, the comment, the suggestion.
-    const logBytes = Number((await db()('document_revisions').where({ document_uuid: document.uuid }).sum({ n: 'stored_bytes' }).first())!.n);
+    const logBytes = Number((await db()('document_revisions').where({ document_uuid: document.uuid }).sum({ n: 'charged_bytes' }).first())!.n);
     expect(logBytes).toBeGreaterThan(0);
     expect(await usedBytes(owner.workspaceUuid)).toBe(16 + logBytes);
     const trashed = await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token });

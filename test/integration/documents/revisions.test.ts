@@ -14,7 +14,7 @@ const read = (user: TestUser, uuid: string) => call('GET', `/v1/documents/${uuid
 
 const usedBytes = async (workspaceUuid: string) => Number((await db()('workspaces').where({ uuid: workspaceUuid }).first('storage_used_bytes')).storage_used_bytes);
 const logBytes = async (documentUuid: string) =>
-  Number((await db()('document_revisions').where({ document_uuid: documentUuid }).sum({ n: 'stored_bytes' }).first())!.n);
+  Number((await db()('document_revisions').where({ document_uuid: documentUuid }).sum({ n: 'charged_bytes' }).first())!.n);
 const logRows = (documentUuid: string) => db()('document_revisions').where({ document_uuid: documentUuid }).orderBy('revision');
 const currentState = async (documentUuid: string) => (await db()('documents').where({ uuid: documentUuid }).first('state')).state as DocumentState;
 
@@ -87,34 +87,47 @@ describe('the revision log', () => {
     expect((await read(owner, document.uuid)).body.markdown).toBe(`Intro.\n\nCounter ${last - 2}.`);
   });
 
-  it('refuses an edit, a suggestion and a comment that would pass the workspace storage pool with 422 storage_limit_exceeded, changing nothing', async () => {
+  it('refuses an edit, a suggestion, an accept and a comment that would pass the workspace storage pool with 422 storage_limit_exceeded, changing nothing; deleting still works', async () => {
     const owner = await makeUser();
     const commenter = await makeColleague(owner);
     const document = await makeDocument(owner, { markdown: 'First paragraph.\n\nSecond paragraph.' });
     await shareDocument(document.uuid, commenter, 'commenter');
+    const suggestion = (await suggest(commenter, document.uuid, { operations: [{ type: 'replace', find: 'Second', with: 'Other' }] })).body.suggestions[0];
+    const note = (await comment(commenter, document.uuid, { body: 'A note.', on: 'First' })).body.uuid;
     const used = await usedBytes(owner.workspaceUuid);
+    expect(used).toBe(await logBytes(document.uuid));
     // Room for a few bytes, not for one paragraph's change.
     await db()('workspaces').where({ uuid: owner.workspaceUuid }).update({ storage_limit_bytes: used + 20 });
     const before = (await read(owner, document.uuid)).body;
-    const rowsBefore = await logRows(document.uuid).select('revision', 'delta', 'stored_bytes');
+    const rowsBefore = await logRows(document.uuid).select('revision', 'delta', 'charged_bytes');
     const stateBefore = await currentState(document.uuid);
 
     const refusals = [
       await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'First', with: 'Edited' }] }),
-      await suggest(commenter, document.uuid, { operations: [{ type: 'replace', find: 'Second', with: 'Suggested' }] }),
-      await comment(commenter, document.uuid, { body: 'A note.', on: 'paragraph', occurrence: 1 }),
+      await suggest(commenter, document.uuid, { operations: [{ type: 'replace', find: 'paragraph', occurrence: 1, with: 'line' }] }),
+      await call('POST', `/v1/documents/${document.uuid}/suggestions/${suggestion}/accept`, { token: owner.token }),
+      await comment(commenter, document.uuid, { body: 'Another note.', on: 'paragraph', occurrence: 2 }),
     ];
     for (const response of refusals) {
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'storage_limit_exceeded', error_description: expect.any(String) });
     }
     expect((await read(owner, document.uuid)).body).toEqual(before);
-    expect(await logRows(document.uuid).select('revision', 'delta', 'stored_bytes')).toEqual(rowsBefore);
+    expect(await logRows(document.uuid).select('revision', 'delta', 'charged_bytes')).toEqual(rowsBefore);
     expect(sameJson(await currentState(document.uuid), stateBefore)).toBe(true);
     expect(await usedBytes(owner.workspaceUuid)).toBe(used);
-    expect(await db()('document_threads').where({ document_uuid: document.uuid }).first()).toBeUndefined();
+    expect(await db()('document_threads').where({ document_uuid: document.uuid }).count({ n: '*' })).toEqual([{ n: '2' }]);
 
-    // With room again, the same edit lands and is counted.
+    // Taking things out is recorded but not charged, so a full workspace can clean up.
+    expect((await call('DELETE', `/v1/documents/${document.uuid}/comments/${note}`, { token: commenter.token })).status).toBe(204);
+    const removed = await call('DELETE', `/v1/documents/${document.uuid}/suggestions/${suggestion}`, { token: commenter.token });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ revision: before.revision + 1, markdown: 'First paragraph.\n\nSecond paragraph.', threads: [] });
+    expect(await usedBytes(owner.workspaceUuid)).toBe(used);
+    expect(sameJson(await readRevisionState(db(), document.uuid, before.revision + 1), await currentState(document.uuid))).toBe(true);
+    expect((await readRevisionState(db(), document.uuid, before.revision))!.threads.map((thread) => thread.kind)).toEqual(['suggestion']);
+
+    // With room again, the edit lands and is counted.
     await db()('workspaces').where({ uuid: owner.workspaceUuid }).update({ storage_limit_bytes: 10 * 1024 ** 3 });
     const edited = await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'First', with: 'Edited' }] });
     expect(edited.status).toBe(200);
@@ -145,12 +158,12 @@ describe('the migration to stored deltas (011_document_revision_deltas)', () => 
       await migration.up(db());
     }
 
-    const rows = await logRows(document.uuid).select('revision', db().raw('state is not null as snapshot'), 'stored_bytes', db().raw('jsonb_array_length(delta) as steps'));
+    const rows = await logRows(document.uuid).select('revision', db().raw('state is not null as snapshot'), 'charged_bytes', db().raw('jsonb_array_length(delta) as steps'));
     expect(rows).toEqual([
-      { revision: 1, snapshot: true, stored_bytes: '0', steps: 0 },
-      { revision: 2, snapshot: true, stored_bytes: '0', steps: 0 },
+      { revision: 1, snapshot: true, charged_bytes: '0', steps: 0 },
+      { revision: 2, snapshot: true, charged_bytes: '0', steps: 0 },
       // The comment, recorded as one step holding documents.state.
-      { revision: 3, snapshot: true, stored_bytes: '0', steps: 1 },
+      { revision: 3, snapshot: true, charged_bytes: '0', steps: 1 },
     ]);
     for (const revision of [1, 2, 3]) expect(sameJson(await readRevisionState(db(), document.uuid, revision), states[revision - 1])).toBe(true);
 

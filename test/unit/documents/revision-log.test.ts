@@ -234,7 +234,7 @@ describe('the revision log', () => {
     const sizes: number[] = [];
     for (let i = 2; i <= SNAPSHOT_EVERY + 2; i++) {
       const next = applyEdit(log.current, [{ type: 'replace', find: `Paragraph ${i * 7} with`, with: `Paragraph ${i * 7} now with` }], options()).state;
-      sizes.push(revisionEntry(i, log.current, next, JSON.stringify(next)).storedBytes);
+      sizes.push(revisionEntry(i, log.current, next, JSON.stringify(next)).bytes);
       log.commit(next);
     }
     const whole = Buffer.byteLength(JSON.stringify(log.current));
