@@ -1,8 +1,10 @@
 // The revision log stores what changed (domain/documents/revision-log.ts), and its bytes count in the workspace pool.
 //
 // A row becomes: `state`, a full snapshot or null; `delta`, the steps applied after it (a block-level diff each, or a
-// whole state); `charged_bytes`, what the row was charged in the workspace's storage pool. Nothing is converted: every
-// existing row keeps its full state and becomes a snapshot with no steps. Existing rows are not charged to the pool
+// whole state); `snapshot_revision`, the snapshot row it is rebuilt from (itself for a snapshot); `chain_bytes`, the
+// bytes of steps stored since that snapshot (when the next snapshot is due); `charged_bytes`, what the row was charged
+// in the workspace's storage pool. Nothing is converted: every existing row keeps its full state and becomes a
+// snapshot with no steps. Existing rows are not charged to the pool
 // (charged_bytes 0): they were written before the log counted, and charging them now could put a workspace over its
 // limit by an upgrade; what is never charged is never given back either, so the pool stays consistent.
 //
@@ -18,8 +20,14 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('document_revisions', (t) => {
     t.jsonb('state').nullable().alter();
     t.jsonb('delta').notNullable().defaultTo(knex.raw(`'[]'::jsonb`));
+    t.integer('snapshot_revision');
+    t.bigInteger('chain_bytes').notNullable().defaultTo(0);
     t.bigInteger('charged_bytes').notNullable().defaultTo(0);
   });
+  await knex.raw('UPDATE document_revisions SET snapshot_revision = revision');
+  await knex.raw('ALTER TABLE document_revisions ALTER COLUMN snapshot_revision SET NOT NULL');
+  await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_snapshot
+                  CHECK ((state IS NOT NULL) = (snapshot_revision = revision) AND snapshot_revision <= revision)`);
   await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_content
                   CHECK (jsonb_typeof(delta) = 'array' AND (state IS NOT NULL OR jsonb_array_length(delta) > 0))`);
   await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_charged_bytes CHECK (charged_bytes >= 0)`);
@@ -43,9 +51,12 @@ export async function down(knex: Knex): Promise<void> {
       await knex('document_revisions').where({ document_uuid: documentUuid, revision: row.revision }).update({ state: JSON.stringify(state) });
     }
   }
-  await knex.raw('ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_charged_bytes');
+  await knex.raw(`ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_charged_bytes,
+                  DROP CONSTRAINT document_revisions_snapshot`);
   await knex.schema.alterTable('document_revisions', (t) => {
     t.dropColumn('delta');
+    t.dropColumn('snapshot_revision');
+    t.dropColumn('chain_bytes');
     t.dropColumn('charged_bytes');
     t.jsonb('state').notNullable().alter();
   });

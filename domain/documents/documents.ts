@@ -169,6 +169,7 @@ export async function createDocument(tx: Knex.Transaction, caller: Caller, setti
   await tx('document_revisions').insert({
     document_uuid: row.uuid,
     revision: 1,
+    snapshot_revision: 1,
     cause: 'create',
     state: JSON.stringify(state),
     author_uuid: caller.userUuid,

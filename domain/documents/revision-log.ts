@@ -4,8 +4,9 @@
 //
 // A row is `state` (a full snapshot, or null) followed by `delta`, a list of steps applied in order. A step is a
 // block-level diff of the engine state (splices of the document's top-level blocks and of the thread anchors, plus the
-// rest of the state when that changed) or, rarely, a whole state. Revision r is rebuilt from the nearest row at or
-// before r that has a snapshot, applying the steps of every row up to r.
+// rest of the state when that changed) or, rarely, a whole state. Revision r is rebuilt from its row's
+// `snapshot_revision` (the nearest row at or before r that has a snapshot), applying the steps of every row up to r.
+// Revision 1 is a snapshot; snapshotDue says when the next ones are.
 //
 // Comment anchors change documents.state without a new revision (storeStateInPlace): such a change is appended as one
 // more step to the row of the current revision, so reading revision r gives the document as it last stood at r, and
@@ -16,8 +17,11 @@ import type { DocumentState, NodeJSON } from '../document-engine/state.js';
 import { reserveStorage } from '../storage-pool.js';
 import { storageFull } from './errors.js';
 
-/** A full snapshot every this many revisions (at 1, 51, 101, …): reading a revision applies at most 49 rows of steps. */
-export const SNAPSHOT_EVERY = 50;
+/** Where a row stands: the snapshot row it is rebuilt from, and the bytes of steps stored since it, its own included. */
+export interface Chain {
+  snapshotRevision: number;
+  bytes: number;
+}
 
 /** Replace `remove` items of the old array, starting at index `at` of the old array, with `insert`. */
 export interface Splice {
@@ -206,21 +210,29 @@ export function rebuildState(rows: readonly Pick<RevisionRow, 'state' | 'delta'>
   return state;
 }
 
-/** Whether revision `revision` starts with a snapshot: the first, every SNAPSHOT_EVERY-th, or when its diff is no smaller. */
-export const snapshotDue = (revision: number, diffBytes: number, stateBytes: number) => (revision - 1) % SNAPSHOT_EVERY === 0 || diffBytes >= stateBytes;
+/**
+ * Whether a new revision is stored as a snapshot rather than a diff: once the diffs stored since the last snapshot,
+ * this one included, add up to the state's size (at once for a diff no smaller than the state, as a set_document of
+ * another text). So snapshots never cost more than the diffs before them: the log grows by at most about twice the
+ * size of the changes, however large the document, and reading any revision reads at most about two states' worth.
+ */
+export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) => chain.bytes + diffBytes >= stateBytes;
 
-/** The columns of a new revision's row, and its size: the UTF-8 bytes of the JSON it stores. */
+/** The columns of a new revision's row after a row at `chain`, and its size: the UTF-8 bytes of the JSON it stores. */
 export function revisionEntry(
   revision: number,
+  chain: Chain,
   previous: DocumentState,
   next: DocumentState,
   nextJson: string,
-): { state: string | null; delta: string; bytes: number } {
+): { state: string | null; delta: string; bytes: number; diffBytes: number; chain: Chain } {
   const diff = JSON.stringify([diffStates(previous, next)]);
   const diffBytes = Buffer.byteLength(diff, 'utf8');
   const stateBytes = Buffer.byteLength(nextJson, 'utf8');
-  if (snapshotDue(revision, diffBytes, stateBytes)) return { state: nextJson, delta: '[]', bytes: stateBytes };
-  return { state: null, delta: diff, bytes: diffBytes };
+  if (snapshotDue(chain, diffBytes, stateBytes)) {
+    return { state: nextJson, delta: '[]', bytes: stateBytes, diffBytes, chain: { snapshotRevision: revision, bytes: 0 } };
+  }
+  return { state: null, delta: diff, bytes: diffBytes, diffBytes, chain: { snapshotRevision: chain.snapshotRevision, bytes: chain.bytes + diffBytes } };
 }
 
 /**
@@ -243,7 +255,9 @@ export async function appendRevision(
   nextJson: string,
   details: { cause: string; authorUuid: string; batchId?: string; charge: Charge },
 ): Promise<number> {
-  const entry = revisionEntry(revision, previous, next, nextJson);
+  const before = await tx('document_revisions').where({ document_uuid: document.uuid, revision: revision - 1 }).first('snapshot_revision', 'chain_bytes');
+  const chain = { snapshotRevision: before.snapshot_revision as number, bytes: Number(before.chain_bytes) };
+  const entry = revisionEntry(revision, chain, previous, next, nextJson);
   const charged = details.charge === 'charged' ? entry.bytes : 0;
   await tx('document_revisions').insert({
     document_uuid: document.uuid,
@@ -251,6 +265,8 @@ export async function appendRevision(
     cause: details.cause,
     state: entry.state,
     delta: entry.delta,
+    snapshot_revision: entry.chain.snapshotRevision,
+    chain_bytes: entry.chain.bytes,
     charged_bytes: charged,
     author_uuid: details.authorUuid,
     batch_id: details.batchId ?? null,
@@ -272,10 +288,15 @@ export async function amendRevision(
   const diff = diffStates(previous, next);
   if (isEmptyDiff(diff)) return 0;
   const step = JSON.stringify([diff]);
-  const charged = charge === 'charged' ? Buffer.byteLength(step, 'utf8') : 0;
+  const bytes = Buffer.byteLength(step, 'utf8');
+  const charged = charge === 'charged' ? bytes : 0;
   await tx('document_revisions')
     .where({ document_uuid: document.uuid, revision: document.revision })
-    .update({ delta: tx.raw('delta || ?::jsonb', [step]), charged_bytes: tx.raw('charged_bytes + ?', [charged]) });
+    .update({
+      delta: tx.raw('delta || ?::jsonb', [step]),
+      chain_bytes: tx.raw('chain_bytes + ?', [bytes]),
+      charged_bytes: tx.raw('charged_bytes + ?', [charged]),
+    });
   return charged;
 }
 
@@ -293,21 +314,13 @@ export async function chargeRevisionLog(tx: Knex.Transaction, document: { worksp
  * at or before it; undefined when the document has no such revision.
  */
 export async function readRevisionState(knex: Knex, documentUuid: string, revision: number): Promise<DocumentState | undefined> {
+  const target = await knex('document_revisions').where({ document_uuid: documentUuid, revision }).first('snapshot_revision');
+  if (!target) return undefined;
   const rows = (await knex('document_revisions')
     .where({ document_uuid: documentUuid })
-    .where('revision', '<=', revision)
-    .where(
-      'revision',
-      '>=',
-      knex('document_revisions')
-        .where({ document_uuid: documentUuid })
-        .where('revision', '<=', revision)
-        .whereNotNull('state')
-        .max('revision'),
-    )
+    .whereBetween('revision', [target.snapshot_revision as number, revision])
     .orderBy('revision')
     .select('revision', 'state', 'delta')) as RevisionRow[];
-  if (rows[rows.length - 1]?.revision !== revision) return undefined;
   return rebuildState(rows);
 }
 

@@ -1,9 +1,9 @@
 // The revision log (docs/documents-api.md § Revisions, edits and batches): each revision stores what changed, with a
-// snapshot every SNAPSHOT_EVERY revisions; any revision reads back through readRevisionState; the log's bytes count
-// in the workspace's storage pool, so a full pool refuses an edit, a suggestion or a comment.
+// snapshot once the diffs since the last one add up to the state; any revision reads back through readRevisionState;
+// the log's bytes count in the workspace's storage pool, so a full pool refuses an edit, a suggestion or a comment.
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, type DocumentState } from '../../../domain/document-engine/index.js';
-import { readRevisionState, sameJson, SNAPSHOT_EVERY } from '../../../domain/documents/revision-log.js';
+import { readRevisionState, sameJson } from '../../../domain/documents/revision-log.js';
 import { db } from '../../../platform/database.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';
 
@@ -56,10 +56,13 @@ describe('the revision log', () => {
     expect(rows.filter((row) => row.snapshot).map((row) => row.revision)).toEqual([1]);
   });
 
-  it('reads every revision back across a snapshot boundary, comments made in place included', async () => {
+  it('reads every revision back across snapshot boundaries, comments made in place included', async () => {
     const owner = await makeUser();
-    const document = await makeDocument(owner, { markdown: 'Intro.\n\nCounter 0.' });
-    const last = SNAPSHOT_EVERY + 6;
+    // About 1 KB of text: a one-paragraph diff is a tenth of the state, so snapshots come every ten or so revisions.
+    const filler = Array.from({ length: 12 }, (_, i) => `Filler paragraph ${i} with enough words to weigh something.`).join('\n\n');
+    const text = (counter: number) => `Intro.\n\n${filler}\n\nCounter ${counter}.`;
+    const document = await makeDocument(owner, { markdown: text(0) });
+    const last = 56;
     let commentedAt = 0;
     for (let revision = 3; revision <= last; revision++) {
       const response = await edit(owner, document.uuid, { operations: [{ type: 'replace', find: `Counter ${revision - 3}.`, with: `Counter ${revision - 2}.` }] });
@@ -70,21 +73,24 @@ describe('the revision log', () => {
         commentedAt = revision;
       }
     }
-    const rows = await logRows(document.uuid).select('revision', db().raw('state is not null as snapshot'));
+    const rows = await logRows(document.uuid).select('revision', 'snapshot_revision', db().raw('state is not null as snapshot'));
     expect(rows.map((row) => row.revision)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
-    expect(rows.filter((row) => row.snapshot).map((row) => row.revision)).toEqual([1, SNAPSHOT_EVERY + 1]);
+    const snapshots = rows.filter((row) => row.snapshot).map((row) => row.revision);
+    expect(snapshots.length).toBeGreaterThanOrEqual(3);
+    expect(rows.filter((row) => !row.snapshot).length).toBeGreaterThan(last / 2);
+    // Each row names the nearest snapshot at or before it.
+    for (const row of rows) expect(row.snapshot_revision).toBe(Math.max(...snapshots.filter((revision) => revision <= row.revision)));
 
     expect(renderMarkdown((await readRevisionState(db(), document.uuid, 1))!)).toBe('');
-    expect(renderMarkdown((await readRevisionState(db(), document.uuid, 2))!)).toBe('Intro.\n\nCounter 0.');
-    for (let revision = 3; revision <= last; revision++) {
+    for (let revision = 2; revision <= last; revision++) {
       const state = (await readRevisionState(db(), document.uuid, revision))!;
-      expect(renderMarkdown(state), `revision ${revision}`).toBe(`Intro.\n\nCounter ${revision - 2}.`);
+      expect(renderMarkdown(state), `revision ${revision}`).toBe(text(revision - 2));
       expect(state.threads.length, `revision ${revision}`).toBe(revision < commentedAt ? 0 : 1);
     }
     // The current revision reads as the document's state; a revision it never had reads as nothing.
     expect(sameJson(await readRevisionState(db(), document.uuid, last), await currentState(document.uuid))).toBe(true);
     expect(await readRevisionState(db(), document.uuid, last + 1)).toBeUndefined();
-    expect((await read(owner, document.uuid)).body.markdown).toBe(`Intro.\n\nCounter ${last - 2}.`);
+    expect((await read(owner, document.uuid)).body.markdown).toBe(text(last - 2));
   });
 
   it('refuses an edit, a suggestion, an accept and a comment that would pass the workspace storage pool with 422 storage_limit_exceeded, changing nothing; deleting still works', async () => {
@@ -158,12 +164,19 @@ describe('the migration to stored deltas (011_document_revision_deltas)', () => 
       await migration.up(db());
     }
 
-    const rows = await logRows(document.uuid).select('revision', db().raw('state is not null as snapshot'), 'charged_bytes', db().raw('jsonb_array_length(delta) as steps'));
+    const rows = await logRows(document.uuid).select(
+      'revision',
+      db().raw('state is not null as snapshot'),
+      'snapshot_revision',
+      'chain_bytes',
+      'charged_bytes',
+      db().raw('jsonb_array_length(delta) as steps'),
+    );
     expect(rows).toEqual([
-      { revision: 1, snapshot: true, charged_bytes: '0', steps: 0 },
-      { revision: 2, snapshot: true, charged_bytes: '0', steps: 0 },
+      { revision: 1, snapshot: true, snapshot_revision: 1, chain_bytes: '0', charged_bytes: '0', steps: 0 },
+      { revision: 2, snapshot: true, snapshot_revision: 2, chain_bytes: '0', charged_bytes: '0', steps: 0 },
       // The comment, recorded as one step holding documents.state.
-      { revision: 3, snapshot: true, charged_bytes: '0', steps: 1 },
+      { revision: 3, snapshot: true, snapshot_revision: 3, chain_bytes: '0', charged_bytes: '0', steps: 1 },
     ]);
     for (const revision of [1, 2, 3]) expect(sameJson(await readRevisionState(db(), document.uuid, revision), states[revision - 1])).toBe(true);
 

@@ -1,7 +1,7 @@
 // The revision log's block-level deltas: random sequences of revisions and in-place changes are written as the
-// database writer writes them (snapshots every SNAPSHOT_EVERY revisions, steps otherwise, in-place changes appended to
-// the current row), stored through a JSONB-like round trip, and every revision rebuilt must equal the state recorded
-// for it.
+// database writer writes them (a snapshot once the diffs since the last one add up to a state, diffs otherwise,
+// in-place changes appended to the current row), stored through a JSONB-like round trip, and every revision rebuilt
+// must equal the state recorded for it, while the log stays within twice the size of the diffs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
@@ -15,7 +15,6 @@ import {
   isEmptyDiff,
   rebuildState,
   revisionEntry,
-  SNAPSHOT_EVERY,
   snapshotDue,
   type RevisionRow,
   type RevisionStep,
@@ -45,6 +44,10 @@ class MemoryLog {
   expected = new Map<number, DocumentState>();
   current: DocumentState;
   revision = 1;
+  chain = { snapshotRevision: 1, bytes: 0 };
+  /** Bytes the log stores after revision 1, and what the diffs alone would have stored. */
+  stored = 0;
+  diffs = 0;
 
   constructor(first: DocumentState) {
     this.current = first;
@@ -55,7 +58,10 @@ class MemoryLog {
   commit(next: DocumentState): void {
     this.revision++;
     const json = JSON.stringify(next);
-    const entry = revisionEntry(this.revision, this.current, next, json);
+    const entry = revisionEntry(this.revision, this.chain, this.current, next, json);
+    this.chain = entry.chain;
+    this.stored += entry.bytes;
+    this.diffs += entry.diffBytes;
     this.rows.push(throughJsonb({ revision: this.revision, state: entry.state === null ? null : JSON.parse(entry.state), delta: JSON.parse(entry.delta) as RevisionStep[] }));
     // The next write reads documents.state back from JSONB too.
     this.current = throughJsonb(next);
@@ -64,7 +70,13 @@ class MemoryLog {
 
   amend(next: DocumentState): void {
     const diff = diffStates(this.current, next);
-    if (!isEmptyDiff(diff)) this.rows[this.rows.length - 1]!.delta.push(throughJsonb(diff));
+    if (!isEmptyDiff(diff)) {
+      this.rows[this.rows.length - 1]!.delta.push(throughJsonb(diff));
+      const bytes = Buffer.byteLength(JSON.stringify([diff]));
+      this.chain = { ...this.chain, bytes: this.chain.bytes + bytes };
+      this.stored += bytes;
+      this.diffs += bytes;
+    }
     this.current = throughJsonb(next);
     this.expected.set(this.revision, plain(next));
   }
@@ -75,12 +87,18 @@ class MemoryLog {
     while (!this.rows[from]!.state) from--;
     return rebuildState(this.rows.slice(from, revision));
   }
+
+  /** Snapshots never cost more than the diffs before them: at most twice the diffs, plus the last state. */
+  expectBounded(): void {
+    expect(this.stored).toBeLessThanOrEqual(2 * this.diffs + Buffer.byteLength(JSON.stringify(this.current)));
+  }
 }
 
 function expectEveryRevisionRebuilds(log: MemoryLog): void {
   for (const [revision, state] of log.expected) expect(plain(log.read(revision)), `revision ${revision}`).toEqual(state);
   // The current revision reads as documents.state.
   expect(plain(log.read(log.revision))).toEqual(plain(log.current));
+  log.expectBounded();
 }
 
 describe('diffSequence', () => {
@@ -163,7 +181,7 @@ describe('the revision log', () => {
     'rebuilds every revision of random change sequences across snapshot boundaries',
     () => {
       fc.assert(
-        fc.property(blocksArb, fc.array(changeArb, { minLength: 1, maxLength: SNAPSHOT_EVERY + 30 }), (start, changes) => {
+        fc.property(blocksArb, fc.array(changeArb, { minLength: 1, maxLength: 80 }), (start, changes) => {
           const log = new MemoryLog({ version: 1, doc: start.length ? { type: 'doc', content: start } : { type: 'doc' }, threads: [] });
           for (const change of changes) {
             const next = changed(log.current, change);
@@ -190,7 +208,7 @@ describe('the revision log', () => {
         accept: fc.boolean(),
       });
       fc.assert(
-        fc.property(fc.array(recipeArb, { minLength: 1, maxLength: SNAPSHOT_EVERY + 20 }), (recipes) => {
+        fc.property(fc.array(recipeArb, { minLength: 1, maxLength: 70 }), (recipes) => {
           const log = new MemoryLog(stateFromMarkdown(words.map((word) => `${word} text.`).join('\n\n')));
           let ids = 0;
           const options = (mode: 'edit' | 'suggest') => ({ mode, newThreadId: () => `t${++ids}`, nextRef: () => ids + 100 });
@@ -228,39 +246,33 @@ describe('the revision log', () => {
     TIMEOUT,
   );
 
-  it('stores about the size of a small edit of a large document, and a snapshot every SNAPSHOT_EVERY revisions', () => {
+  it('stores about the size of a small edit of a large document, and a snapshot once the diffs add up to a state', () => {
     const markdown = Array.from({ length: 1000 }, (_, i) => `Paragraph ${i} with some words to make it longer than a line of text.`).join('\n\n');
     const log = new MemoryLog(stateFromMarkdown(markdown));
-    const sizes: number[] = [];
-    for (let i = 2; i <= SNAPSHOT_EVERY + 2; i++) {
-      const next = applyEdit(log.current, [{ type: 'replace', find: `Paragraph ${i * 7} with`, with: `Paragraph ${i * 7} now with` }], options()).state;
-      sizes.push(revisionEntry(i, log.current, next, JSON.stringify(next)).bytes);
-      log.commit(next);
+    const options = { mode: 'edit' as const, newThreadId: () => 'x', nextRef: () => 1 };
+    for (let i = 2; i <= 60; i++) {
+      log.commit(applyEdit(log.current, [{ type: 'replace', find: `Paragraph ${i * 7} with`, with: `Paragraph ${i * 7} now with` }], options).state);
     }
     const whole = Buffer.byteLength(JSON.stringify(log.current));
     expect(whole).toBeGreaterThan(100_000);
-    // Revisions 2…50 and 52 store one paragraph's diff; revision 51 is a snapshot.
-    for (const [index, bytes] of sizes.entries()) {
-      if (index + 2 === SNAPSHOT_EVERY + 1) expect(bytes).toBe(Buffer.byteLength(JSON.stringify(log.rows[index + 1]!.state)));
-      else expect(bytes).toBeLessThan(400);
-    }
-    expect(log.rows.filter((row) => row.state).map((row) => row.revision)).toEqual([1, SNAPSHOT_EVERY + 1]);
+    // Each revision stores one paragraph's diff, a few hundred bytes of a state over 100 KB; no snapshot yet.
+    expect(log.rows.slice(1).every((row) => row.state === null && Buffer.byteLength(JSON.stringify(row.delta)) < 400)).toBe(true);
+    expect(log.stored).toBeLessThan(60 * 400);
     expectEveryRevisionRebuilds(log);
-
-    function options() {
-      return { mode: 'edit' as const, newThreadId: () => 'x', nextRef: () => 1 };
-    }
   }, 120_000);
 
-  it('starts a revision with a snapshot at 1, every SNAPSHOT_EVERY revisions, and when its diff would be no smaller', () => {
-    expect([1, 2, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, 2 * SNAPSHOT_EVERY + 1].map((revision) => snapshotDue(revision, 10, 1000))).toEqual([
-      true,
-      false,
-      false,
-      true,
-      true,
-    ]);
-    expect(snapshotDue(7, 1000, 1000)).toBe(true);
-    expect(snapshotDue(7, 999, 1000)).toBe(false);
+  it('takes a snapshot once the diffs stored since the last one, this one included, add up to the state', () => {
+    const chain = { snapshotRevision: 7, bytes: 900 };
+    expect(snapshotDue(chain, 99, 1000)).toBe(false);
+    expect(snapshotDue(chain, 100, 1000)).toBe(true);
+    expect(snapshotDue({ snapshotRevision: 9, bytes: 0 }, 1000, 1000)).toBe(true);
+    // A small document takes them often, a large one rarely; both stay within twice the diffs.
+    const log = new MemoryLog(stateFromMarkdown('Intro.\n\nCounter 0.'));
+    const options = { mode: 'edit' as const, newThreadId: () => 'x', nextRef: () => 1 };
+    for (let i = 1; i <= 20; i++) log.commit(applyEdit(log.current, [{ type: 'replace', find: `Counter ${i - 1}.`, with: `Counter ${i}.` }], options).state);
+    const snapshots = log.rows.filter((row) => row.state).map((row) => row.revision);
+    expect(snapshots.length).toBeGreaterThan(3);
+    expect(log.rows.some((row) => row.state === null)).toBe(true);
+    expectEveryRevisionRebuilds(log);
   });
 });
