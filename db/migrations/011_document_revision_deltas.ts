@@ -40,6 +40,8 @@ export async function up(knex: Knex): Promise<void> {
 
 /** Back to one full state per row: every row's state is rebuilt (as it last stood) and written whole. */
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw(`ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_charged_bytes,
+                  DROP CONSTRAINT document_revisions_snapshot`);
   const documents = await knex('document_revisions').distinct('document_uuid').pluck('document_uuid');
   for (const documentUuid of documents) {
     const rows = (await knex('document_revisions').where({ document_uuid: documentUuid }).orderBy('revision').select('revision', 'state', 'delta')) as RevisionRow[];
@@ -51,8 +53,6 @@ export async function down(knex: Knex): Promise<void> {
       await knex('document_revisions').where({ document_uuid: documentUuid, revision: row.revision }).update({ state: JSON.stringify(state) });
     }
   }
-  await knex.raw(`ALTER TABLE document_revisions DROP CONSTRAINT document_revisions_content, DROP CONSTRAINT document_revisions_charged_bytes,
-                  DROP CONSTRAINT document_revisions_snapshot`);
   await knex.schema.alterTable('document_revisions', (t) => {
     t.dropColumn('delta');
     t.dropColumn('snapshot_revision');

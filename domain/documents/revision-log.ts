@@ -211,12 +211,13 @@ export function rebuildState(rows: readonly Pick<RevisionRow, 'state' | 'delta'>
 }
 
 /**
- * Whether a new revision is stored as a snapshot rather than a diff: once the diffs stored since the last snapshot,
- * this one included, add up to the state's size (at once for a diff no smaller than the state, as a set_document of
- * another text). So snapshots never cost more than the diffs before them: the log grows by at most about twice the
- * size of the changes, however large the document, and reading any revision reads at most about two states' worth.
+ * Whether a new revision is stored as a snapshot rather than a diff: when its diff is at least half the state (a
+ * set_document of another text; the snapshot then costs at most twice the diff and starts a fresh chain), or once
+ * the diffs stored since the last snapshot, this one included, add up to the state's size. So a snapshot never costs
+ * more than the diffs it follows: the log grows by at most about twice the size of the changes, however large the
+ * document, and reading any revision reads at most about two states' worth.
  */
-export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) => chain.bytes + diffBytes >= stateBytes;
+export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) => 2 * diffBytes >= stateBytes || chain.bytes + diffBytes >= stateBytes;
 
 /** The columns of a new revision's row after a row at `chain`, and its size: the UTF-8 bytes of the JSON it stores. */
 export function revisionEntry(
