@@ -11,6 +11,7 @@ import * as documentBatchEndpoint from './migrations/008_document_batch_endpoint
 import * as driveItemTrashed from './migrations/009_drive_item_trashed.js';
 import * as emailWebhooks from './migrations/010_email_webhooks.js';
 import * as publicLinkTokenHash from './migrations/011_public_link_token_hash.js';
+import * as documentRevisionDeltas from './migrations/012_document_revision_deltas.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '009_drive_item_trashed': driveItemTrashed,
   '010_email_webhooks': emailWebhooks,
   '011_public_link_token_hash': publicLinkTokenHash,
+  '012_document_revision_deltas': documentRevisionDeltas,
 };
 
 const source: Knex.MigrationSource<string> = {

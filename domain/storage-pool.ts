@@ -1,4 +1,5 @@
-// The per-workspace storage pool: plaintext bytes promised to every Drive version, upload in flight and document attachment.
+// The per-workspace storage pool: plaintext bytes promised to every Drive version, upload in flight and document
+// attachment, and the bytes each document's revision log stores (domain/documents/revision-log.ts).
 import type { Knex } from 'knex';
 import { storageLimitExceeded, type AppError } from './errors.js';
 

@@ -13,7 +13,7 @@ import type { Caller } from '../caller.js';
 import { releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { RunInTransaction } from '../unit-of-work.js';
 import { findVisibleDocument, type DocumentSettings } from './documents.js';
-import { attachmentNotFound, attachmentStorageFull, documentTrashed, notUploaded } from './errors.js';
+import { attachmentNotFound, storageFull, documentTrashed, notUploaded } from './errors.js';
 
 /** The attachment size cap of the spec: 100 MB. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
@@ -130,7 +130,7 @@ export async function uploadAttachment(
       .whereNot({ upload_status: 'failed' })
       .first()) as AttachmentRow | undefined;
     if (same) return { existing: same };
-    await reserveStorage(tx, document.workspace_uuid, bytes.length, attachmentStorageFull);
+    await reserveStorage(tx, document.workspace_uuid, bytes.length, storageFull);
     const [row] = await tx('document_attachments')
       .insert({
         uuid,
@@ -187,7 +187,11 @@ async function putAndComplete(run: RunInTransaction, store: AttachmentStore, row
   });
 }
 
-/** An attachment of a document the caller can see (viewer and up); another document's attachment is 404. */
+/**
+ * A completed attachment of a document the caller can see (viewer and up), for its metadata GET and its download:
+ * another document's attachment is 404, and one whose upload_status is not `completed` is 409 not_uploaded (the
+ * spec says so of the attachment, not only of its bytes).
+ */
 export async function findAttachment(
   knex: Knex,
   caller: Caller,
@@ -200,6 +204,7 @@ export async function findAttachment(
     | AttachmentRow
     | undefined;
   if (!attachment) throw attachmentNotFound();
+  if (attachment.upload_status !== 'completed') throw notUploaded();
   return attachment;
 }
 
@@ -213,7 +218,6 @@ export async function openAttachment(
   attachmentUuid: string,
 ): Promise<{ attachment: AttachmentRow; content: Readable }> {
   const attachment = await findAttachment(knex, caller, settings, documentUuid, attachmentUuid);
-  if (attachment.upload_status !== 'completed') throw notUploaded();
   const key = unwrapDataKey(store.masterKey, attachment.uuid, attachment.wrapped_key);
   const layout = chunkLayout(Number(attachment.byte_size));
   const source = (await store.storage.getObject(store.bucket, attachment.storage_key)) as AsyncIterable<Buffer>;

@@ -20,6 +20,7 @@ import {
   type ThreadView,
 } from './threads.js';
 import { notifyDocumentChange } from './live.js';
+import { chargeRevisionLog } from './revision-log.js';
 
 /** The thread of a locked document, or 404 comment_not_found. */
 async function commentThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, kind: 'comment' | 'any'): Promise<ThreadRow> {
@@ -48,11 +49,15 @@ export async function createComment(
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
   await checkThreadRoom(tx, settings, document.uuid, 1);
   const threadUuid = randomUUID();
-  const state = addComment(await loadState(tx, document.uuid), input.target, threadUuid);
+  const previous = await loadState(tx, document.uuid);
+  const state = addComment(previous, input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
-  await storeStateInPlace(tx, document, state);
-  return threadView(tx, document, threadUuid, state);
+  const charged = await storeStateInPlace(tx, document, previous, state, 'charged');
+  const view = await threadView(tx, document, threadUuid, state);
+  // Last, so the workspace row it locks is held only until the commit.
+  await chargeRevisionLog(tx, document, charged);
+  return view;
 }
 
 export async function replyToComment(
@@ -117,9 +122,11 @@ export async function deleteComment(tx: Knex.Transaction, caller: Caller, settin
 }
 
 async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
-  const state = removeCommentMarks(await loadState(tx, document.uuid), threadUuid);
+  const previous = await loadState(tx, document.uuid);
+  const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
-  await storeStateInPlace(tx, document, state);
+  // Taking a comment out is never charged, so a full workspace can always clean up.
+  await storeStateInPlace(tx, document, previous, state, 'free');
 }
 
 /**

@@ -19,6 +19,7 @@ import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
+import { amendRevision, appendRevision, chargeRevisionLog, sameJson, type Charge } from './revision-log.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
 
 /** document_content before presentation. */
@@ -72,15 +73,22 @@ export async function readContent(knex: Knex, caller: Caller, settings: Document
   return renderContent(snapshot);
 }
 
-/** Makes `state` the document's new revision: row, log entry and a live notification, all in `tx`. */
+/**
+ * Makes `state` the document's new revision: row, log entry (what changed since `previous`) and a live notification,
+ * all in `tx`. Returns the revision and the bytes the caller charges to the pool last (chargeRevisionLog): all but
+ * deleting a suggestion are charged.
+ */
 async function commitRevision(
   tx: Knex.Transaction,
   document: { uuid: string; revision: number },
+  previous: DocumentState,
   state: DocumentState,
   details: { cause: string; authorUuid: string; batchId?: string; nextSuggestionRef?: number },
-): Promise<number> {
+): Promise<{ revision: number; charged: number }> {
   const revision = document.revision + 1;
   const json = JSON.stringify(state);
+  const charge = details.cause === 'remove_suggestion' ? 'free' : 'charged';
+  const charged = await appendRevision(tx, document, revision, previous, state, json, { ...details, charge });
   await tx('documents')
     .where({ uuid: document.uuid })
     .update({
@@ -88,22 +96,25 @@ async function commitRevision(
       revision,
       ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
     });
-  await tx('document_revisions').insert({
-    document_uuid: document.uuid,
-    revision,
-    cause: details.cause,
-    state: json,
-    author_uuid: details.authorUuid,
-    batch_id: details.batchId ?? null,
-  });
   await notifyDocumentChange(tx, document.uuid, 'revision', revision);
-  return revision;
+  return { revision, charged };
 }
 
-/** Stores a state that changes no markdown (comment anchors) at the same revision, and tells live readers. */
-export async function storeStateInPlace(tx: Knex.Transaction, document: { uuid: string; revision: number }, state: DocumentState): Promise<void> {
+/**
+ * Stores a state that changes no markdown (comment anchors) at the same revision, recording the change in that
+ * revision's log entry, and tells live readers. Returns the bytes to charge to the pool last (chargeRevisionLog).
+ */
+export async function storeStateInPlace(
+  tx: Knex.Transaction,
+  document: { uuid: string; revision: number },
+  previous: DocumentState,
+  state: DocumentState,
+  charge: Charge,
+): Promise<number> {
+  const charged = await amendRevision(tx, document, previous, state, charge);
   await tx('documents').where({ uuid: document.uuid }).update({ state: JSON.stringify(state) });
   await notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
+  return charged;
 }
 
 /** Loads and locks a document for a content change: visible, the role the change needs, and not in Trash. */
@@ -147,18 +158,6 @@ export interface OperationsInput {
   operations: EditOperation[];
   baseRevision?: number;
   batchId?: string;
-}
-
-/** Structural equality of two JSON values: JSONB does not keep key order, and ProseMirror's attrs have no prototype. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const left = Object.entries(a as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  const right = b as Record<string, unknown>;
-  if (left.length !== Object.values(right).filter((value) => value !== undefined).length) return false;
-  return left.every(([key, value]) => sameJson(value, right[key]));
 }
 
 async function storedBatch(tx: Knex.Transaction, documentUuid: string, userUuid: string, batchId: string | undefined) {
@@ -210,13 +209,14 @@ export async function writeOperations(
   const markdown = renderMarkdown(result.state);
   if (changed) checkDocumentSize(settings, markdown, current);
   let revision = document.revision;
+  let charged = 0;
   if (changed) {
-    revision = await commitRevision(tx, document, result.state, {
+    ({ revision, charged } = await commitRevision(tx, document, current, result.state, {
       cause: mode,
       authorUuid: caller.userUuid,
       batchId: input.batchId,
       nextSuggestionRef: nextRef,
-    });
+    }));
   }
   if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.operations);
 
@@ -234,6 +234,8 @@ export async function writeOperations(
       response: JSON.stringify(body),
     });
   }
+  // Last, so the workspace row it locks is held only until the commit.
+  await chargeRevisionLog(tx, document, charged);
   return { status, body };
 }
 
@@ -280,11 +282,14 @@ export async function decideSuggestion(
   const state = await loadState(tx, document.uuid);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
   const next = decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
-  const revision = await commitRevision(tx, document, next, { cause: decision, authorUuid: caller.userUuid });
+  const { revision, charged } = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
-  return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  // Last, so the workspace row it locks is held only until the commit.
+  await chargeRevisionLog(tx, document, charged);
+  return view;
 }
 
 /**
@@ -305,7 +310,8 @@ export async function deleteSuggestion(
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;
-  if (thread.status === 'open') revision = await commitRevision(tx, document, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid });
-  else await storeStateInPlace(tx, document, next);
+  // Taking a suggestion out is never charged (revision-log.ts Charge), so there is nothing to reserve.
+  if (thread.status === 'open') ({ revision } = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid }));
+  else await storeStateInPlace(tx, document, state, next, 'free');
   return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
 }

@@ -164,9 +164,12 @@ export async function createDocument(tx: Knex.Transaction, caller: Caller, setti
   const [row] = await tx('documents')
     .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title: input.title, state: JSON.stringify(state), revision: 1 })
     .returning('uuid');
+  // Revision 1 is the log's first snapshot. It is not charged to the storage pool (charged_bytes stays 0): the empty
+  // state is a few dozen bytes no caller chooses, so a full workspace can still create documents.
   await tx('document_revisions').insert({
     document_uuid: row.uuid,
     revision: 1,
+    snapshot_revision: 1,
     cause: 'create',
     state: JSON.stringify(state),
     author_uuid: caller.userUuid,

@@ -68,5 +68,8 @@ export const invalidLimit = () => new AppError(422, 'invalid_limit', 'limit must
 export const invalidCursor = () => new AppError(422, 'invalid_cursor', 'cursor must be the next_cursor of a previous page of the same list.');
 export const invalidQuery = () => new AppError(422, 'invalid_query', 'q must be a single string of at most 255 characters.');
 
-/** Documents lists no pool_bytes among its error fields (spec/documents.md § Errors), unlike Drive. */
-export const attachmentStorageFull = () => new AppError(422, 'storage_limit_exceeded', 'The workspace storage is full.');
+/**
+ * The workspace pool is full: an attachment, or a revision of the content (its log counts too). Documents lists no
+ * pool_bytes among its error fields (spec/documents.md § Errors), unlike Drive.
+ */
+export const storageFull = () => new AppError(422, 'storage_limit_exceeded', 'The workspace storage is full.');

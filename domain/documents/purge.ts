@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { releaseStorage } from '../storage-pool.js';
 import { removeAttachmentObjects, type AttachmentStore } from './attachments.js';
+import { revisionLogBytes } from './revision-log.js';
 
 export type PurgePlan = { action: 'gone' } | { action: 'kept' } | { action: 'wait'; delayMs: number } | { action: 'purge' };
 
@@ -24,8 +25,8 @@ export async function planDocumentPurge(knex: Knex, documentUuid: string, retent
 
 /**
  * Deletes a document that is still in Trash and past its retention: attachment bytes, then every row (threads,
- * messages, revisions, batches, grants and attachments go by cascade), giving the attachment bytes back to the
- * workspace pool. The row stays locked throughout, so a restore waits and then finds nothing. Idempotent: a
+ * messages, revisions, batches, grants and attachments go by cascade), giving the attachment bytes and the revision
+ * log's bytes back to the workspace pool. The row stays locked throughout, so a restore waits and then finds nothing. Idempotent: a
  * document already gone, or restored, is left alone. Returns whether it deleted.
  */
 export async function purgeDocument(knex: Knex, store: AttachmentStore, documentUuid: string, retentionMs: number): Promise<boolean> {
@@ -43,7 +44,7 @@ export async function purgeDocument(knex: Knex, store: AttachmentStore, document
       .sum({ bytes: 'byte_size' })
       .first();
     await removeAttachmentObjects(tx, store, documentUuid);
-    await releaseStorage(tx, row.workspace_uuid as string, Number(held?.bytes ?? 0));
+    await releaseStorage(tx, row.workspace_uuid as string, Number(held?.bytes ?? 0) + (await revisionLogBytes(tx, documentUuid)));
     await tx('documents').where({ uuid: documentUuid }).delete();
     return true;
   });

@@ -257,18 +257,24 @@ describe('reading and downloading attachments', () => {
     expect(object.includes(Buffer.from('TOP SECRET'))).toBe(false);
   });
 
-  it('answers 409 not_uploaded for an attachment whose upload has not completed', async () => {
+  // The spec: "An attachment whose upload_status is not `completed` gives 409 not_uploaded" — the attachment, so its
+  // metadata GET as well as its download (this test used to expect the metadata GET to answer 200).
+  it('answers 409 not_uploaded on the metadata GET and the download of an attachment whose upload has not completed', async () => {
     const user = await makeUser();
     const document = await makeDocument(user);
     const made = await upload(user, document.uuid, 'late.txt', Buffer.from('late'));
     for (const status of ['awaiting_upload', 'failed']) {
       await db()('document_attachments').where({ uuid: made.body.uuid }).update({ upload_status: status });
-      const got = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}`, { token: user.token });
-      expect(got.body.upload_status).toBe(status);
-      const response = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}/download`, { token: user.token });
-      expect(response.status).toBe(409);
-      expect(response.body).toEqual({ error: 'not_uploaded', error_description: expect.any(String) });
+      for (const path of ['', '/download']) {
+        const response = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}${path}`, { token: user.token });
+        expect(response.status).toBe(409);
+        expect(response.body).toEqual({ error: 'not_uploaded', error_description: expect.any(String) });
+      }
     }
+    // Another document's attachment stays 404 whatever its status.
+    const other = await makeDocument(user);
+    const elsewhere = await call('GET', `/v1/documents/${other.uuid}/attachments/${made.body.uuid}`, { token: user.token });
+    expect(elsewhere.status).toBe(404);
   });
 
   it('places an attachment with its markdown line in an edit and reads it back the same way', async () => {

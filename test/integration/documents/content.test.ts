@@ -268,7 +268,9 @@ describe('editing content', () => {
       { revision: 3, cause: 'edit', author_uuid: user.uuid },
     ]);
     const { renderMarkdown } = await import('../../../domain/document-engine/index.js');
-    const states = await db()('document_revisions').where({ document_uuid: document.uuid }).orderBy('revision').pluck('state');
-    expect(states.map((state) => renderMarkdown(state))).toEqual(['', 'v2', 'v3']);
+    // The log stores what changed (a snapshot at 1, diffs after it); readRevisionState rebuilds each revision.
+    const { readRevisionState } = await import('../../../domain/documents/revision-log.js');
+    const states = await Promise.all([1, 2, 3].map((revision) => readRevisionState(db(), document.uuid, revision)));
+    expect(states.map((state) => renderMarkdown(state!))).toEqual(['', 'v2', 'v3']);
   });
 });
