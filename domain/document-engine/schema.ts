@@ -30,8 +30,14 @@ export const schema = new Schema({
     paragraph: { group: 'block', content: 'inline*', attrs: { ...suggestionAttr } },
     heading: { group: 'block', content: 'inline*', attrs: { level: { default: 1 }, ...suggestionAttr }, defining: true },
     blockquote: { group: 'block', content: 'block+', defining: true },
-    bullet_list: { group: 'block', content: 'list_item+' },
-    ordered_list: { group: 'block', content: 'list_item+', attrs: { order: { default: 1 } } },
+    // bullet and delimiter are the characters the list was written with (two lists side by side differ in them);
+    // tight is CommonMark's tight list (items' paragraphs render without <p>), false for a loose one.
+    bullet_list: { group: 'block', content: 'list_item+', attrs: { bullet: { default: '-' }, tight: { default: true } } },
+    ordered_list: {
+      group: 'block',
+      content: 'list_item+',
+      attrs: { order: { default: 1 }, delimiter: { default: '.' }, tight: { default: true } },
+    },
     // block+ rather than "paragraph block*": CommonMark lets an item open with a list, heading or fence.
     list_item: { content: 'block+', defining: true },
     code_block: {
@@ -44,7 +50,7 @@ export const schema = new Schema({
     horizontal_rule: { group: 'block', attrs: { ...suggestionAttr } },
     text: { group: 'inline' },
     hard_break: { group: 'inline', inline: true, marks: inlineMarks },
-    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' } } },
+    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' }, title: { default: null } } },
   },
   // Order is nesting rank: earlier marks wrap later ones when both open at the same place.
   marks: {
@@ -53,12 +59,14 @@ export const schema = new Schema({
     suggest_format: { attrs: { thread: {} }, inclusive: false },
     // Comments may overlap one another, so the type does not exclude itself.
     comment: { attrs: { thread: {} }, excludes: '', inclusive: false },
-    link: { attrs: { href: {} }, inclusive: false },
+    link: { attrs: { href: {}, title: { default: null } }, inclusive: false },
     underline: {},
     text_color: { attrs: { color: {} } },
     highlight: { attrs: { color: {} } },
-    strong: {},
-    em: {},
+    // depth counts emphasis of the same kind nested inside itself (`*(*foo*)*`): 1 outermost. Marks of one kind
+    // with different depths sit on the same text, so the type does not exclude itself.
+    strong: { attrs: { depth: { default: 1 } }, excludes: '' },
+    em: { attrs: { depth: { default: 1 } }, excludes: '' },
     strikethrough: {},
     code: {},
   },

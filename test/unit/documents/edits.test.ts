@@ -142,7 +142,7 @@ const setDocumentCases: EditCase[] = [
   { name: 'adds a paragraph at the end', md: 'A.', ops: [{ type: 'set_document', markdown: 'A.\n\nB.' }], expected: 'A.\n\nB.' },
   { name: 'writes setext headings as ATX', md: 'x', ops: [{ type: 'set_document', markdown: 'Title\n=====\n\nSub\n---' }], expected: '# Title\n\n## Sub' },
   { name: 'writes indented code as a fence', md: 'x', ops: [{ type: 'set_document', markdown: 'Para.\n\n    code line' }], expected: 'Para.\n\n```\ncode line\n```' },
-  { name: 'writes star bullets as dashes', md: 'x', ops: [{ type: 'set_document', markdown: '* a\n* b' }], expected: '- a\n- b' },
+  { name: 'keeps star bullets', md: 'x', ops: [{ type: 'set_document', markdown: '* a\n* b' }], expected: '* a\n* b' },
   { name: 'renumbers an ordered list from its start', md: 'x', ops: [{ type: 'set_document', markdown: '5. a\n1. b' }], expected: '5. a\n6. b' },
   { name: 'writes an autolink as a link', md: 'x', ops: [{ type: 'set_document', markdown: '<https://a.io>' }], expected: '[https://a.io](https://a.io)' },
   { name: 'resolves a reference link', md: 'x', ops: [{ type: 'set_document', markdown: '[a][r]\n\n[r]: https://r.io' }], expected: '[a](https://r.io)' },
