@@ -211,7 +211,8 @@ function looksLikeDefinition(text: string): boolean {
 function codeFrag(node: PMNode, pos: number): Frag {
   const text = node.textContent;
   const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  const head = `${fence}${node.attrs.language as string}\n`;
+  // The info string reads backslash escapes and entities, so a backslash or & in the language is escaped.
+  const head = `${fence}${(node.attrs.language as string).replace(/[\\&]/g, (ch) => `\\${ch}`)}\n`;
   if (text === '') return plain(`${head}${fence}`);
   const units: TextUnit[] = [];
   for (let i = 0; i < text.length; i++) units.push({ md: head.length + i, mdEnd: head.length + i + 1, from: pos + 1 + i, to: pos + 2 + i });
