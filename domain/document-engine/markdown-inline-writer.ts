@@ -220,7 +220,9 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       const written =
         node.type === nodes.hard_break
           ? '\\\n'
-          : `![${escapeAlt(node.attrs.alt as string)}](${linkTarget(node.attrs.src as string, node.attrs.title as string | null)})`;
+          : node.type === nodes.empty_link
+            ? `[](${linkTarget(node.attrs.href as string, node.attrs.title as string | null)})`
+            : `![${escapeAlt(node.attrs.alt as string)}](${linkTarget(node.attrs.src as string, node.attrs.title as string | null)})`;
       units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos, to: item.pos + 1 });
       out += written;
     }

@@ -156,6 +156,8 @@ const DATA_COLOR = /\sdata-color\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 
 class InlineReader {
   private readonly open: OpenEntry[] = [];
+  /** Per link being read: how many nodes were out when it opened, so a link that read nothing becomes empty_link. */
+  private readonly linkStarts: number[] = [];
   private readonly out: PMNode[] = [];
   private blockMarker: BlockSuggestion | null = null;
 
@@ -219,6 +221,7 @@ class InlineReader {
       case 's_open':
         return this.push('s', marks.strikethrough.create());
       case 'link_open':
+        this.linkStarts.push(this.out.length);
         return this.push('link', marks.link.create({ href: token.attrGet('href') ?? '', title: titleOf(token) }));
       case 'em_close':
         return this.pop('em');
@@ -226,8 +229,14 @@ class InlineReader {
         return this.pop('strong');
       case 's_close':
         return this.pop('s');
-      case 'link_close':
-        return this.pop('link');
+      case 'link_close': {
+        const link = this.open.findLast((entry) => entry.key === 'link')?.mark;
+        this.pop('link');
+        if (link && this.linkStarts.pop() === this.out.length) {
+          this.out.push(nodes.empty_link.create({ href: link.attrs.href, title: link.attrs.title }, null, this.marks));
+        }
+        return;
+      }
       case 'image': {
         const alt = (token.children ?? []).map((child) => child.content).join('');
         return void this.out.push(nodes.image.create({ src: token.attrGet('src') ?? '', alt, title: titleOf(token) }, null, this.marks));

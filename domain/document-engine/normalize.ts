@@ -228,6 +228,7 @@ function isNormalInline(block: PMNode, open: ReadonlySet<string>, heading: boole
     if (node.isText && /[\n\r\0]/.test(node.text!)) return false;
     if (node.type === nodes.hard_break && (heading || (next?.isText && !isCode(next) && /^[ \t]/.test(next.text!)))) return false;
     if (node.type === nodes.image && (markdownLinkSafe(node.attrs.src) !== node.attrs.src || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
+    if (node.type === nodes.empty_link && (markdownLinkSafe(node.attrs.href) !== node.attrs.href || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
     for (const type of DELIMITED) {
       if (!type.isInSet(node.marks)) continue;
       if ((!previous || !type.isInSet(previous.marks)) && startsWith(node, UNICODE_SPACE)) return false;
@@ -307,6 +308,11 @@ function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, 
       const src = markdownLinkSafe(node.attrs.src);
       if (src === null) return [];
       return [{ ch: null, node: nodes.image.create({ src, alt: String(node.attrs.alt ?? ''), title: cleanTitle(node.attrs.title) }), marks: cleanMarks }];
+    }
+    if (node.type === nodes.empty_link) {
+      const href = markdownLinkSafe(node.attrs.href);
+      if (href === null) return [];
+      return [{ ch: null, node: nodes.empty_link.create({ href, title: cleanTitle(node.attrs.title) }), marks: cleanMarks }];
     }
     return [{ ch: null, node: node.type.create(node.attrs), marks: cleanMarks }];
   });

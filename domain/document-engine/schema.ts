@@ -51,6 +51,13 @@ export const schema = new Schema({
     text: { group: 'inline' },
     hard_break: { group: 'inline', inline: true, marks: inlineMarks },
     image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' }, title: { default: null } } },
+    // A link with no text, `[](href)`: a mark needs text to sit on, so it is a leaf of its own.
+    empty_link: {
+      group: 'inline',
+      inline: true,
+      marks: inlineMarks.replace(' link', ''),
+      attrs: { href: {}, title: { default: null } },
+    },
   },
   // Order is nesting rank: earlier marks wrap later ones when both open at the same place.
   marks: {

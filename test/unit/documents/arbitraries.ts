@@ -49,6 +49,12 @@ const inlineArb = (heading: boolean): fc.Arbitrary<NodeJSON[]> =>
       { weight: 6, arbitrary: fc.record({ text: textArb, marks: marksArb }).map(({ text, marks }) => ({ type: 'text', text, marks })) },
       { weight: heading ? 0 : 1, arbitrary: marksArb.map((marks) => ({ type: 'hard_break', marks: marks.filter((m) => m.type !== 'code') })) },
       { weight: 1, arbitrary: fc.record({ alt: wordArb, title: titleArb }).map(({ alt, title }) => ({ type: 'image', attrs: { src: 'attachment:abc', alt, title } })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .record({ href: fc.constantFrom('', 'https://e.x/(a)', 'javascript:alert(1)'), title: titleArb, marks: marksArb })
+          .map(({ href, title, marks }) => ({ type: 'empty_link', attrs: { href, title }, marks: marks.filter((m) => m.type !== 'link' && m.type !== 'code') })),
+      },
     ),
     { minLength: 1, maxLength: 6 },
   );
