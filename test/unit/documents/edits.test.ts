@@ -81,6 +81,8 @@ const insertCases: EditCase[] = [
   { name: 'a list joins a nested list beside its item', md: '- a\n  - b\n  - c', ops: [{ type: 'insert', markdown: '- x', after: 'b' }], expected: '- a\n  - b\n  - x\n  - c' },
   { name: 'a paragraph inserted beside a list item goes after the list', md: '- one\n- two\n\nEnd.', ops: [{ type: 'insert', markdown: 'Para.', after: 'one' }], expected: '- one\n- two\n\nPara.\n\nEnd.' },
   { name: 'a list inserted next to a list joins it', md: 'Intro.\n\n- a', ops: [{ type: 'insert', markdown: '- b', after: 'Intro.' }], expected: 'Intro.\n\n- b\n- a' },
+  { name: 'a list inserted next to a list of other bullets joins it', md: 'Intro.\n\n* a', ops: [{ type: 'insert', markdown: '- b', after: 'Intro.' }], expected: 'Intro.\n\n* b\n* a' },
+  { name: 'a list inserted next to a list of other delimiters joins it', md: '1) a', ops: [{ type: 'insert', markdown: '1. b', after: 'end' }], expected: '1) a\n2) b' },
   { name: 'inserts several blocks', md: 'End.', ops: [{ type: 'insert', markdown: '## New\n\nBody text.', before: 'End.' }], expected: '## New\n\nBody text.\n\nEnd.' },
   { name: 'inserts a code block', md: 'Text.', ops: [{ type: 'insert', markdown: '```sh\nnpm test\n```', after: 'Text.' }], expected: 'Text.\n\n```sh\nnpm test\n```' },
   { name: 'inserts a rule', md: 'A.\n\nB.', ops: [{ type: 'insert', markdown: '---', after: 'A.' }], expected: 'A.\n\n---\n\nB.' },
