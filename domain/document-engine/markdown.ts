@@ -209,7 +209,7 @@ class InlineReader {
       case 'text_special':
         return this.text(token.content);
       case 'softbreak':
-        return this.text(' ');
+        return this.text('\n');
       case 'hardbreak':
         return void this.out.push(nodes.hard_break.create(null, null, this.marks));
       case 'code_inline':

@@ -225,7 +225,7 @@ function isNormalInline(block: PMNode, open: ReadonlySet<string>, heading: boole
     const previous = i > 0 ? block.child(i - 1) : null;
     const next = i + 1 < count ? block.child(i + 1) : null;
     if (cleanMarkSet(node.marks, open) !== node.marks) return false;
-    if (node.isText && /[\n\r\0]/.test(node.text!)) return false;
+    if (node.isText && (/[\r\0]/.test(node.text!) || ((heading || isCode(node)) && node.text!.includes('\n')))) return false;
     if (node.type === nodes.hard_break && (heading || (next?.isText && !isCode(next) && /^[ \t]/.test(next.text!)))) return false;
     if (node.type === nodes.image && (markdownLinkSafe(node.attrs.src) !== node.attrs.src || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
     if (node.type === nodes.empty_link && (markdownLinkSafe(node.attrs.href) !== node.attrs.href || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
@@ -235,7 +235,22 @@ function isNormalInline(block: PMNode, open: ReadonlySet<string>, heading: boole
       if ((!next || !type.isInSet(next.marks)) && endsWith(node, UNICODE_SPACE)) return false;
     }
   }
-  return true;
+  return softBreaksAlone(block);
+}
+
+/** Every soft line break stands alone: no space, tab, other line break or hard break right before or after it. */
+function softBreaksAlone(block: PMNode): boolean {
+  let flat = '';
+  let soft = false;
+  block.forEach((child) => {
+    if (child.isText && !isCode(child)) {
+      flat += child.text!;
+      soft ||= child.text!.includes('\n');
+    } else {
+      flat += child.type === nodes.hard_break ? '\n' : 'x';
+    }
+  });
+  return !soft || !/[ \t\n]\n|\n[ \t\n]/.test(flat);
 }
 
 const openMarker = (block: PMNode, open: ReadonlySet<string>) => {
@@ -299,7 +314,9 @@ function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, 
   let cells = cellsOf(content).flatMap((cell): Cell[] => {
     const cleanMarks = cleanMarkSet(cell.marks, open);
     if (cell.ch !== null) {
-      const ch = cell.ch === '\n' || cell.ch === '\r' ? ' ' : cell.ch === '\0' ? '\uFFFD' : cell.ch;
+      // A line ending is a soft line break, except where markdown cannot write one: in a heading or a code span.
+      const lineEnd = cell.ch === '\n' || cell.ch === '\r';
+      const ch = lineEnd ? (heading || isCodeCell(cell) ? ' ' : '\n') : cell.ch === '\0' ? '\uFFFD' : cell.ch;
       return [{ ch, node: null, marks: cleanMarks }];
     }
     const node = cell.node!;
@@ -322,13 +339,22 @@ function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, 
   while (start < cells.length && isEdgeSpaceCell(cells[start]!)) start++;
   let end = cells.length;
   while (end > start && isEdgeSpaceCell(cells[end - 1]!)) end--;
+  // Nor can spaces around a soft line break (reading strips them), two soft breaks in a row (a blank line ends the
+  // paragraph), or a soft break beside a hard one.
   const lineSpace = (cell: Cell) => (cell.ch === ' ' || cell.ch === '\t') && !isCodeCell(cell);
-  cells = cells.slice(start, end).filter((cell, i, all) => {
-    if (!lineSpace(cell)) return true;
-    let j = i - 1;
-    while (j >= 0 && lineSpace(all[j]!)) j--;
-    return !(j >= 0 && all[j]!.node?.type === nodes.hard_break);
-  });
+  const softBreak = (cell: Cell | undefined) => cell?.ch === '\n' && !isCodeCell(cell);
+  const lineEnd = (cell: Cell | undefined) => softBreak(cell) || cell?.node?.type === nodes.hard_break;
+  const kept: Cell[] = [];
+  for (const cell of cells.slice(start, end)) {
+    if (lineSpace(cell) && lineEnd(kept[kept.length - 1])) continue;
+    if (lineEnd(cell)) {
+      while (kept.length > 0 && lineSpace(kept[kept.length - 1]!)) kept.pop();
+      if (softBreak(cell) && lineEnd(kept[kept.length - 1])) continue;
+      if (!softBreak(cell) && softBreak(kept[kept.length - 1])) kept.pop();
+    }
+    kept.push(cell);
+  }
+  cells = kept;
 
   // ** * ~~ only work when no whitespace sits just inside them, so whitespace at a run's edge leaves the mark.
   for (const type of DELIMITED) {

@@ -14,7 +14,7 @@ export const SUGGESTIONS = [
 const CHARS = [
   ...'abcxyz ABC 0123 ',
   ...'*_~`[]{}<>&#!-+=.()|\\:;\'"/?@$%^',
-  '¶', 'é', '中', '\u00a0', '\u2003', '\t',
+  '¶', 'é', '中', '\u00a0', '\u2003', '\t', '\n',
 ];
 
 export const textArb = fc.array(fc.constantFrom(...CHARS), { minLength: 1, maxLength: 12 }).map((chars) => chars.join(''));

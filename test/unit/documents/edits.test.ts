@@ -56,6 +56,8 @@ const replaceCases: EditCase[] = [
   { name: 'replaces inside a list in a blockquote', md: '> - one\n> - two', ops: [{ type: 'replace', find: 'two', with: '2' }], expected: '> - one\n> - 2' },
   { name: 'replaces in the first of two paragraphs only', md: 'Same.\n\nOther.', ops: [{ type: 'replace', find: 'Same', with: 'Changed' }], expected: 'Changed.\n\nOther.' },
   { name: 'turns a hard break in a heading into a space', md: '# a b', ops: [{ type: 'replace', find: ' ', with: '\\\n' }], expected: '# a b' },
+  { name: 'replaces a quote across a soft line break', md: 'one\ntwo three', ops: [{ type: 'replace', find: 'one two', with: 'x' }], expected: 'x three' },
+  { name: 'replaces up to a soft line break', md: 'one\ntwo three', ops: [{ type: 'replace', find: 'two three', with: '2' }], expected: 'one\n2' },
   { name: 'keeps the formatting the replacement adds', md: 'plain', ops: [{ type: 'replace', find: 'plain', with: '**bold** and *em*' }], expected: '**bold** and *em*' },
 ];
 
@@ -94,7 +96,7 @@ const insertCases: EditCase[] = [
   { name: 'inserts colored and highlighted text', md: 'A.', ops: [{ type: 'insert', markdown: '<span data-color="purple">P</span> <mark data-color="pink">Q</mark>', after: 'end' }], expected: 'A.\n\n<span data-color="purple">P</span> <mark data-color="pink">Q</mark>' },
   { name: 'inserts a blockquote', md: 'A.', ops: [{ type: 'insert', markdown: '> wise words', after: 'end' }], expected: 'A.\n\n> wise words' },
   { name: 'inserts an ordered list that starts at three', md: 'A.', ops: [{ type: 'insert', markdown: '3. c\n4. d', after: 'end' }], expected: 'A.\n\n3. c\n4. d' },
-  { name: 'normalizes the inserted markdown', md: 'A.', ops: [{ type: 'insert', markdown: 'Some __strong__ and _em_ text\nwrapped', after: 'end' }], expected: 'A.\n\nSome **strong** and *em* text wrapped' },
+  { name: 'normalizes the inserted markdown', md: 'A.', ops: [{ type: 'insert', markdown: 'Some __strong__ and _em_ text\nwrapped', after: 'end' }], expected: 'A.\n\nSome **strong** and *em* text\nwrapped' },
   { name: 'inserts after a rule quoted as markdown', md: 'A.\n\n---\n\nB.', ops: [{ type: 'insert', markdown: 'x', after: '---' }], expected: 'A.\n\n---\n\nx\n\nB.' },
   { name: 'inserts a table-like line as a paragraph', md: 'A.', ops: [{ type: 'insert', markdown: '| a | b |', after: 'end' }], expected: 'A.\n\n| a | b |' },
 ];
@@ -159,6 +161,17 @@ const setDocumentCases: EditCase[] = [
   { name: 'keeps a list item with two paragraphs', md: 'x', ops: [{ type: 'set_document', markdown: '- a\n\n  more a\n- b' }], expected: '- a\n\n  more a\n- b' },
   { name: 'keeps a code block inside a list item', md: 'x', ops: [{ type: 'set_document', markdown: '1. step\n\n   ```\n   run\n   ```' }], expected: '1. step\n\n   ```\n   run\n   ```' },
   { name: 'keeps a fence with backticks inside', md: 'x', ops: [{ type: 'set_document', markdown: '````\n```\ninner\n```\n````' }], expected: '````\n```\ninner\n```\n````' },
+  { name: 'keeps a soft line break', md: 'x', ops: [{ type: 'set_document', markdown: 'one\ntwo  \n  three' }], expected: 'one\ntwo\\\nthree' },
+  { name: 'keeps link and image titles', md: 'x', ops: [{ type: 'set_document', markdown: '[a](/u "t") ![i](/p \'q "x"\')' }], expected: '[a](/u "t") ![i](/p "q \\"x\\"")' },
+  { name: 'keeps a link with no text', md: 'x', ops: [{ type: 'set_document', markdown: 'see [](/u "t")' }], expected: 'see [](/u "t")' },
+  { name: 'keeps the spaces inside a code span', md: 'x', ops: [{ type: 'set_document', markdown: '` a` and `b `' }], expected: '` a` and `b `' },
+  { name: 'keeps a leading no-break space', md: 'x', ops: [{ type: 'set_document', markdown: '&nbsp;a' }], expected: '&nbsp;a' },
+  { name: 'keeps two lists of different bullets apart', md: 'x', ops: [{ type: 'set_document', markdown: '- a\n+ b' }], expected: '- a\n\n+ b' },
+  { name: 'keeps an ordered list\'s start and delimiter', md: 'x', ops: [{ type: 'set_document', markdown: '3) a\n4) b\n1. c' }], expected: '3) a\n4) b\n\n1. c' },
+  { name: 'keeps a loose list loose', md: 'x', ops: [{ type: 'set_document', markdown: '- a\n\n- b' }], expected: '- a\n\n- b' },
+  { name: 'keeps a tight item with a quote tight', md: 'x', ops: [{ type: 'set_document', markdown: '* a\n  > b\n* c' }], expected: '* a\n  > b\n* c' },
+  { name: 'keeps emphasis nested in emphasis', md: 'x', ops: [{ type: 'set_document', markdown: '*(*foo*)* and ____bar____' }], expected: '*(*foo*)* and ****bar****' },
+  { name: 'keeps a fence\'s language as CommonMark reads it', md: 'x', ops: [{ type: 'set_document', markdown: '``` f&ouml;\\+\nx\n```' }], expected: '```fö+\nx\n```' },
   { name: 'keeps inline code with a backtick', md: 'x', ops: [{ type: 'set_document', markdown: '`` a`b ``' }], expected: '``a`b``' },
 ];
 
