@@ -190,7 +190,12 @@ function blockFrag(node: PMNode, pos: number, ctx: WriteContext, rule = '---'): 
       node.forEach((item, offset, index) => {
         const bullet = ordered ? `${(node.attrs.order as number) + index}${node.attrs.delimiter as string} ` : `${bulletChar} `;
         const body = blocksFrag(item, pos + 1 + offset + 1, ctx, tight ? '\n' : '\n\n', firstRule);
-        items.push(indent(body, bullet, ' '.repeat(bullet.length)));
+        const pad = ' '.repeat(bullet.length);
+        // "- - -" (an item holding a list holding a list with an empty item) would read as a rule: the item's
+        // content starts on the next line instead.
+        const firstLine = bullet + body.text.split('\n', 1)[0]!;
+        if (THEMATIC_BREAK.test(firstLine)) items.push(join([plain(bullet.trimEnd()), indent(body, pad, pad)], '\n'));
+        else items.push(indent(body, bullet, pad));
       });
       return join(items, tight || blankInside ? '\n' : '\n\n');
     }
@@ -198,6 +203,8 @@ function blockFrag(node: PMNode, pos: number, ctx: WriteContext, rule = '---'): 
       return EMPTY;
   }
 }
+
+const THEMATIC_BREAK = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 
 function looksLikeDefinition(text: string): boolean {
   if (!text.startsWith('[')) return false;

@@ -61,7 +61,9 @@ class BlockReader {
 
   private close() {
     const frame = this.stack.pop()!;
-    this.add(frame.type.create(frame.attrs, frame.content));
+    // An item or quote written with nothing in it is kept as such (normalize.ts drops one an edit empties).
+    const writtenEmpty = (frame.type === nodes.list_item || frame.type === nodes.blockquote) && frame.content.length === 0;
+    this.add(frame.type.create(writtenEmpty ? { written_empty: true } : frame.attrs, frame.content));
   }
 
   private add(node: PMNode) {

@@ -111,6 +111,9 @@ const standsAlone = (block: PMNode) => blockSuggestion(block) !== null && (block
  */
 export function tightPair(previous: PMNode, next: PMNode): boolean {
   if (standsAlone(next)) return false;
+  // An empty item or quote cannot interrupt a paragraph ("-" under text is a heading underline).
+  if ((next.type === nodes.bullet_list || next.type === nodes.ordered_list) && next.firstChild!.childCount === 0) return false;
+  if (next.type === nodes.blockquote && next.childCount === 0) return false;
   if (previous.type === nodes.heading || previous.type === nodes.code_block || previous.type === nodes.horizontal_rule) return true;
   if (previous.type === nodes.blockquote && next.type === nodes.blockquote) return false;
   return (
@@ -163,8 +166,10 @@ function normalizeBlockOnce(block: PMNode, open: ReadonlySet<string>): PMNode[] 
     const before = childrenOf(block);
     const items = before.flatMap((item) => {
       const children = childrenOf(item);
+      // An item written empty stays; one whose blocks all went (an edit emptied it) goes.
+      if (children.length === 0) return item.attrs.written_empty === true ? [item] : [];
       const content = normalizeBlocks(children, open);
-      if (same(children, content)) return [item];
+      if (same(children, content) && item.attrs.written_empty === false) return [item];
       return content.length === 0 ? [] : [nodes.list_item.create(null, content)];
     });
     if (items.length === 0) return [];
@@ -183,8 +188,9 @@ function normalizeBlockOnce(block: PMNode, open: ReadonlySet<string>): PMNode[] 
   }
   if (block.type === nodes.blockquote) {
     const children = childrenOf(block);
+    if (children.length === 0) return block.attrs.written_empty === true ? [block] : [];
     const content = normalizeBlocks(children, open);
-    if (same(children, content)) return [block];
+    if (same(children, content) && block.attrs.written_empty === false) return [block];
     return content.length === 0 ? [] : [block.type.create(null, content)];
   }
   if (block.type === nodes.list_item) {

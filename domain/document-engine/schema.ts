@@ -29,7 +29,9 @@ export const schema = new Schema({
     doc: { content: 'block*' },
     paragraph: { group: 'block', content: 'inline*', attrs: { ...suggestionAttr } },
     heading: { group: 'block', content: 'inline*', attrs: { level: { default: 1 }, ...suggestionAttr }, defining: true },
-    blockquote: { group: 'block', content: 'block+', defining: true },
+    // A quote or item written empty (`>` or `-` alone) is kept, with written_empty set; one that an edit leaves
+    // empty goes (normalize.ts), as a paragraph left empty does.
+    blockquote: { group: 'block', content: 'block*', attrs: { written_empty: { default: false } }, defining: true },
     // bullet and delimiter are the characters the list was written with (two lists side by side differ in them);
     // tight is CommonMark's tight list (items' paragraphs render without <p>), false for a loose one.
     bullet_list: { group: 'block', content: 'list_item+', attrs: { bullet: { default: '-' }, tight: { default: true } } },
@@ -39,7 +41,7 @@ export const schema = new Schema({
       attrs: { order: { default: 1 }, delimiter: { default: '.' }, tight: { default: true } },
     },
     // block+ rather than "paragraph block*": CommonMark lets an item open with a list, heading or fence.
-    list_item: { content: 'block+', defining: true },
+    list_item: { content: 'block*', attrs: { written_empty: { default: false } }, defining: true },
     code_block: {
       group: 'block',
       content: 'text*',

@@ -90,6 +90,8 @@ const { block } = fc.letrec<{ block: NodeJSON }>((tie) => ({
       })),
     blockMarkerArb.map((suggestion) => ({ type: 'horizontal_rule', attrs: { suggestion } })),
     fc.array(tie('block'), { minLength: 1, maxLength: 3 }).map((content) => ({ type: 'blockquote', content })),
+    // Written empty (`>` alone), or left empty by an edit (normalize drops that one).
+    fc.boolean().map((written_empty) => ({ type: 'blockquote', attrs: { written_empty }, content: [] })),
     fc
       .record({
         ordered: fc.boolean(),
@@ -97,12 +99,13 @@ const { block } = fc.letrec<{ block: NodeJSON }>((tie) => ({
         bullet: fc.constantFrom('-', '*', '+'),
         delimiter: fc.constantFrom('.', ')'),
         tight: fc.boolean(),
-        items: fc.array(fc.array(tie('block'), { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+        items: fc.array(fc.array(tie('block'), { minLength: 0, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+        writtenEmpty: fc.boolean(),
       })
-      .map(({ ordered, order, bullet, delimiter, tight, items }) => ({
+      .map(({ ordered, order, bullet, delimiter, tight, items, writtenEmpty }) => ({
         type: ordered ? 'ordered_list' : 'bullet_list',
         attrs: ordered ? { order, delimiter, tight } : { bullet, tight },
-        content: items.map((content) => ({ type: 'list_item', content })),
+        content: items.map((content) => ({ type: 'list_item', attrs: { written_empty: content.length === 0 && writtenEmpty }, content })),
       })),
   ),
 }));
@@ -117,7 +120,7 @@ const MARKDOWN_PIECES = [
   '# ', '## ', '###### ', '- ', '* ', '+ ', '1. ', '3) ', '> ', '    ', '```', '```js', '~~~', '---', '***', '___', '===',
   '**', '*', '_', '__', '~~', '`', '``', '[', ']', '(', ')', '](https://a.b)', '![i](attachment:x)', '<u>', '</u>',
   '<span data-color="red">', '</span>', '<mark data-color="teal">', '</mark>', '<br>', '\\', '\\*', '&amp;', '&#42;',
-  '&nbsp;', ' "title")', "'t'", '[]', '-\n', '1)\n', '{', '}', '++', '--', '¶', 'word', 'two words', 'é', ' ', '  ', '\n', '\n', '\n\n', '\t', '<https://auto.link>',
+  '&nbsp;', ' "title")', "'t'", '[]', '-\n', '1)\n', '>\n', '- - ', '* ', '{', '}', '++', '--', '¶', 'word', 'two words', 'é', ' ', '  ', '\n', '\n', '\n\n', '\t', '<https://auto.link>',
 ];
 
 export const markdownArb: fc.Arbitrary<string> = fc

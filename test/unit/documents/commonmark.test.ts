@@ -34,20 +34,9 @@ const RAW_HTML: Record<number, string> = {
   643: 'refused: <a> is not a convention tag',
 };
 
-const EMPTY_BLOCK = 'an empty block is not kept: edits remove a block they leave empty, and the model does not tell one written empty from one left empty';
-
 /** Examples that do not render the same, and why. */
 const EXCEPTIONS: Record<number, string> = {
-  79: `empty headings: ${EMPTY_BLOCK}`,
-  218: `an empty block quote (it held only a link reference definition): ${EMPTY_BLOCK}`,
-  239: `an empty block quote: ${EMPTY_BLOCK}`,
-  240: `an empty block quote: ${EMPTY_BLOCK}`,
-  280: `an empty list item: ${EMPTY_BLOCK}`,
-  281: `an empty list item: ${EMPTY_BLOCK}`,
-  282: `an empty list item: ${EMPTY_BLOCK}`,
-  283: `an empty list item: ${EMPTY_BLOCK}`,
-  284: `an empty list item: ${EMPTY_BLOCK}`,
-  315: `an empty list item: ${EMPTY_BLOCK}`,
+  79: 'empty headings go: an edit that empties a heading removes it, and an empty heading is not kept from markdown either',
 };
 
 /**

@@ -111,6 +111,7 @@ const deleteCases: EditCase[] = [
   { name: 'keeps the tail of the last block when the first goes whole', md: 'Alpha.\n\nBeta gamma.', ops: [{ type: 'delete', find: 'Alpha.\n\nBeta ' }], expected: 'gamma.' },
   { name: 'keeps the kind of the last block when the first goes whole', md: 'Alpha.\n\n## Beta gamma', ops: [{ type: 'delete', find: 'Alpha.\n\n## Beta ' }], expected: '## gamma' },
   { name: 'deletes a list item', md: '- a\n- b\n- c', ops: [{ type: 'delete', find: 'b' }], expected: '- a\n- c' },
+  { name: 'deletes the text of an item between empty ones, and the item', md: '-\n- b\n-', ops: [{ type: 'delete', find: 'b' }], expected: '-\n-' },
   { name: 'deletes the only list item and its list', md: 'Intro.\n\n- only', ops: [{ type: 'delete', find: 'only' }], expected: 'Intro.' },
   { name: 'deletes a heading', md: '# Title\n\nText.', ops: [{ type: 'delete', find: 'Title' }], expected: 'Text.' },
   { name: 'deletes a heading quoted as markdown', md: '# Title\n\nText.', ops: [{ type: 'delete', find: '# Title' }], expected: 'Text.' },
@@ -172,6 +173,8 @@ const setDocumentCases: EditCase[] = [
   { name: 'keeps a tight item with a quote tight', md: 'x', ops: [{ type: 'set_document', markdown: '* a\n  > b\n* c' }], expected: '* a\n  > b\n* c' },
   { name: 'keeps emphasis nested in emphasis', md: 'x', ops: [{ type: 'set_document', markdown: '*(*foo*)* and ____bar____' }], expected: '*(*foo*)* and ****bar****' },
   { name: 'keeps a fence\'s language as CommonMark reads it', md: 'x', ops: [{ type: 'set_document', markdown: '``` f&ouml;\\+\nx\n```' }], expected: '```fö+\nx\n```' },
+  { name: 'keeps list items and quotes written empty', md: 'x', ops: [{ type: 'set_document', markdown: '- a\n-\n- c\n\n>' }], expected: '- a\n-\n- c\n\n>' },
+  { name: 'keeps a list holding lists that end in an empty item', md: 'x', ops: [{ type: 'set_document', markdown: '-\n  - -' }], expected: '-\n  - -' },
   { name: 'keeps inline code with a backtick', md: 'x', ops: [{ type: 'set_document', markdown: '`` a`b ``' }], expected: '``a`b``' },
 ];
 
