@@ -169,9 +169,25 @@ function insertBlocks(working: Working, op: InsertOperation, index: number, thre
     for (const list of lists) list.forEach((item) => items.push(item));
     tr.insert(anchor.listItem, items);
   } else {
-    tr.insert(anchor.block, fragment);
+    tr.insert(anchor.block, besideLists(tr.doc, anchor.block, lists));
   }
   return normalized(working, tr.doc);
+}
+
+/**
+ * Inserted blocks whose first (or last) is a list landing beside a list of the same kind, written with that list's
+ * bullet or delimiter, so that it joins it rather than standing apart as a list of other bullets would.
+ */
+function besideLists(doc: PMNode, pos: number, blocks: PMNode[]): PMNode[] {
+  const $pos = doc.resolve(pos);
+  const like = (block: PMNode, neighbour: PMNode | null | undefined) =>
+    neighbour && neighbour.type === block.type && (block.type === nodes.bullet_list || block.type === nodes.ordered_list)
+      ? block.type.create({ ...block.attrs, bullet: neighbour.attrs.bullet, delimiter: neighbour.attrs.delimiter }, block.content)
+      : block;
+  const out = [...blocks];
+  out[0] = like(out[0]!, $pos.nodeBefore);
+  out[out.length - 1] = like(out[out.length - 1]!, $pos.nodeAfter);
+  return out;
 }
 
 /** Inserted blocks as a suggestion: every text block marked new, all of its text marked added. */

@@ -23,3 +23,10 @@ export function linkDestination(href: string): string {
   if (href === '') return '<>';
   return href.replace(/[\\&()<>]/g, (ch) => `\\${ch}`);
 }
+
+/** What goes inside ( ) after a link's or image's text: the destination, then the title in quotes if it has one. */
+export function linkTarget(href: string, title: string | null): string {
+  const destination = linkDestination(href);
+  // Inside "…" a backslash escapes any ASCII punctuation: " and \ would end or escape, & could start an entity.
+  return title === null ? destination : `${destination} "${title.replace(/["\\&]/g, (ch) => `\\${ch}`)}"`;
+}

@@ -1,7 +1,7 @@
 // Writes inline content (the text of a paragraph, a heading, a list item) as Folio markdown: marks, the convention's
 // HTML tags, CriticMarkup of suggestions and escapes, with a unit per character of text.
 import { Fragment, type Mark, type Node as PMNode } from 'prosemirror-model';
-import { linkDestination } from './links.js';
+import { linkTarget } from './links.js';
 import { parseInlineMarkdown } from './markdown.js';
 import { longestRun, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
 import { marks, nodes, type SuggestionKind } from './schema.js';
@@ -45,8 +45,10 @@ const DELIMITERS = (html: boolean) => ({
 function formatWrapper(mark: Mark, html: boolean): Wrapper | null {
   const delimiters = DELIMITERS(html);
   switch (mark.type) {
-    case marks.link:
-      return { id: `link:${mark.attrs.href as string}`, rank: 1, open: '[', close: `](${linkDestination(mark.attrs.href as string)})` };
+    case marks.link: {
+      const target = linkTarget(mark.attrs.href as string, mark.attrs.title as string | null);
+      return { id: `link:${target}`, rank: 1, open: '[', close: `](${target})` };
+    }
     case marks.underline:
       return { id: 'u', rank: 2, open: '<u>', close: '</u>' };
     case marks.text_color:
@@ -54,9 +56,9 @@ function formatWrapper(mark: Mark, html: boolean): Wrapper | null {
     case marks.highlight:
       return { id: `mark:${mark.attrs.color as string}`, rank: 4, open: `<mark data-color="${mark.attrs.color as string}">`, close: '</mark>' };
     case marks.strong:
-      return { id: 'strong', rank: 5, open: delimiters.strong[0]!, close: delimiters.strong[1]! };
+      return { id: `strong:${mark.attrs.depth as number}`, rank: 5, open: delimiters.strong[0]!, close: delimiters.strong[1]! };
     case marks.em:
-      return { id: 'em', rank: 6, open: delimiters.em[0]!, close: delimiters.em[1]! };
+      return { id: `em:${mark.attrs.depth as number}`, rank: 6, open: delimiters.em[0]!, close: delimiters.em[1]! };
     case marks.strikethrough:
       return { id: 's', rank: 7, open: delimiters.s[0]!, close: delimiters.s[1]! };
     default:
@@ -215,7 +217,12 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
         out += written;
       }
     } else {
-      const written = node.type === nodes.hard_break ? '\\\n' : `![${escapeAlt(node.attrs.alt as string)}](${linkDestination(node.attrs.src as string)})`;
+      const written =
+        node.type === nodes.hard_break
+          ? '\\\n'
+          : node.type === nodes.empty_link
+            ? `[](${linkTarget(node.attrs.href as string, node.attrs.title as string | null)})`
+            : `![${escapeAlt(node.attrs.alt as string)}](${linkTarget(node.attrs.src as string, node.attrs.title as string | null)})`;
       units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos, to: item.pos + 1 });
       out += written;
     }
@@ -269,6 +276,8 @@ function lineStartEscapes(flat: string, heading: boolean): Set<number> {
 function escapeChar(flat: string, at: number, lastOut: string, escapes: Set<number>, lastInNode: boolean): string {
   const ch = flat[at]!;
   if (escapes.has(at)) return `\\${ch}`;
+  // Reading trims Unicode whitespace (a no-break space) off a block's edges; as a character reference it stays.
+  if ((at === 0 || at === flat.length - 1) && /\s/.test(ch)) return ch === '\u00A0' ? '&nbsp;' : `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
   switch (ch) {
     case '\\':
     case '*':

@@ -6,6 +6,7 @@ import { BLOCK_MARK } from './critic-markup.js';
 import { inlineFrag, note, SIGNS } from './markdown-inline-writer.js';
 import { EMPTY, join, longestRun, plain, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
 import { cachedBlockText, cachedBlockUnits, keepBlockUnits } from './markdown-write-cache.js';
+import { tightPair } from './normalize.js';
 import { blockSuggestion, nodes } from './schema.js';
 
 export interface SerializedDocument {
@@ -27,7 +28,7 @@ function blockText(child: PMNode, ctx: WriteContext): string {
 
 /** A top-level block written alone, positions from 0; its units are kept for the quotes that need them again. */
 function topFrag(child: PMNode, ctx: WriteContext): Frag {
-  const frag = blockFrag(child, 0, ctx, false);
+  const frag = blockFrag(child, 0, ctx);
   keepBlockUnits(child, ctx.signature, frag.units);
   return frag;
 }
@@ -133,24 +134,19 @@ function indent(frag: Frag, first: string, rest: string): Frag {
   return { text, units: frag.units.map((unit) => ({ ...unit, md: map(unit.md), mdEnd: map(unit.mdEnd) })) };
 }
 
-function blocksFrag(parent: PMNode, contentStart: number, ctx: WriteContext, separator: string, inBulletItem: boolean): Frag {
+function blocksFrag(parent: PMNode, contentStart: number, ctx: WriteContext, separator: string, firstRule: string): Frag {
   const frags: Frag[] = [];
   const separators: string[] = [];
   let previous: PMNode | null = null;
   parent.forEach((child, offset) => {
-    if (previous) separators.push(tightAfter(parent, previous, child) ? '\n' : separator);
-    frags.push(blockFrag(child, contentStart + offset, ctx, inBulletItem && offset === 0));
+    const tight = previous !== null && separator === '\n' && tightPair(previous, child);
+    if (previous) separators.push(tight ? '\n' : '\n\n');
+    // A rule right under a paragraph must not be "---", which would make the paragraph a heading.
+    frags.push(blockFrag(child, contentStart + offset, ctx, offset === 0 ? firstRule : tight ? '***' : '---'));
     previous = child;
   });
   return join(frags, separators);
 }
-
-// In a list item, a nested list right after the item's text reads best without a blank line; only a list that
-// may interrupt a paragraph (bullets, or numbers from 1) can follow it that way.
-const tightAfter = (parent: PMNode, previous: PMNode, next: PMNode) =>
-  parent.type === nodes.list_item &&
-  previous.type === nodes.paragraph &&
-  (next.type === nodes.bullet_list || (next.type === nodes.ordered_list && next.attrs.order === 1));
 
 function blockMarker(node: PMNode, ctx: WriteContext): string {
   const marker = blockSuggestion(node);
@@ -159,7 +155,8 @@ function blockMarker(node: PMNode, ctx: WriteContext): string {
   return `{${sign}${BLOCK_MARK}${sign}}${note(ctx.refOf(marker.thread))}`;
 }
 
-function blockFrag(node: PMNode, pos: number, ctx: WriteContext, firstInBulletItem: boolean): Frag {
+/** `rule` is how a horizontal rule is written at this place ("***" where "---" would read otherwise). */
+function blockFrag(node: PMNode, pos: number, ctx: WriteContext, rule = '---'): Frag {
   const marker = blockMarker(node, ctx);
   switch (node.type) {
     case nodes.paragraph: {
@@ -174,28 +171,40 @@ function blockFrag(node: PMNode, pos: number, ctx: WriteContext, firstInBulletIt
       // A fence cannot hold CriticMarkup, so its marker stands alone on the line before.
       return marker ? join([plain(marker), codeFrag(node, pos)], '\n\n') : codeFrag(node, pos);
     case nodes.horizontal_rule: {
-      // "- ---" would read as a rule instead of an item holding one.
-      const rule = firstInBulletItem ? '***' : '---';
       const frag: Frag = { text: rule, units: [{ md: 0, mdEnd: rule.length, from: pos, to: pos + 1 }] };
       return marker ? join([plain(marker), frag], '\n\n') : frag;
     }
     case nodes.blockquote:
-      return indent(blocksFrag(node, pos + 1, ctx, '\n\n', false), '> ', '> ');
+      return indent(blocksFrag(node, pos + 1, ctx, '\n\n', '---'), '> ', '> ');
     case nodes.bullet_list:
     case nodes.ordered_list: {
       const items: Frag[] = [];
       const ordered = node.type === nodes.ordered_list;
+      const tight = node.attrs.tight !== false;
+      const bulletChar = ordered ? '' : (node.attrs.bullet as string);
+      // "- ---" and "* ***" would read as a rule instead of an item holding one.
+      const firstRule = bulletChar === '-' ? '***' : '---';
+      // A loose list needs one blank line to read as loose: one inside an item is enough, else one between items.
+      let blankInside = false;
+      node.forEach((item) => (blankInside ||= item.childCount > 1));
       node.forEach((item, offset, index) => {
-        const bullet = ordered ? `${(node.attrs.order as number) + index}. ` : '- ';
-        const body = blocksFrag(item, pos + 1 + offset + 1, ctx, '\n\n', !ordered);
-        items.push(indent(body, bullet, ' '.repeat(bullet.length)));
+        const bullet = ordered ? `${(node.attrs.order as number) + index}${node.attrs.delimiter as string} ` : `${bulletChar} `;
+        const body = blocksFrag(item, pos + 1 + offset + 1, ctx, tight ? '\n' : '\n\n', firstRule);
+        const pad = ' '.repeat(bullet.length);
+        // "- - -" (an item holding a list holding a list with an empty item) would read as a rule: the item's
+        // content starts on the next line instead.
+        const firstLine = bullet + body.text.split('\n', 1)[0]!;
+        if (THEMATIC_BREAK.test(firstLine)) items.push(join([plain(bullet.trimEnd()), indent(body, pad, pad)], '\n'));
+        else items.push(indent(body, bullet, pad));
       });
-      return join(items, '\n');
+      return join(items, tight || blankInside ? '\n' : '\n\n');
     }
     default:
       return EMPTY;
   }
 }
+
+const THEMATIC_BREAK = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 
 function looksLikeDefinition(text: string): boolean {
   if (!text.startsWith('[')) return false;
@@ -209,7 +218,8 @@ function looksLikeDefinition(text: string): boolean {
 function codeFrag(node: PMNode, pos: number): Frag {
   const text = node.textContent;
   const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  const head = `${fence}${node.attrs.language as string}\n`;
+  // The info string reads backslash escapes and entities, so a backslash or & in the language is escaped.
+  const head = `${fence}${(node.attrs.language as string).replace(/[\\&]/g, (ch) => `\\${ch}`)}\n`;
   if (text === '') return plain(`${head}${fence}`);
   const units: TextUnit[] = [];
   for (let i = 0; i < text.length; i++) units.push({ md: head.length + i, mdEnd: head.length + i + 1, from: pos + 1 + i, to: pos + 2 + i });

@@ -61,7 +61,9 @@ class BlockReader {
 
   private close() {
     const frame = this.stack.pop()!;
-    this.add(frame.type.create(frame.attrs, frame.content));
+    // An item or quote written with nothing in it is kept as such (normalize.ts drops one an edit empties).
+    const writtenEmpty = (frame.type === nodes.list_item || frame.type === nodes.blockquote) && frame.content.length === 0;
+    this.add(frame.type.create(writtenEmpty ? { written_empty: true } : frame.attrs, frame.content));
   }
 
   private add(node: PMNode) {
@@ -79,15 +81,16 @@ class BlockReader {
   private readToken(token: Token) {
     switch (token.type) {
       case 'paragraph_open':
+        this.noteTightness(token);
         return this.open(nodes.paragraph);
       case 'heading_open':
         return this.open(nodes.heading, { level: Number(token.tag.slice(1)) });
       case 'blockquote_open':
         return this.open(nodes.blockquote);
       case 'bullet_list_open':
-        return this.open(nodes.bullet_list);
+        return this.open(nodes.bullet_list, { bullet: token.markup, tight: true });
       case 'ordered_list_open':
-        return this.open(nodes.ordered_list, { order: Number(token.attrGet('start') ?? 1) });
+        return this.open(nodes.ordered_list, { order: Number(token.attrGet('start') ?? 1), delimiter: token.markup, tight: true });
       case 'list_item_open':
         return this.open(nodes.list_item);
       case 'paragraph_close': {
@@ -115,7 +118,9 @@ class BlockReader {
       }
       case 'fence':
       case 'code_block': {
-        const language = token.type === 'fence' ? (token.info.trim().split(/\s+/)[0] ?? '') : '';
+        // The info string as CommonMark reads it: backslash escapes and entities resolved, its first word the language.
+        const info = token.type === 'fence' ? markdownIt.utils.unescapeAll(token.info).trim() : '';
+        const language = info.split(/\s+/)[0] ?? '';
         const text = token.content.endsWith('\n') ? token.content.slice(0, -1) : token.content;
         return this.add(nodes.code_block.create({ language }, text ? schema.text(text) : null));
       }
@@ -126,6 +131,15 @@ class BlockReader {
       default:
         throw invalidMarkdown(`Unexpected markdown construct (${token.type}).`);
     }
+  }
+
+  // markdown-it hides the paragraphs of a tight list's items; one paragraph right in an item that is not hidden
+  // makes its list loose.
+  private noteTightness(token: Token) {
+    const item = this.stack[this.stack.length - 1];
+    const list = this.stack[this.stack.length - 2];
+    if (item?.type !== nodes.list_item || !list?.attrs || token.hidden) return;
+    list.attrs = { ...list.attrs, tight: false };
   }
 
   // A line that starts with a tag is an HTML block to CommonMark; when its tags are the convention's inline tags it is
@@ -144,6 +158,8 @@ const DATA_COLOR = /\sdata-color\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 
 class InlineReader {
   private readonly open: OpenEntry[] = [];
+  /** Per link being read: how many nodes were out when it opened, so a link that read nothing becomes empty_link. */
+  private readonly linkStarts: number[] = [];
   private readonly out: PMNode[] = [];
   private blockMarker: BlockSuggestion | null = null;
 
@@ -164,6 +180,13 @@ class InlineReader {
   }
 
   private push(key: string, mark: Mark | null) {
+    // Emphasis inside emphasis of the same kind (`*(*foo*)*`) is one level deeper.
+    const type = mark?.type;
+    if (type === marks.em || type === marks.strong) {
+      const depth = this.open.filter((entry) => entry.mark?.type === type).length + 1;
+      this.open.push({ key, mark: type.create({ depth }) });
+      return;
+    }
     this.open.push({ key, mark });
   }
 
@@ -188,7 +211,7 @@ class InlineReader {
       case 'text_special':
         return this.text(token.content);
       case 'softbreak':
-        return this.text(' ');
+        return this.text('\n');
       case 'hardbreak':
         return void this.out.push(nodes.hard_break.create(null, null, this.marks));
       case 'code_inline':
@@ -200,18 +223,25 @@ class InlineReader {
       case 's_open':
         return this.push('s', marks.strikethrough.create());
       case 'link_open':
-        return this.push('link', marks.link.create({ href: token.attrGet('href') ?? '' }));
+        this.linkStarts.push(this.out.length);
+        return this.push('link', marks.link.create({ href: token.attrGet('href') ?? '', title: titleOf(token) }));
       case 'em_close':
         return this.pop('em');
       case 'strong_close':
         return this.pop('strong');
       case 's_close':
         return this.pop('s');
-      case 'link_close':
-        return this.pop('link');
+      case 'link_close': {
+        const link = this.open.findLast((entry) => entry.key === 'link')?.mark;
+        this.pop('link');
+        if (link && this.linkStarts.pop() === this.out.length) {
+          this.out.push(nodes.empty_link.create({ href: link.attrs.href, title: link.attrs.title }, null, this.marks));
+        }
+        return;
+      }
       case 'image': {
         const alt = (token.children ?? []).map((child) => child.content).join('');
-        return void this.out.push(nodes.image.create({ src: token.attrGet('src') ?? '', alt }, null, this.marks));
+        return void this.out.push(nodes.image.create({ src: token.attrGet('src') ?? '', alt, title: titleOf(token) }, null, this.marks));
       }
       case 'html_inline':
         return this.readHtml(token.content);
@@ -266,6 +296,12 @@ class InlineReader {
     this.push(key, markFor(attrs));
   }
 }
+
+/** A link's or image's title; line endings read as spaces (a title cannot hold a blank line). */
+export const titleOf = (token: Token): string | null => {
+  const title = token.attrGet('title');
+  return typeof title === 'string' ? title.replace(/\r\n?|\n/g, ' ') : null;
+};
 
 const colorOf = (attrs: string): string | null => {
   const match = DATA_COLOR.exec(attrs);

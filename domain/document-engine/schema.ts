@@ -29,11 +29,19 @@ export const schema = new Schema({
     doc: { content: 'block*' },
     paragraph: { group: 'block', content: 'inline*', attrs: { ...suggestionAttr } },
     heading: { group: 'block', content: 'inline*', attrs: { level: { default: 1 }, ...suggestionAttr }, defining: true },
-    blockquote: { group: 'block', content: 'block+', defining: true },
-    bullet_list: { group: 'block', content: 'list_item+' },
-    ordered_list: { group: 'block', content: 'list_item+', attrs: { order: { default: 1 } } },
+    // A quote or item written empty (`>` or `-` alone) is kept, with written_empty set; one that an edit leaves
+    // empty goes (normalize.ts), as a paragraph left empty does.
+    blockquote: { group: 'block', content: 'block*', attrs: { written_empty: { default: false } }, defining: true },
+    // bullet and delimiter are the characters the list was written with (two lists side by side differ in them);
+    // tight is CommonMark's tight list (items' paragraphs render without <p>), false for a loose one.
+    bullet_list: { group: 'block', content: 'list_item+', attrs: { bullet: { default: '-' }, tight: { default: true } } },
+    ordered_list: {
+      group: 'block',
+      content: 'list_item+',
+      attrs: { order: { default: 1 }, delimiter: { default: '.' }, tight: { default: true } },
+    },
     // block+ rather than "paragraph block*": CommonMark lets an item open with a list, heading or fence.
-    list_item: { content: 'block+', defining: true },
+    list_item: { content: 'block*', attrs: { written_empty: { default: false } }, defining: true },
     code_block: {
       group: 'block',
       content: 'text*',
@@ -44,7 +52,14 @@ export const schema = new Schema({
     horizontal_rule: { group: 'block', attrs: { ...suggestionAttr } },
     text: { group: 'inline' },
     hard_break: { group: 'inline', inline: true, marks: inlineMarks },
-    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' } } },
+    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' }, title: { default: null } } },
+    // A link with no text, `[](href)`: a mark needs text to sit on, so it is a leaf of its own.
+    empty_link: {
+      group: 'inline',
+      inline: true,
+      marks: inlineMarks.replace(' link', ''),
+      attrs: { href: {}, title: { default: null } },
+    },
   },
   // Order is nesting rank: earlier marks wrap later ones when both open at the same place.
   marks: {
@@ -53,12 +68,14 @@ export const schema = new Schema({
     suggest_format: { attrs: { thread: {} }, inclusive: false },
     // Comments may overlap one another, so the type does not exclude itself.
     comment: { attrs: { thread: {} }, excludes: '', inclusive: false },
-    link: { attrs: { href: {} }, inclusive: false },
+    link: { attrs: { href: {}, title: { default: null } }, inclusive: false },
     underline: {},
     text_color: { attrs: { color: {} } },
     highlight: { attrs: { color: {} } },
-    strong: {},
-    em: {},
+    // depth counts emphasis of the same kind nested inside itself (`*(*foo*)*`): 1 outermost. Marks of one kind
+    // with different depths sit on the same text, so the type does not exclude itself.
+    strong: { attrs: { depth: { default: 1 } }, excludes: '' },
+    em: { attrs: { depth: { default: 1 } }, excludes: '' },
     strikethrough: {},
     code: {},
   },
