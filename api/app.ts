@@ -10,6 +10,7 @@ import { fileContentRouter } from './routes/drive/file-content.js';
 import { filesRouter } from './routes/drive/files.js';
 import { foldersRouter } from './routes/drive/folders.js';
 import { sharingRouter } from './routes/drive/sharing.js';
+import { thumbnailsRouter } from './routes/drive/thumbnails.js';
 import { trashRouter } from './routes/drive/trash.js';
 import { uploadsRouter } from './routes/drive/uploads.js';
 import { attachmentsRouter } from './routes/documents/attachments.js';
@@ -30,6 +31,7 @@ const resourceRouters: Router[] = [
   uploadsRouter,
   trashRouter,
   sharingRouter,
+  thumbnailsRouter,
   changesRouter,
   documentsRouter,
   contentRouter,
