@@ -6,14 +6,14 @@ import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
 
 /** Runs at most `slots` renders at a time; the others wait their turn (heartbeating meanwhile). */
-export function renderSlots(slots: () => number) {
+export function renderSlots(slots: () => number, render: typeof renderThumbnail = renderThumbnail) {
   let running = 0;
   const waiting: (() => void)[] = [];
   return async (source: Buffer, limits: RenderLimits): Promise<RenderedThumbnail> => {
     while (running >= Math.max(1, slots())) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
-      return await renderThumbnail(source, limits);
+      return await render(source, limits);
     } finally {
       running--;
       waiting.shift()?.();
