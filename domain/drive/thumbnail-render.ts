@@ -59,9 +59,13 @@ export async function renderThumbnail(source: Buffer, limits: RenderLimits): Pro
 
 async function renderWithin(source: Buffer, limits: RenderLimits, deadline: number): Promise<RenderedThumbnail> {
   const options: SharpOptions = { limitInputPixels: limits.maxPixels, failOn: 'warning', pages: 1 };
+  // One instance reads the header, then renders: the source is handed to libvips once.
+  let image: Sharp;
   let metadata: Metadata;
   try {
-    metadata = await sharp(source, options).metadata();
+    // The constructor itself throws on some input (an empty file).
+    image = sharp(source, options);
+    metadata = await image.metadata();
   } catch (error) {
     if (isHeifContainer(source)) return renderDecoded(await decodeHeic(source, limits, deadline), limits, deadline);
     throw unrenderable(error);
@@ -74,15 +78,15 @@ async function renderWithin(source: Buffer, limits: RenderLimits, deadline: numb
   if (metadata.format === 'heif' && metadata.compression !== 'av1') {
     return renderDecoded(await decodeHeic(source, limits, deadline), limits, deadline);
   }
-  const pipeline = sharp(source, options).autoOrient();
-  return encode(pipeline, Boolean(metadata.hasAlpha), deadline);
+  return encode(image.autoOrient(), Boolean(metadata.hasAlpha), deadline);
 }
 
 /** Resizes within the edge (never enlarging), strips metadata (sharp keeps none unless asked) and encodes. */
 async function encode(pipeline: Sharp, alpha: boolean, deadline: number): Promise<RenderedThumbnail> {
   const seconds = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
   const resized = pipeline.resize(THUMBNAIL_EDGE_PX, THUMBNAIL_EDGE_PX, { fit: 'inside', withoutEnlargement: true }).timeout({ seconds });
-  const encoded = alpha ? resized.png({ compressionLevel: 6 }) : resized.flatten({ background: '#ffffff' }).jpeg({ quality: 82 });
+  // Without alpha there is nothing to flatten: the source has none, or it was removed (decoded HEIC, all opaque).
+  const encoded = alpha ? resized.png({ compressionLevel: 6 }) : resized.jpeg({ quality: 82 });
   try {
     const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
     return { data, contentType: alpha ? 'image/png' : 'image/jpeg', width: info.width, height: info.height };
