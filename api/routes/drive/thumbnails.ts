@@ -22,7 +22,7 @@ import { invalidBody } from '../../../domain/errors.js';
 import { config } from '../../../platform/config.js';
 import { workflowClient } from '../../../workflows/client.js';
 
-const Variant = z.unknown().transform(checkedBy(checkVariant));
+const Variant = z.unknown().optional().transform(checkedBy(checkVariant));
 
 export const ThumbnailsShowSchema = z.object({
   params: z.object({ uuid: uuidParam }),

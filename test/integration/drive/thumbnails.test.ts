@@ -27,8 +27,9 @@ async function rendered(fileUuid: string, versionUuid = fileUuid): Promise<Thumb
   return (await temporalClient()).workflow.getHandle(thumbnailWorkflowId(fileUuid, versionUuid)).result();
 }
 
+/** A simple upload of a fixture (or of `data`), under a unique name that keeps the fixture's extension. */
 async function upload(user: TestUser, name: string, contentType: string, data = image(name)) {
-  return simpleUpload(user, name, data, { content_type: contentType });
+  return simpleUpload(user, `${randomUUID().slice(0, 8)}-${name}`, data, { content_type: contentType });
 }
 
 /** An uploaded image whose thumbnail is stored. */
