@@ -11,6 +11,7 @@ import { filesRouter } from './routes/drive/files.js';
 import { foldersRouter } from './routes/drive/folders.js';
 import { publicLinksRouter } from './routes/drive/public-links.js';
 import { sharingRouter } from './routes/drive/sharing.js';
+import { thumbnailsRouter } from './routes/drive/thumbnails.js';
 import { trashRouter } from './routes/drive/trash.js';
 import { uploadsRouter } from './routes/drive/uploads.js';
 import { attachmentsRouter } from './routes/documents/attachments.js';
@@ -31,6 +32,7 @@ const resourceRouters: Router[] = [
   uploadsRouter,
   trashRouter,
   sharingRouter,
+  thumbnailsRouter,
   changesRouter,
   documentsRouter,
   contentRouter,

@@ -12,6 +12,7 @@ import * as driveItemTrashed from './migrations/009_drive_item_trashed.js';
 import * as emailWebhooks from './migrations/010_email_webhooks.js';
 import * as publicLinkTokenHash from './migrations/011_public_link_token_hash.js';
 import * as documentRevisionDeltas from './migrations/012_document_revision_deltas.js';
+import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '010_email_webhooks': emailWebhooks,
   '011_public_link_token_hash': publicLinkTokenHash,
   '012_document_revision_deltas': documentRevisionDeltas,
+  '013_drive_thumbnails': driveThumbnails,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -21,6 +21,13 @@ export interface WebhookDeliveryStart {
   mailboxUuid: string;
 }
 
+/** The thumbnail of one file version (domain/drive/thumbnails.ts): ids only. */
+export interface ThumbnailStart {
+  workspaceUuid: string;
+  fileUuid: string;
+  versionUuid: string;
+}
+
 /** Durable processes a transaction asks for. Each takes effect only if the transaction commits. */
 export interface WorkflowRequests {
   /** Recorded in the transactional outbox: started after commit, or by the outbox sweep after a crash. */
@@ -29,6 +36,8 @@ export interface WorkflowRequests {
   scheduleDocumentPurge(document: { documentUuid: string; workspaceUuid: string }): Promise<void>;
   /** The delivery workflow of an event to one destination (outbox, like a start). */
   startWebhookDelivery(start: WebhookDeliveryStart): Promise<void>;
+  /** The render of a file version's thumbnail, once its upload or replacement commits (outbox, like a start). */
+  startThumbnail(start: ThumbnailStart): Promise<void>;
   /** Shortcuts sent after commit; a lost one only delays the workflow until its own timer, so failures are logged. */
   wakeUploadLifecycle(fileUuid: string): void;
   wakeReplaceLifecycle(versionUuid: string): void;

@@ -71,6 +71,13 @@ const EnvSchema = z.object({
   FOLIO_DOCUMENT_MAX_THREADS: z.coerce.number().int().positive().default(2_000),
   /** … and the live event streams one user may hold open on one API process. */
   FOLIO_LIVE_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
+  /** Thumbnails (docs/drive-thumbnails.md § Limits): files larger than this (plaintext bytes) have no preview, … */
+  FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  /** … nor do images of more pixels than this (width × height, read from the header before any decode), … */
+  FOLIO_THUMBNAIL_MAX_PIXELS: z.coerce.number().int().positive().default(100_000_000),
+  /** … nor one that takes longer than this to render; and a worker renders at most this many at once. */
+  FOLIO_THUMBNAIL_TIMEOUT: duration('30s'),
+  FOLIO_THUMBNAIL_CONCURRENCY: z.coerce.number().int().positive().default(2),
   /** Drive change-log rows older than this are pruned daily; a sync token behind them answers 410 and reseeds. */
   FOLIO_CHANGE_LOG_RETENTION: duration('90d'),
   /** Public links (GET /s/<token>): requests one client address, and one link token, may make per window (token buckets). */
@@ -149,6 +156,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       perIp: values.FOLIO_PUBLIC_LINK_RATE_PER_IP,
       perToken: values.FOLIO_PUBLIC_LINK_RATE_PER_TOKEN,
       windowMs: values.FOLIO_PUBLIC_LINK_RATE_WINDOW,
+    },
+    thumbnails: {
+      maxSourceBytes: values.FOLIO_THUMBNAIL_MAX_SOURCE_BYTES,
+      maxPixels: values.FOLIO_THUMBNAIL_MAX_PIXELS,
+      timeoutMs: values.FOLIO_THUMBNAIL_TIMEOUT,
+      concurrency: values.FOLIO_THUMBNAIL_CONCURRENCY,
     },
     documentLimits: {
       maxBytes: values.FOLIO_DOCUMENT_MAX_BYTES,

@@ -56,3 +56,14 @@ export const SCHEDULED_MAINTENANCE: ActivityOptions = {
   heartbeatTimeout: '30 seconds',
   retry: { ...UNTIL_DONE, maximumAttempts: 10 },
 };
+
+/**
+ * Rendering one thumbnail: an image that cannot render ends the activity with its answer (no preview), so these
+ * retries are for what may pass later (storage, the database) or a worker that died mid-render. They are few, because
+ * an image that kills its worker every time must end as "no preview" rather than take worker after worker down.
+ */
+export const THUMBNAIL_RENDER: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { ...UNTIL_DONE, maximumInterval: '30 seconds', maximumAttempts: 6 },
+};

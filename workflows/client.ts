@@ -7,11 +7,12 @@ import type { Knex } from 'knex';
 import { config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
 import { temporalClient } from '../platform/temporal.js';
-import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransaction, WebhookDeliveryStart, WorkflowRequests } from '../domain/unit-of-work.js';
+import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransaction, ThumbnailStart, WebhookDeliveryStart, WorkflowRequests } from '../domain/unit-of-work.js';
 import { documentTrashChangedSignal, type documentPurgeWorkflow } from './documents.js';
 import { replaceSettledSignal, uploadSettledSignal, type replaceLifecycleWorkflow, type uploadLifecycleWorkflow } from './drive-content.js';
 import type { DriveCascadeInput, DriveCascadeResult } from './drive-trash.js';
-import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, thumbnailWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import type { thumbnailWorkflow } from './thumbnail.js';
 import { retryWebhookDeliverySignal, WEBHOOK_SEARCH_ATTRIBUTES, type webhookDeliveryWorkflow } from './webhook-delivery.js';
 
 /** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
@@ -38,14 +39,21 @@ const CASCADE_WORKFLOWS: Record<DriveCascadeKind, string> = {
 export type OutboxRequest =
   | ({ type: 'driveCascade' } & DriveCascadeStart)
   | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string }
-  | ({ type: 'webhookDelivery' } & WebhookDeliveryStart);
+  | ({ type: 'webhookDelivery' } & WebhookDeliveryStart)
+  | ({ type: 'thumbnail' } & ThumbnailStart);
 
-export const outboxWorkflowId = (request: OutboxRequest): string =>
-  request.type === 'driveCascade'
-    ? driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid)
-    : request.type === 'webhookDelivery'
-      ? webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid)
-      : documentPurgeWorkflowId(request.documentUuid);
+export function outboxWorkflowId(request: OutboxRequest): string {
+  switch (request.type) {
+    case 'driveCascade':
+      return driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid);
+    case 'webhookDelivery':
+      return webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid);
+    case 'thumbnail':
+      return thumbnailWorkflowId(request.fileUuid, request.versionUuid);
+    case 'documentPurge':
+      return documentPurgeWorkflowId(request.documentUuid);
+  }
+}
 
 interface WarnLogger {
   warn(fields: object, message: string): void;
@@ -79,6 +87,10 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     const workflowId = outboxWorkflowId(request);
     if (request.type === 'webhookDelivery') {
       await startWebhookDelivery(client, request);
+      return;
+    }
+    if (request.type === 'thumbnail') {
+      await startThumbnailOn(client, request);
       return;
     }
     if (request.type === 'documentPurge') {
@@ -126,6 +138,29 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
+  }
+
+  /**
+   * The thumbnail of one version. A running one is found by its id and left alone; one that ended may run again
+   * (a request that finds no thumbnail row after it ended), which is harmless: the render stops at a row it finds.
+   */
+  async function startThumbnailOn(client: Client, request: ThumbnailStart): Promise<void> {
+    try {
+      await client.workflow.start<typeof thumbnailWorkflow>('thumbnailWorkflow', {
+        workflowId: thumbnailWorkflowId(request.fileUuid, request.versionUuid),
+        taskQueue,
+        args: [{ workspaceUuid: request.workspaceUuid, fileUuid: request.fileUuid, versionUuid: request.versionUuid }],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        typedSearchAttributes: searchAttributes(request.workspaceUuid, request.fileUuid),
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  }
+
+  /** A request found no thumbnail: start its render now (a read has no transaction to follow). */
+  async function startThumbnail(request: ThumbnailStart): Promise<void> {
+    await startThumbnailOn(await temporal(), request);
   }
 
   /** A terminate after the who and why are recorded; the record stops the delivery at its next attempt anyway. */
@@ -186,6 +221,7 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
           startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
           scheduleDocumentPurge: ({ documentUuid, workspaceUuid }) => record({ type: 'documentPurge', documentUuid, workspaceUuid }),
           startWebhookDelivery: (delivery) => record({ type: 'webhookDelivery', ...delivery }),
+          startThumbnail: (thumbnail) => record({ type: 'thumbnail', ...thumbnail }),
           wakeUploadLifecycle: (fileUuid) => void wakes.push(() => wake(uploadWorkflowId(fileUuid), uploadSettledSignal, { file_uuid: fileUuid })),
           wakeReplaceLifecycle: (versionUuid) =>
             void wakes.push(() => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid })),
@@ -218,7 +254,7 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     return { started, failed: rows.length - started };
   }
 
-  return { ...lifecycles, runInTransaction, sweepOutbox };
+  return { ...lifecycles, runInTransaction, sweepOutbox, startThumbnail };
 }
 
 let shared: WorkflowClient | undefined;

@@ -35,3 +35,10 @@ export function webhookDeliveryOfWorkflow(workflowId: string): { destinationUuid
   return match ? { destinationUuid: match[1]!, eventUuid: match[2]! } : undefined;
 }
 export const WEBHOOK_HISTORY_PURGE_SCHEDULE_ID = 'folio-webhook-history-purge';
+
+/** The thumbnail of one file version: both ids, so a replacement gets its own and a request finds the running one. */
+export const thumbnailWorkflowId = (fileUuid: string, versionUuid: string) => `drive-thumbnail:${fileUuid}:${versionUuid}`;
+export function thumbnailOfWorkflow(workflowId: string): { fileUuid: string; versionUuid: string } | undefined {
+  const match = /^drive-thumbnail:([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(workflowId);
+  return match ? { fileUuid: match[1]!, versionUuid: match[2]! } : undefined;
+}

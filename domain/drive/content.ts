@@ -36,6 +36,7 @@ import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields,
 import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
+import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
 /** The simple upload cap: 100 MiB of plaintext (104,857,600 bytes), so "100 MB" read either way fits. */
@@ -215,7 +216,9 @@ export async function uploadWholeFile(
       if ((await objectSize(deps, staged.storageKey)) !== staged.layout.ciphertextSizeBytes) throw new Error('the upload expired before its bytes were stored');
       await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed');
       unit.workflows.wakeUploadLifecycle(staged.fileUuid);
-      return findVisibleItem(unit.tx, caller, staged.fileUuid);
+      const created = await findVisibleItem(unit.tx, caller, staged.fileUuid);
+      await requestThumbnail(unit, created);
+      return created;
     });
   } catch (error) {
     await giveUp(deps, (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid), staged.storageKey, null, { file_uuid: staged.fileUuid });
@@ -296,6 +299,7 @@ export async function completeUpload(store: ContentStore, unit: UnitOfWork, call
     await appendChange(tx, 'create', completed!);
     await markPublicLinkReady(tx, item.uuid);
     unit.workflows.wakeUploadLifecycle(item.uuid);
+    await requestThumbnail(unit, completed!);
   }
   return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
 }
@@ -436,11 +440,14 @@ export async function completeReplace(store: ContentStore, unit: UnitOfWork, cal
       version: tx.raw('version + 1'),
       file_size_bytes: version.plaintext_size_bytes,
       content_type: version.content_type,
+      // The new content has no thumbnail yet: it gets its own, and has_preview comes back when that is stored.
+      has_preview: false,
       updated_at: tx.fn.now(),
     })
     .returning('*')) as ItemRow[];
   await appendChange(tx, 'update', updated!);
   unit.workflows.wakeReplaceLifecycle(version.uuid);
+  await requestThumbnail(unit, updated!);
   return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
 }
 
@@ -489,6 +496,7 @@ export async function purgeSupersededVersions(deps: StoredContent, versionUuid: 
   const retired: VersionRow[] = await deps.db('drive_file_versions').where({ superseded_by: versionUuid, status: 'retired' });
   let purged = 0;
   for (const version of retired) {
+    await discardVersionThumbnails(deps, version.uuid);
     await discardStoredObject(deps, version.storage_key, null);
     await deps.db.transaction(async (tx) => {
       const deleted = await tx('drive_file_versions').where({ uuid: version.uuid, status: 'retired' }).delete();

@@ -16,6 +16,7 @@ export const DATA_KEY_BYTES = 32;
 export const MAX_CHUNKED_FILE_BYTES = 2 ** 40;
 
 const CHUNK_AAD_PREFIX = 'folio-drive-chunk-v1';
+const THUMBNAIL_AAD_PREFIX = 'folio-drive-thumbnail-v1';
 const KEY_AAD_PREFIX = 'folio-drive-key-v1';
 const WRAP_FORMAT_V1 = 0x01;
 
@@ -77,6 +78,38 @@ export function encryptChunk(key: Buffer, versionUuid: string, index: number, co
   cipher.setAAD(chunkAad(versionUuid, index, count));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+}
+
+/**
+ * A thumbnail at rest, sealed like one chunk (nonce || ciphertext || tag) under its version's data key, with its own
+ * AAD so that it can never pass for a chunk of the file, nor for another version's or variant's thumbnail.
+ */
+export function thumbnailAad(versionUuid: string, variant: string): Buffer {
+  return Buffer.from(`${THUMBNAIL_AAD_PREFIX}:${versionUuid.toLowerCase()}:${variant}`, 'utf8');
+}
+
+export function encryptThumbnail(key: Buffer, versionUuid: string, variant: string, plaintext: Buffer): Buffer {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(thumbnailAad(versionUuid, variant));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+}
+
+export function decryptThumbnail(key: Buffer, versionUuid: string, variant: string, frame: Buffer): Buffer {
+  return openFrame(key, thumbnailAad(versionUuid, variant), frame, 'the thumbnail');
+}
+
+function openFrame(key: Buffer, aad: Buffer, frame: Buffer, what: string): Buffer {
+  if (frame.length < CHUNK_OVERHEAD_BYTES) throw new ContentIntegrityError(`${what} is shorter than its nonce and tag`);
+  const decipher = createDecipheriv('aes-256-gcm', key, frame.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+  decipher.setAAD(aad);
+  decipher.setAuthTag(frame.subarray(frame.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new ContentIntegrityError(`${what} failed authentication`);
+  }
 }
 
 export function decryptChunk(key: Buffer, versionUuid: string, index: number, count: number, frame: Buffer): Buffer {

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { DriveCascadeKind } from '../unit-of-work.js';
 import { appendChanges } from './change-log.js';
 import { discardStoredObject, type ContentStore } from './content-objects.js';
+import { thumbnailKeysOfFiles } from './thumbnails.js';
 import { ancestorUuids, isNameTaken } from './items.js';
 import type { ItemRow, TrashOperationRow, VersionRow } from './rows.js';
 import { poolBytesHeld } from './versions.js';
@@ -286,9 +287,11 @@ async function removeFiles(tx: Knex.Transaction, store: ContentStore, files: Doo
   const versions = (await tx('drive_file_versions')
     .whereIn('file_uuid', uuids)
     .select('status', 'storage_key', 'storage_upload_id', 'plaintext_size_bytes')) as VersionObject[];
+  // Thumbnails are objects of their versions, removed with them.
+  const thumbnails = (await thumbnailKeysOfFiles(tx, uuids)).map((key) => ({ status: 'live' as const, storage_key: key, storage_upload_id: null, plaintext_size_bytes: 0 }));
   // Objects go before the rows: a crash in between leaves rows (invisible, still marked for deletion) that the
   // retried batch removes; the other order would leave objects nothing points to.
-  await discardObjects(store, versions, onProgress);
+  await discardObjects(store, [...versions, ...thumbnails], onProgress);
   await tx('drive_items').whereIn('uuid', uuids).delete();
   await releaseStorage(tx, files[0]!.workspace_uuid, poolBytesHeld(versions));
   await appendDeleteChanges(tx, files);

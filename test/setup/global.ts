@@ -38,6 +38,8 @@ export default async function setup(project: TestProject) {
       FOLIO_PUBLIC_LINK_RATE_WINDOW: '24h',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
+      // Thumbnails: a size cap a test reaches with a small file (docs/drive-thumbnails.md § Limits).
+      FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: '1000000',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
       FOLIO_WEBHOOK_TIMEOUT: '2s',
       FOLIO_WEBHOOK_DISABLE_AFTER: '2',
