@@ -207,7 +207,7 @@ export async function updateItemMetadata(
  * version it holds, spec rule 4), recording the old and new ancestors, so readers who gained or lost the subtree
  * through a share are told. Parents first, as the feed requires.
  */
-async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[]): Promise<void> {
+export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[]): Promise<void> {
   const result = await tx.raw(
     `with recursive sub(uuid, path) as (
        select uuid, array[?::uuid] from drive_items where parent_uuid = ?

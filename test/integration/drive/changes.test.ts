@@ -6,6 +6,7 @@ import { issueAccessToken } from '../../../domain/accounts/credentials.js';
 import { appendChange, pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import { settle } from '../../support/cascades.js';
 import { decodeSyncToken, encodeSyncToken } from '../../support/sync-token.js';
 
 interface Page {
@@ -423,6 +424,29 @@ describe('Drive changes feed: visibility through shares', () => {
     }
     expect([project, inner, file].map((uuid) => state.get(uuid)?.my_role)).toEqual(['editor', 'editor', 'editor']);
     expect(after.entries.find((entry) => entry.uuid === file)?.resource.version).toBe(held.get(file).version + 1);
+  });
+
+  it("tells a grantee of deletes for a folder and what is inside when a restore takes it to its owner's root", async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const shared = await makeFolder(owner, 'Shared');
+    const project = await makeFolder(owner, 'Project', shared);
+    const file = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: project });
+    await grant({ folder: shared }, { user: grantee }, 'viewer');
+    expect((await call('POST', `/v1/drive/folders/${project}/trash`, { token: owner.token })).status).toBe(200);
+    await settle(project);
+    expect((await call('POST', `/v1/drive/folders/${shared}/trash`, { token: owner.token })).status).toBe(200);
+    await settle(shared);
+    const start = await syncToEnd(grantee);
+    expect(start.entries.map((entry) => entry.uuid).sort()).toEqual([shared, project, file].sort());
+
+    // Shared stays in the trash, so Project comes back at the owner's root, out of the grantee's reach.
+    const restored = await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { trashed: false } });
+    expect(restored.body).toMatchObject({ parent_uuid: null, trashed: false });
+    const after = await syncToEnd(grantee, start.token);
+    expect(after.entries.filter((entry) => entry.uuid !== shared).map((entry) => [entry.type, entry.uuid]).sort()).toEqual(
+      [['delete', project], ['delete', file]].sort(),
+    );
   });
 
   it('gives every member of the workspace the items of a workspace grant, and a new file inside reaches them', async () => {
