@@ -33,6 +33,8 @@ export default async function setup(project: TestProject) {
       FOLIO_LIVE_STREAMS_PER_USER: '4',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
+      // Two, so the test of the large-upload limit holds few 20 MB bodies open (docs/drive-encryption.md § 5).
+      FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: '2',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
       FOLIO_WEBHOOK_TIMEOUT: '2s',
       FOLIO_WEBHOOK_DISABLE_AFTER: '2',
