@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import type { DriveCascadeKind, UnitOfWork } from '../unit-of-work.js';
+import { chainAccess, changesAccess } from './access-sources.js';
 import { appendChange } from './change-log.js';
 import { notAuthorized } from './errors.js';
 import { ancestorUuids, announceMovedSubtree, findVisibleItem } from './items.js';
@@ -56,9 +57,13 @@ export async function setTrashed(
   // The live-name indexes refuse a taken name here: 422 name_taken (api/middleware/errors.ts), and the request's
   // transaction rolls back whatever else it changed.
   const [row] = (await tx('drive_items').where({ uuid: item.uuid }).update(patch).returning('*')) as ItemRow[];
-  // Back at the owner's root, the folder's subtree left the folders it was shared through: like a move, every item
-  // below gets its new depth, a new version and an update recording where it was, so past readers get their deletes.
-  if (toOwnersRoot && item.kind === 'folder') await announceMovedSubtree(tx, row!, await ancestorUuids(tx, item.parent_uuid));
+  // Back at the owner's root, the folder's subtree left the folders above it: like a move, every item below gets its
+  // new depth and an update recording where it was (so past readers get their deletes), and a new version when
+  // those folders gave someone other than the owner a role.
+  if (toOwnersRoot && item.kind === 'folder') {
+    const above = await ancestorUuids(tx, item.parent_uuid);
+    await announceMovedSubtree(tx, row!, above, changesAccess(await chainAccess(tx, above), new Map(), item.owner_uuid));
+  }
   if (item.kind === 'folder') await beginCascade(unit, 'restore', caller, row!, group);
   return row!;
 }
