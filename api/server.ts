@@ -2,6 +2,7 @@
 import '../platform/check-config.js';
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
+import { onExpectContinue } from './middleware/upload-slots.js';
 import { config } from '../platform/config.js';
 import { closeDb } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
@@ -22,14 +23,21 @@ async function main() {
   await ensureBucket();
   // A client that trickles its headers or its body cannot hold a socket (and a body buffer) forever. Node checks
   // both timeouts on an interval, so the interval must be well below the shorter one.
+  const handle = createApp().callback();
   const server = createServer(
     {
       headersTimeout: http.headersTimeoutMs,
       requestTimeout: Math.max(http.requestTimeoutMs, http.headersTimeoutMs),
       connectionsCheckingInterval: Math.min(1000, Math.ceil(http.headersTimeoutMs / 2)),
     },
-    createApp().callback(),
+    handle,
   );
+  // `Expect: 100-continue`: the simple upload answers it only once it will read the body, so a client learns of a
+  // 413 or 503 before sending 100 MB; every other route gets "100 Continue" at once, as Node's default.
+  server.on('checkContinue', (req, res) => {
+    onExpectContinue(req, res);
+    void handle(req, res);
+  });
   // An idle keep-alive connection is closed after this; a client may reuse it at that very moment and lose its request
   // (EPIPE), and a client whose timers run late (a busy process) sees that often at Node's 5 s default. Above the 60 s
   // idle timeout of common load balancers, as their guides recommend.

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   FOLIO_HTTP_HEADERS_TIMEOUT: duration('30s'),
   /** … and its whole request within this; the largest simple upload (100 MB) must fit at the slowest client speed you serve. */
   FOLIO_HTTP_REQUEST_TIMEOUT: duration('10m'),
+  /** Large simple uploads (a body over 10 MB, each buffered whole) one API process reads at once; past it 503 with Retry-After. */
+  FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: z.coerce.number().int().positive().default(4),
   /** The address clients use to reach the API; public links and document URLs are built from it. */
   FOLIO_PUBLIC_URL: z.url().optional(),
   /** Where the document editor app lives; a document's url is <FOLIO_DOCS_URL>/<uuid>. */
@@ -128,7 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
     port: values.FOLIO_PORT,
-    http: { headersTimeoutMs: values.FOLIO_HTTP_HEADERS_TIMEOUT, requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT },
+    http: {
+      headersTimeoutMs: values.FOLIO_HTTP_HEADERS_TIMEOUT,
+      requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT,
+      maxConcurrentLargeUploads: values.FOLIO_MAX_CONCURRENT_LARGE_UPLOADS,
+    },
     publicUrl: (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, ''),
     docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
     logLevel: values.FOLIO_LOG_LEVEL,

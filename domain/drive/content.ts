@@ -31,7 +31,7 @@ import {
   storageKey,
   type ContentStore,
 } from './content-objects.js';
-import { MiB, chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey, type ChunkLayout } from './crypto.js';
+import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey, type ChunkLayout } from './crypto.js';
 import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
 import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
@@ -39,8 +39,8 @@ import { markPublicLinkReady } from './sharing.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
-/** The simple upload cap: 100 MiB of plaintext (104,857,600 bytes), so "100 MB" read either way fits. */
-export const SIMPLE_UPLOAD_MAX_BYTES = 100 * MiB;
+/** The simple upload cap: the spec's 100 MB of plaintext, in decimal units as the spec writes them: 100,000,000 bytes. */
+export const SIMPLE_UPLOAD_MAX_BYTES = 100_000_000;
 
 export const simpleUploadTooLarge = () => fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
 

@@ -20,3 +20,7 @@ export const invalidUploadStatus = (description = 'The upload is not in a state 
   new AppError(422, 'invalid_upload_status', description);
 export const invalidParts = (partNumbers: number[]) =>
   new AppError(422, 'invalid_parts', 'Some parts are missing, unexpected, or differ from what storage holds.', { part_numbers: partNumbers });
+export const tooManyUploads = (retryAfterSeconds: number) =>
+  new AppError(503, 'too_many_uploads', `The server is reading as many large uploads as it can; retry after ${retryAfterSeconds} seconds.`, {}, {
+    'Retry-After': String(retryAfterSeconds),
+  });

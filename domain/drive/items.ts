@@ -6,6 +6,7 @@ import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
 import { atLeast, type Role } from '../roles.js';
 import { isUuid } from '../uuid.js';
+import { chainAccess, changesAccess, widensAccess } from './access-sources.js';
 import { appendChange, appendChanges } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
 import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
@@ -169,9 +170,16 @@ export async function updateItemMetadata(
     const destination = await resolveDestination(tx, caller, change.parentUuid);
     const newAbove = await ancestorUuids(tx, change.parentUuid);
     if (item.kind === 'folder' && newAbove.includes(item.uuid)) throw invalidMove();
+    const oldAbove = await ancestorUuids(tx, item.parent_uuid);
+    // Moving never changes who owns an item, and only its owner may take it where more people reach it, or reach
+    // it with a higher role (docs/drive-sharing.md § Moves and roles): else an editor could move a shared file into
+    // their own folder and manage it (delete it for good) as that folder's owner.
+    if (item.owner_uuid !== caller.userUuid && widensAccess(await chainAccess(tx, oldAbove), await chainAccess(tx, newAbove), item.owner_uuid)) {
+      throw notAuthorized('Only the owner can move this item there: the destination would give someone more access to it than it has now.');
+    }
     patch.parent_uuid = destination.parentUuid;
     patch.depth = destination.depth;
-    moved = { oldAbove: await ancestorUuids(tx, item.parent_uuid), newAbove };
+    moved = { oldAbove, newAbove };
   }
   const patched = Object.keys(patch).length > 0;
   let row = item;
@@ -189,25 +197,29 @@ export async function updateItemMetadata(
   // Both chains, so the feed can tell readers who lost the item (old ancestors) and who gained it (new ones).
   const chain = moved ? [...new Set([...moved.oldAbove, ...moved.newAbove])] : [];
   await appendChange(tx, 'update', row, chain);
-  if (moved && row.kind === 'folder') await announceMovedSubtree(tx, row, chain);
+  if (moved && row.kind === 'folder') {
+    // Below the folder, a role changes only when the folders above give someone other than its owner something else.
+    const rolesChange = changesAccess(await chainAccess(tx, moved.oldAbove), await chainAccess(tx, moved.newAbove), row.owner_uuid);
+    await announceMovedSubtree(tx, row, chain, rolesChange);
+  }
   return row;
 }
 
 /**
- * A folder's move changes the depth of everything below it and may change who can see it: each descendant
- * gets an update change (its version stays: its own metadata did not change, and a reader that already holds
- * it skips it), recording the old and new ancestors, so readers who gained or lost the subtree through a
- * share are told. Parents first, as the feed requires.
+ * A folder's move changes the depth of everything below it and may change who can see it and with which role:
+ * each descendant gets an update change recording the old and new ancestors, so readers who gained or lost the
+ * subtree through a share are told, parents first as the feed requires. When `rolesChange`, each also gets
+ * version +1: a reader whose my_role changed must not skip the change as a version it holds (spec rule 4).
  */
-async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[]): Promise<void> {
+export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[], rolesChange: boolean): Promise<void> {
   const result = await tx.raw(
     `with recursive sub(uuid, path) as (
        select uuid, array[?::uuid] from drive_items where parent_uuid = ?
        union all select d.uuid, d.parent_uuid || sub.path from drive_items d join sub on d.parent_uuid = sub.uuid
      )
-     update drive_items i set depth = ? + cardinality(sub.path) from sub where i.uuid = sub.uuid
+     update drive_items i set depth = ? + cardinality(sub.path), version = i.version + ? from sub where i.uuid = sub.uuid
      returning i.*, sub.path`,
-    [folder.uuid, folder.uuid, folder.depth],
+    [folder.uuid, folder.uuid, folder.depth, rolesChange ? 1 : 0],
   );
   const rows = (result.rows as (ItemRow & { path: string[] })[]).sort((a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid));
   const chains = new Map(rows.map((row) => [row.uuid, [...row.path, ...chainAbove]]));

@@ -239,9 +239,9 @@ export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: 
 /** The sharing settings of an item the caller can see (viewer or higher), else 404 not_found. */
 export async function readSharing(knex: Knex, caller: Caller, uuid: string, kind: ItemKind, publicUrl: string): Promise<SharingSettings> {
   const item = await findVisibleItem(knex, caller, uuid, { kind, needs: 'viewer', includeUploading: true });
+  // Every direct grant, revoked ones included: the spec's drive_access status has `revoked`.
   const accesses = (await selectGrants(knex)
     .where('g.item_uuid', item.uuid)
-    .whereNot('g.status', 'revoked')
     .orderBy([{ column: 'g.created_at' }, { column: 'g.uuid' }])) as GrantRow[];
   const link = await knex('drive_public_links').where({ item_uuid: item.uuid }).first();
   return { item, accesses, publicLink: link ? toPublicLink(link, item.kind, publicUrl) : null };

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import type { DriveCascadeKind, UnitOfWork } from '../unit-of-work.js';
+import { chainAccess, changesAccess } from './access-sources.js';
 import { appendChange } from './change-log.js';
 import { notAuthorized } from './errors.js';
-import { ancestorUuids, findVisibleItem } from './items.js';
+import { ancestorUuids, announceMovedSubtree, findVisibleItem } from './items.js';
 import { NEEDS } from './roles.js';
 import type { ItemKind, ItemRow, TrashOperationRow, VisibleItem } from './rows.js';
 
@@ -56,7 +57,13 @@ export async function setTrashed(
   // The live-name indexes refuse a taken name here: 422 name_taken (api/middleware/errors.ts), and the request's
   // transaction rolls back whatever else it changed.
   const [row] = (await tx('drive_items').where({ uuid: item.uuid }).update(patch).returning('*')) as ItemRow[];
-  if (toOwnersRoot && item.kind === 'folder' && item.depth !== 0) await shiftSubtreeDepth(tx, item.uuid, -item.depth);
+  // Back at the owner's root, the folder's subtree left the folders above it: like a move, every item below gets its
+  // new depth and an update recording where it was (so past readers get their deletes), and a new version when
+  // those folders gave someone other than the owner a role.
+  if (toOwnersRoot && item.kind === 'folder') {
+    const above = await ancestorUuids(tx, item.parent_uuid);
+    await announceMovedSubtree(tx, row!, above, changesAccess(await chainAccess(tx, above), new Map(), item.owner_uuid));
+  }
   if (item.kind === 'folder') await beginCascade(unit, 'restore', caller, row!, group);
   return row!;
 }
@@ -87,16 +94,6 @@ async function parentStaysInTrash(tx: Knex.Transaction, item: ItemRow): Promise<
   if (!item.parent_uuid) return false;
   const parent = await tx('drive_items').where({ uuid: item.parent_uuid }).forShare().first(tx.raw('drive_item_trashed(uuid) as trashed'));
   return Boolean(parent?.trashed);
-}
-
-async function shiftSubtreeDepth(tx: Knex.Transaction, folderUuid: string, delta: number): Promise<void> {
-  await tx.raw(
-    `with recursive sub as (
-       select uuid from drive_items where parent_uuid = ?
-       union all select d.uuid from drive_items d join sub on d.parent_uuid = sub.uuid
-     ) update drive_items set depth = depth + ? where uuid in (select uuid from sub)`,
-    [folderUuid, delta],
-  );
 }
 
 /**

@@ -40,6 +40,8 @@ export default async function setup(project: TestProject) {
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
       // Thumbnails: a size cap a test reaches with a small file (docs/drive-thumbnails.md § Limits).
       FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: '1000000',
+      // Two, so the test of the large-upload limit holds few 20 MB bodies open (docs/drive-encryption.md § 5).
+      FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: '2',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
       FOLIO_WEBHOOK_TIMEOUT: '2s',
       FOLIO_WEBHOOK_DISABLE_AFTER: '2',

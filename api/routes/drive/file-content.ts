@@ -8,6 +8,7 @@ import { callerOf, requireScope } from '../../middleware/auth.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
+import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile } from '../../presenters/drive.js';
@@ -25,6 +26,7 @@ import {
 } from '../../../domain/drive/content.js';
 import { base64Length } from '../../../domain/drive/crypto.js';
 import { invalidBody } from '../../../domain/errors.js';
+import { config } from '../../../platform/config.js';
 
 /**
  * Largest simple upload body read: the base64 of the 100 MiB cap, 5% for line breaks or escaped slashes in
@@ -34,14 +36,19 @@ export const SIMPLE_UPLOAD_BODY_LIMIT = Math.ceil(base64Length(SIMPLE_UPLOAD_MAX
 
 /**
  * The JSON body of a simple upload, read within SIMPLE_UPLOAD_BODY_LIMIT: a larger Content-Length is refused
- * without reading; a chunked body is read until it passes the limit, and the rest is drained unread.
+ * without reading; a chunked body is read until it passes the limit, and the rest is drained unread. A large body
+ * (api/middleware/upload-slots.ts) holds one of the process's large-upload slots until the request is done with
+ * it, or is refused with 503 when none is free.
  */
 function simpleUploadBody(): Middleware {
   return async (ctx, next) => {
     const declared = ctx.get('Content-Length') ? Number(ctx.get('Content-Length')) : undefined;
     if (declared !== undefined && declared > SIMPLE_UPLOAD_BODY_LIMIT) throw simpleUploadTooLarge();
-    if (declared !== 0 && (declared !== undefined || ctx.get('Transfer-Encoding'))) {
-      if (!ctx.is('json')) throw invalidBody('The body must be JSON (Content-Type: application/json).');
+    if (declared === 0 || (declared === undefined && !ctx.get('Transfer-Encoding'))) return next();
+    if (!ctx.is('json')) throw invalidBody('The body must be JSON (Content-Type: application/json).');
+    const release = isLarge(declared) ? reserveLargeUpload(config().http.maxConcurrentLargeUploads) : undefined;
+    try {
+      sendContinue(ctx.req, ctx.res);
       let text: string;
       try {
         text = await getRawBody(ctx.req, { length: declared, limit: SIMPLE_UPLOAD_BODY_LIMIT, encoding: 'utf8' });
@@ -58,8 +65,10 @@ function simpleUploadBody(): Middleware {
       }
       if (typeof body !== 'object' || body === null) throw invalidBody('The body must be a JSON object.');
       ctx.request.body = body;
+      await next();
+    } finally {
+      release?.();
     }
-    await next();
   };
 }
 

@@ -6,6 +6,7 @@ import { issueAccessToken } from '../../../domain/accounts/credentials.js';
 import { appendChange, pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import { settle } from '../../support/cascades.js';
 import { decodeSyncToken, encodeSyncToken } from '../../support/sync-token.js';
 
 interface Page {
@@ -382,9 +383,10 @@ describe('Drive changes feed: visibility through shares', () => {
       ['update', file],
     ]);
     expect(moveIn.entries.map((entry) => entry.resource.my_role)).toEqual(['viewer', 'viewer', 'viewer']);
-    // The owner holds the descendants already: their versions did not change, so a client may skip them.
+    // Everything below a moved folder gets a new version: someone's my_role on it may have changed (the grantee's
+    // did here), and rule 4 lets a client skip a version it holds. The owner's client just applies it again.
     const ownerAfter = await syncToEnd(owner, ownerStart.token);
-    expect(ownerAfter.entries.find((entry) => entry.uuid === inner)?.resource.version).toBe(1);
+    expect(ownerAfter.entries.find((entry) => entry.uuid === inner)?.resource.version).toBe(2);
     expect(ownerAfter.entries.find((entry) => entry.uuid === project)?.resource).toMatchObject({ parent_uuid: shared, version: 2 });
 
     expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: null } })).status).toBe(200);
@@ -396,6 +398,55 @@ describe('Drive changes feed: visibility through shares', () => {
     ]);
     const state = apply(moveOut.entries, apply(moveIn.entries, apply(start.entries)));
     expect([...state.keys()]).toEqual([shared]);
+  });
+
+  it("gives a new version to everything below a moved folder, so a reader whose my_role changed cannot skip it", async () => {
+    const owner = await makeUser();
+    const reader = await makeColleague(owner);
+    const readOnly = await makeFolder(owner, 'Read only');
+    const writable = await makeFolder(owner, 'Writable');
+    const project = await makeFolder(owner, 'Project', readOnly);
+    const inner = await makeFolder(owner, 'Inner', project);
+    const file = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: inner });
+    await grant({ folder: readOnly }, { user: reader }, 'viewer');
+    await grant({ folder: writable }, { user: reader }, 'editor');
+    const start = await syncToEnd(reader);
+    const held = apply(start.entries);
+    expect([held.get(inner)?.my_role, held.get(file)?.my_role]).toEqual(['viewer', 'viewer']);
+
+    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: writable } })).status).toBe(200);
+    const after = await syncToEnd(reader, start.token);
+    // A client that skips every entry whose version it holds (rule 4) still ends with the new roles.
+    const state = new Map(held);
+    for (const entry of after.entries) {
+      if (entry.type === 'delete') state.delete(entry.uuid);
+      else if (!(state.get(entry.uuid)?.version >= entry.resource.version)) state.set(entry.uuid, entry.resource);
+    }
+    expect([project, inner, file].map((uuid) => state.get(uuid)?.my_role)).toEqual(['editor', 'editor', 'editor']);
+    expect(after.entries.find((entry) => entry.uuid === file)?.resource.version).toBe(held.get(file).version + 1);
+  });
+
+  it("tells a grantee of deletes for a folder and what is inside when a restore takes it to its owner's root", async () => {
+    const owner = await makeUser();
+    const grantee = await makeColleague(owner);
+    const shared = await makeFolder(owner, 'Shared');
+    const project = await makeFolder(owner, 'Project', shared);
+    const file = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: project });
+    await grant({ folder: shared }, { user: grantee }, 'viewer');
+    expect((await call('POST', `/v1/drive/folders/${project}/trash`, { token: owner.token })).status).toBe(200);
+    await settle(project);
+    expect((await call('POST', `/v1/drive/folders/${shared}/trash`, { token: owner.token })).status).toBe(200);
+    await settle(shared);
+    const start = await syncToEnd(grantee);
+    expect(start.entries.map((entry) => entry.uuid).sort()).toEqual([shared, project, file].sort());
+
+    // Shared stays in the trash, so Project comes back at the owner's root, out of the grantee's reach.
+    const restored = await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { trashed: false } });
+    expect(restored.body).toMatchObject({ parent_uuid: null, trashed: false });
+    const after = await syncToEnd(grantee, start.token);
+    expect(after.entries.filter((entry) => entry.uuid !== shared).map((entry) => [entry.type, entry.uuid]).sort()).toEqual(
+      [['delete', project], ['delete', file]].sort(),
+    );
   });
 
   it('gives every member of the workspace the items of a workspace grant, and a new file inside reaches them', async () => {

@@ -10,14 +10,15 @@ import { folio, folioFails, runFolio } from '../../support/cli.js';
 const timestamps = { created_at: expect.any(String), updated_at: expect.any(String) };
 
 describe('GET sharing settings', () => {
-  it('answers drive_sharing for a folder: its live direct grants with principal_email, and no public link', async () => {
+  it('answers drive_sharing for a folder: its direct grants, revoked ones included, with principal_email, and no public link', async () => {
     const owner = await makeUser();
     const reader = await makeColleague(owner);
     const gone = await makeColleague(owner);
     const team = await makeFolder(owner, 'Team');
     const readerGrant = await grant({ folder: team }, { user: reader }, 'viewer');
     const workspaceGrant = await grant({ folder: team }, { workspace: owner.workspaceUuid }, 'commenter', 'pending');
-    await revokeGrantFor(await grant({ folder: team }, { user: gone }, 'editor'));
+    const goneGrant = await grant({ folder: team }, { user: gone }, 'editor');
+    await revokeGrantFor(goneGrant);
     const child = await makeFolder(owner, 'Child', team);
 
     const response = await call('GET', `/v1/drive/folders/${team}/sharing`, { token: owner.token });
@@ -47,6 +48,18 @@ describe('GET sharing settings', () => {
           principal_email: null,
           role: 'commenter',
           status: 'pending',
+          ...timestamps,
+        },
+        // The spec's status has `revoked`: a revoked grant stays listed, as history (docs/drive-sharing.md).
+        {
+          object: 'drive_access',
+          uuid: goneGrant,
+          principal_type: 'user',
+          principal_user_uuid: gone.uuid,
+          principal_workspace_uuid: null,
+          principal_email: gone.email,
+          role: 'editor',
+          status: 'revoked',
           ...timestamps,
         },
       ],
