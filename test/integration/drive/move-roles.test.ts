@@ -109,6 +109,7 @@ const noWorkflows: WorkflowRequests = {
   startDriveCascade: async () => {},
   scheduleDocumentPurge: async () => {},
   startWebhookDelivery: async () => {},
+  startThumbnail: async () => {},
   wakeUploadLifecycle: () => {},
   wakeReplaceLifecycle: () => {},
   wakeDocumentPurge: () => {},
