@@ -13,7 +13,7 @@ async function adminWithDestination() {
   const workspace = await makeWorkspace();
   const admin = await makeAdmin(workspace);
   const mailbox = await makeMailbox(workspace.uuid);
-  const destination = await makeDestination(workspace.uuid, 'https://hooks.folio.test/in', [mailbox.uuid]);
+  const destination = await makeDestination(workspace.uuid, 'https://127.0.0.50/in', [mailbox.uuid]);
   return { workspace, admin, mailbox, destination };
 }
 
@@ -42,7 +42,7 @@ describe('signing in with a one-time link', () => {
 
     const list = await browser.get('/admin/webhooks');
     expect(list.status).toBe(200);
-    expect(list.body).toContain('https://hooks.folio.test/in');
+    expect(list.body).toContain('https://127.0.0.50/in');
 
     const again = new AdminClient();
     expect((await again.post(link)).status).toBe(410);
@@ -220,14 +220,14 @@ describe('what an admin sees', () => {
     expect(list.body).not.toContain(destination.uuid);
     const page = await browser.get(`/admin/webhooks/${destination.uuid}`);
     expect(page.status).toBe(404);
-    expect(page.body).not.toContain('hooks.folio.test');
+    expect(page.body).not.toContain('127.0.0.50');
     for (const action of ['pause', 'secret', 'rotate-secret', 'edit']) {
-      const answer = await browser.post(`/admin/webhooks/${destination.uuid}/${action}`, { url: 'https://hooks.folio.test/x' }, list);
+      const answer = await browser.post(`/admin/webhooks/${destination.uuid}/${action}`, { url: 'https://127.0.0.50/x' }, list);
       expect(answer.status, action).toBe(404);
       expect(answer.body, action).not.toContain(destination.secret);
     }
     const row = await db()('webhook_destinations').where({ uuid: destination.uuid }).first();
-    expect(row).toMatchObject({ status: 'active', url: 'https://hooks.folio.test/in' });
+    expect(row).toMatchObject({ status: 'active', url: 'https://127.0.0.50/in' });
     expect(await db()('webhook_secret_reveals').where({ destination_uuid: destination.uuid })).toEqual([]);
   });
 
@@ -236,13 +236,13 @@ describe('what an admin sees', () => {
     const browser = await signedIn(admin.email);
     const form = await browser.get('/admin/webhooks/new');
     expect(form.body).toContain(mailbox.address);
-    const refused = await browser.post('/admin/webhooks', { url: 'https://hooks.folio.test:8443/in', description: 'Ops', mailboxes: [mailbox.uuid] }, form);
+    const refused = await browser.post('/admin/webhooks', { url: 'https://127.0.0.50:8443/in', description: 'Ops', mailboxes: [mailbox.uuid] }, form);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatch(/id="url-error"[^>]*>This URL is refused: the port must be 443\./);
-    expect(refused.body).toContain('value="https://hooks.folio.test:8443/in"');
+    expect(refused.body).toContain('value="https://127.0.0.50:8443/in"');
     expect(await db()('webhook_destinations').where({ workspace_uuid: workspace.uuid }).count({ n: '*' }).first()).toEqual({ n: '1' });
 
-    const created = await browser.post('/admin/webhooks', { url: 'https://hooks.folio.test/second', description: 'Ops', mailboxes: [mailbox.uuid] }, form);
+    const created = await browser.post('/admin/webhooks', { url: 'https://127.0.0.50/second', description: 'Ops', mailboxes: [mailbox.uuid] }, form);
     expect(created.status).toBe(303);
     expect(created.location).toMatch(/^\/admin\/webhooks\/[0-9a-f-]{36}\?notice=created$/);
   });
