@@ -12,6 +12,7 @@ import { forbiddenPage } from './views/sign-in.js';
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
   'admin.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/admin.css', import.meta.url)) },
   'admin.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/admin.js', import.meta.url)) },
+  'favicon.svg': { type: 'image/svg+xml', body: readFileSync(new URL('./assets/favicon.svg', import.meta.url)) },
 };
 
 const assets: Middleware = async (ctx, next) => {

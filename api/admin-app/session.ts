@@ -41,7 +41,7 @@ export function securityHeaders(settings: AdminAppSettings): Middleware {
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('X-Content-Type-Options', 'nosniff');
     // Sign-in links carry their secret in the path: no page of the app tells another site where it came from.
-    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
     ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
     ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
@@ -93,22 +93,19 @@ const sameOrigin = (value: string, settings: AdminAppSettings) => {
 };
 
 /**
- * Every POST must come from the app's own pages: an Origin (when the browser sends one) of the app's origin, and,
- * once signed in, the session's CSRF token in the form. A refusal is a plain 403 and changes nothing.
+ * Every POST must come from the app's own pages: the browser's Sec-Fetch-Site (or, from a browser that sends none, its
+ * Origin) says same origin, and, once signed in, the form carries the session's CSRF token. A refusal is a plain 403
+ * and changes nothing.
  */
 export function checkCsrf(settings: AdminAppSettings): Middleware {
   return async (ctx, next) => {
     if (ctx.method === 'POST') {
-      const origin = ctx.get('Origin');
       const fetchSite = ctx.get('Sec-Fetch-Site');
+      const origin = ctx.get('Origin');
+      const fromApp = fetchSite ? fetchSite === 'same-origin' : origin === '' || sameOrigin(origin, settings);
       const session = ctx.state.adminSession;
       const submitted = (ctx.request.body as Record<string, unknown> | undefined)?._csrf;
-      const refused =
-        (origin !== '' && origin !== 'null' && !sameOrigin(origin, settings)) ||
-        origin === 'null' ||
-        fetchSite === 'cross-site' ||
-        (session !== undefined && !csrfTokenMatches(session, submitted));
-      if (refused) {
+      if (!fromApp || (session !== undefined && !csrfTokenMatches(session, submitted))) {
         ctx.status = 403;
         ctx.type = 'text/plain';
         ctx.body = 'This form expired or did not come from the admin app. Go back, reload the page and try again.';

@@ -125,7 +125,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       const created = await db().transaction((tx) => createDestination(tx, destinationDeps(), { workspaceUuid, ...values }));
       redirectTo(ctx, `/webhooks/${created.destination.uuid}`, 'created');
     } catch (error) {
-      ctx.status = 422;
+      // The form again, with the refusal next to its field: a page that rendered fine, so 200 (as Django's forms do).
       ctx.body = destinationFormPage(pageContext(ctx, settings), { mode: 'new', values, errors: formErrors(error), mailboxes: await mailboxes(ctx) }).text;
     }
   });
@@ -156,7 +156,6 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       await db().transaction((tx) => updateDestination(tx, destinationDeps(), target, values));
       redirectTo(ctx, `/webhooks/${destination.uuid}`, 'saved');
     } catch (error) {
-      ctx.status = 422;
       const page = { mode: 'edit' as const, destinationUuid: destination.uuid, values, errors: formErrors(error), mailboxes: await mailboxes(ctx) };
       ctx.body = destinationFormPage(pageContext(ctx, settings), page).text;
     }

@@ -16,6 +16,7 @@ export function layout(page: PageContext, title: string, body: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Folio admin</title>
+<link rel="icon" href="${base}/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${base}/assets/admin.css">
 <script src="${base}/assets/admin.js" defer></script>
 </head>

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { makeWorkspace } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
@@ -31,6 +31,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
+beforeEach(() => {
+  problems.length = 0;
+});
+
 async function freshPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
   context = await browser.newContext({ viewport });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.FOLIO_API_URL!).origin });
@@ -50,7 +54,9 @@ async function signInThroughCli(page: Page, email: string) {
   expect(headers['content-security-policy']).not.toContain('unsafe-inline');
   expect(headers['x-frame-options']).toBe('DENY');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(/\/admin\/webhooks$/);
+  await page.waitForURL(/\/admin\/webhooks$/).catch(async (error) => {
+    throw new Error(`${String(error)} at ${page.url()}: ${(await page.content()).slice(0, 2000)} ${problems.join(' | ')}`);
+  });
 }
 
 /** Every visible form control has a name a screen reader reads. */
@@ -76,7 +82,7 @@ describe('the admin app in a browser', () => {
     const mailboxes = [];
     for (let index = 0; index < 8; index += 1) mailboxes.push(await makeMailbox(workspace.uuid));
     const [support, billing] = mailboxes;
-    const target = await receiver('127.0.0.91');
+    const target = await receiver('127.0.0.25');
 
     const page = await freshPage();
     await signInThroughCli(page, admin.email);
@@ -85,7 +91,7 @@ describe('the admin app in a browser', () => {
 
     // Add: a refused URL says why next to the field, and nothing is created.
     await page.getByRole('link', { name: 'Add destination' }).first().click();
-    await page.getByLabel('Endpoint URL').fill('https://127.0.0.91:8443/hooks');
+    await page.getByLabel('Endpoint URL').fill('https://127.0.0.25:8443/hooks');
     await page.getByLabel('Description').fill('Support desk ticketing');
     await page.getByLabel(support!.address).check();
     await page.getByRole('button', { name: 'Add destination' }).click();
@@ -123,8 +129,12 @@ describe('the admin app in a browser', () => {
     expect(await page.locator('h1 .badge').textContent()).toBe('active');
 
     // A delivery from `folio email deliver` shows in the history with its status code.
-    await deliverMail(support!.uuid, 'Printer on fire');
-    await target.waitFor(1, 60_000);
+    const delivered = await deliverMail(support!.uuid, 'Printer on fire');
+    expect(delivered.event_id).toMatch(/^whevt_/);
+    await target.waitFor(1, 120_000).catch(async (error) => {
+      const state = { deliveries: await db()('webhook_deliveries').where({ destination_uuid: destinationUuid }), destination: await db()('webhook_destinations').where({ uuid: destinationUuid }).first('status') };
+      throw new Error(`${String(error)}: ${JSON.stringify(state)}`);
+    });
     await until('the attempt is recorded', async () => (await db()('webhook_attempts').where({ destination_uuid: destinationUuid, outcome: 'success' }).first()) ?? false, 60_000);
     await page.reload();
     const attemptRow = page.locator('table.attempts tbody tr').first();
@@ -161,14 +171,14 @@ describe('the admin app in a browser', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await phone.screenshot({ path: join(SCREENSHOTS, 'destination-phone.png'), fullPage: true });
 
-    expect(problems).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 
   it('shows a disabled destination\'s reason and turns it on, and refuses a session whose admin was demoted', { timeout: 4 * CLI_TIMEOUT_MS }, async () => {
     const workspace = await makeWorkspace();
     const admin = await makeAdmin(workspace);
     const mailbox = await makeMailbox(workspace.uuid);
-    const failing = await receiver('127.0.0.92');
+    const failing = await receiver('127.0.0.26');
     failing.answer(() => ({ status: 503 }));
 
     const page = await freshPage();
@@ -202,6 +212,6 @@ describe('the admin app in a browser', () => {
     expect(await page.content()).not.toContain(failing.url('/hooks'));
     await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
 
-    expect(problems).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
   });
 });
