@@ -24,9 +24,9 @@ export function deliveryChart(days: DailyStats[]) {
   <text x="${(index * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 6}" text-anchor="middle">${day.day.slice(5)}</text>
 </g>`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Attempts per day for the last ${days.length} days: delivered and failed">
+  return html`<div class="chart-box"><svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Attempts per day for the last ${days.length} days: delivered and failed">
   <line class="axis" x1="0" y1="${HEIGHT - PAD_BOTTOM}" x2="${WIDTH}" y2="${HEIGHT - PAD_BOTTOM}"></line>
   ${bars}
 </svg>
-<p class="legend"><span class="swatch ok"></span> delivered <span class="swatch failed"></span> failed</p>`;
+<p class="legend"><span class="swatch ok"></span> delivered <span class="swatch failed"></span> failed</p></div>`;
 }
