@@ -2,6 +2,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { routeNotFound } from '../domain/errors.js';
+import { config } from '../platform/config.js';
+import { canSendMail } from '../platform/mail-out.js';
+import { adminApp } from './admin-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
@@ -52,6 +55,9 @@ export function createApp(): Koa {
   app.use(healthRouter.routes());
   // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.
   app.use(publicLinksRouter.routes()).use(publicLinksRouter.allowedMethods());
+  // The admin app answers under its own path with its own (cookie) sign-in; see docs/admin-app.md.
+  const admin = config().admin;
+  app.use(adminApp({ url: new URL(admin.url), limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs }, emailEnabled: canSendMail() }));
 
   // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
   const authenticateV1 = authenticate();

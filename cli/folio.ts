@@ -13,6 +13,7 @@ import { isUuid } from '../domain/uuid.js';
 import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
+import { registerAdminCommands } from './admin.js';
 import { registerMailCommands } from './mail.js';
 import { registerWebhookCommands } from './webhooks.js';
 
@@ -236,6 +237,7 @@ export function buildProgram(): Command {
       output({ removed: removed ? presentPublicLink(removed) : null }, options);
     });
 
+  registerAdminCommands(program, output);
   registerMailCommands(program, output);
   registerWebhookCommands(program, output);
   return program;

@@ -121,7 +121,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .description('Print the signing secret (and the previous one while it still signs).')
     .argument('<uuid>', 'destination uuid')
     .option('--json', 'print one JSON object')
-    .action(async (uuid: string, options) => output(presentSecrets(await revealSigningSecrets(db(), config().masterKey, { uuid })), options));
+    .action(async (uuid: string, options) => output(presentSecrets(await revealSigningSecrets(db(), config().masterKey, { uuid }, { userUuid: null, via: 'cli' })), options));
   webhook
     .command('deliveries')
     .description('The most recent attempts, newest first: status code or error class, response time, delivery id.')

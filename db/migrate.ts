@@ -13,6 +13,7 @@ import * as emailWebhooks from './migrations/010_email_webhooks.js';
 import * as publicLinkTokenHash from './migrations/011_public_link_token_hash.js';
 import * as documentRevisionDeltas from './migrations/012_document_revision_deltas.js';
 import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
+import * as adminSessions from './migrations/014_admin_sessions.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011_public_link_token_hash': publicLinkTokenHash,
   '012_document_revision_deltas': documentRevisionDeltas,
   '013_drive_thumbnails': driveThumbnails,
+  '014_admin_sessions': adminSessions,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { createDb } from '../platform/database.js';
 import { loadConfig } from '../platform/config.js';
 import { migrateLatest } from '../db/migrate.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
+import { createSignInLink, signInUrl } from '../domain/admin/sessions.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { ensureTools } from './local/tools.js';
@@ -19,6 +20,15 @@ const LOGS = join(DATA, 'logs');
 const DEMO_FILE = join(DATA, 'demo.json');
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function demoSignInLink(databaseUrl: string, adminUrl: string, userUuid: string): Promise<string> {
+  const knex = createDb(databaseUrl);
+  try {
+    return signInUrl(adminUrl, (await createSignInLink(knex, { user: userUuid })).token);
+  } finally {
+    await knex.destroy();
+  }
+}
 
 interface Demo {
   workspace_uuid: string;
@@ -96,10 +106,13 @@ async function main() {
     say(`  API            ${apiUrl}`);
     say(`  Temporal UI    ${temporal.uiUrl}`);
     say(`  MinIO console  ${minio.consoleUrl}  (user ${settings.storage.accessKey})`);
+    say(`  Admin app      ${settings.admin.url}/webhooks`);
     say(`  Logs           ${LOGS}`);
     say('');
     say('Try it:');
     say(`  curl -s -H 'Authorization: Bearer ${demo.access_token}' ${apiUrl}/v1/drive/files`);
+    say(`  open ${await demoSignInLink(databaseUrl, settings.admin.url, demo.user_uuid)}`);
+    say('  (a one-time admin sign-in link for demo@folio.local, valid 15 minutes; `npm run folio -- admin sign-in-link --user demo@folio.local` prints another)');
     say('');
     say('Ctrl-C stops everything this command started; data stays in .data/.');
   } catch (error) {

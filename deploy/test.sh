@@ -12,4 +12,9 @@ step "lint"; npx eslint .
 step "import cycles"; npx dpdm --no-warning --no-tree --exit-code circular:1 'api/**/*.ts' 'domain/**/*.ts' 'activities/**/*.ts' 'workflows/**/*.ts' 'worker/**/*.ts' 'cli/**/*.ts' 'db/**/*.ts' 'platform/**/*.ts'
 step "deploy files"; bash deploy/check.sh
 step "unit tests"; npx vitest run --project unit
+# The admin app's browser tests drive Debian's chromium (Playwright's own download cannot be reached from here).
+if ! command -v "${FOLIO_CHROMIUM:-chromium}" >/dev/null 2>&1; then
+  step "installing chromium with apt for the admin app's browser tests"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
 step "integration tests (real PostgreSQL, Temporal and MinIO)"; npx vitest run --project integration

@@ -34,6 +34,14 @@ const EnvSchema = z.object({
   FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: z.coerce.number().int().positive().default(4),
   /** The address clients use to reach the API; public links and document URLs are built from it. */
   FOLIO_PUBLIC_URL: z.url().optional(),
+  /** Where the admin app lives (webhook destinations); served by the API process at this URL's path. */
+  FOLIO_ADMIN_URL: z.url().optional(),
+  /** An admin app session ends after this long without a request, and in any case this long after sign-in. */
+  FOLIO_ADMIN_SESSION_IDLE: duration('1h'),
+  FOLIO_ADMIN_SESSION_MAX: duration('12h'),
+  /** Outgoing mail (sign-in links), as smtp://[user:pass@]host:port or smtps://…; unset, the sign-in page offers no e-mail. */
+  FOLIO_SMTP_SEND_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  FOLIO_MAIL_FROM: z.string().min(3).default('Folio <no-reply@folio.local>'),
   /** Where the document editor app lives; a document's url is <FOLIO_DOCS_URL>/<uuid>. */
   FOLIO_DOCS_URL: z.url().default('http://127.0.0.1:8080/docs'),
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
@@ -126,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
+  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
   return {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
@@ -135,8 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT,
       maxConcurrentLargeUploads: values.FOLIO_MAX_CONCURRENT_LARGE_UPLOADS,
     },
-    publicUrl: (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, ''),
+    publicUrl,
     docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
+    admin: {
+      url: (values.FOLIO_ADMIN_URL ?? `${publicUrl}/admin`).replace(/\/$/, ''),
+      sessionIdleMs: values.FOLIO_ADMIN_SESSION_IDLE,
+      sessionMaxMs: values.FOLIO_ADMIN_SESSION_MAX,
+    },
+    mailOut: { url: values.FOLIO_SMTP_SEND_URL, from: values.FOLIO_MAIL_FROM },
     logLevel: values.FOLIO_LOG_LEVEL,
     databaseUrl: values.FOLIO_DATABASE_URL,
     temporal: {

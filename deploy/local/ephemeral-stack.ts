@@ -70,6 +70,8 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       FOLIO_HOST: '127.0.0.1',
       FOLIO_PORT: String(apiPort),
       FOLIO_SMTP_PORT: String(smtpPort),
+      // Outgoing mail (admin sign-in links) goes to this stack's own inbound SMTP: it never leaves the machine.
+      FOLIO_SMTP_SEND_URL: `smtp://127.0.0.1:${smtpPort}`,
       FOLIO_DATABASE_URL: databaseUrl,
       FOLIO_TEMPORAL_ADDRESS: temporal.address,
       FOLIO_TEMPORAL_UI_URL: temporal.uiUrl,

@@ -37,6 +37,13 @@ export async function findMailbox(knex: Knex, uuid: string, options: { forUpdate
   return { uuid: row.uuid, workspace_uuid: row.workspace_uuid, address: row.address, members, created_at: row.created_at };
 }
 
+/** A workspace's mailboxes by address, those containing `search` when given (the admin app's picker). */
+export async function listWorkspaceMailboxes(knex: Knex, workspaceUuid: string, search = ''): Promise<{ uuid: string; address: string }[]> {
+  const query = knex('mailboxes').where({ workspace_uuid: workspaceUuid }).orderBy('address').select('uuid', 'address');
+  if (search) query.whereRaw('strpos(address, lower(?)) > 0', [search]);
+  return query;
+}
+
 /** The mailbox an SMTP recipient names, or undefined: the ingress answers 550 for it. */
 export async function findMailboxByAddress(knex: Knex, address: string): Promise<{ uuid: string; workspace_uuid: string } | undefined> {
   return knex('mailboxes').where({ address: address.trim().toLowerCase() }).first('uuid', 'workspace_uuid');

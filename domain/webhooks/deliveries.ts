@@ -260,6 +260,18 @@ export async function listAttempts(
   return query;
 }
 
+/** Each destination's most recent finished attempt (the destinations list shows its outcome and time). */
+export async function lastFinishedAttempts(knex: Knex, destinationUuids: string[]): Promise<Map<string, AttemptRow>> {
+  if (!destinationUuids.length) return new Map();
+  const rows: AttemptRow[] = await knex('webhook_attempts')
+    .distinctOn('destination_uuid')
+    .whereIn('destination_uuid', destinationUuids)
+    .whereNot({ outcome: 'pending' })
+    .orderBy([{ column: 'destination_uuid' }, { column: 'started_at', order: 'desc' }])
+    .select('*');
+  return new Map(rows.map((row) => [row.destination_uuid, row]));
+}
+
 export interface DailyStats {
   day: string;
   attempts: number;

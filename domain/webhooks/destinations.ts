@@ -169,13 +169,20 @@ export async function rotateSigningSecret(
   return { destination: await findDestination(tx, destination.uuid), signingSecret: secretText(secret) };
 }
 
-/** The secrets in clear, for a workspace admin's reveal: the current one, and the previous one while it still signs. */
+export type RevealedVia = 'admin_app' | 'api' | 'cli';
+
+/**
+ * The secrets in clear, for a workspace admin's reveal: the current one, and the previous one while it still signs.
+ * Every reveal is recorded with who and how (the destination page lists them).
+ */
 export async function revealSigningSecrets(
   knex: Knex,
   masterKey: Buffer,
   target: { uuid: string; workspaceUuid?: string },
+  by: { userUuid: string | null; via: RevealedVia },
 ): Promise<{ signingSecret: string; previousSigningSecret: string | null; previousExpiresAt: Date | null }> {
   const destination = await findDestination(knex, target.uuid, target.workspaceUuid);
+  await knex('webhook_secret_reveals').insert({ destination_uuid: destination.uuid, user_uuid: by.userUuid, via: by.via });
   const row = await knex('webhook_destinations').where({ uuid: destination.uuid }).first('secret_wrapped', 'previous_secret_wrapped');
   const previous = destination.previous_secret_expires_at && row.previous_secret_wrapped;
   return {
@@ -183,4 +190,21 @@ export async function revealSigningSecrets(
     previousSigningSecret: previous ? unwrapSecret(masterKey, destination.uuid, row.previous_secret_wrapped) : null,
     previousExpiresAt: previous ? destination.previous_secret_expires_at : null,
   };
+}
+
+export interface SecretReveal {
+  user_uuid: string | null;
+  email: string | null;
+  via: RevealedVia;
+  revealed_at: Date;
+}
+
+/** The most recent reveals of a destination's secret, newest first. */
+export async function listSecretReveals(knex: Knex, destinationUuid: string, limit = 10): Promise<SecretReveal[]> {
+  return knex('webhook_secret_reveals as r')
+    .leftJoin('users as u', 'u.uuid', 'r.user_uuid')
+    .where('r.destination_uuid', destinationUuid)
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .select('r.user_uuid', 'u.email', 'r.via', 'r.revealed_at');
 }

@@ -108,7 +108,9 @@ for (const change of ['pause', 'resume', 'enable'] as StatusChange[]) {
 adminWebhooksRouter.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
   const { params } = input(ctx.state, WebhooksShowSchema);
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentSecrets(await revealSigningSecrets(db(), config().masterKey, { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid }));
+  const me = callerOf(ctx.state);
+  const target = { uuid: params.uuid, workspaceUuid: me.workspaceUuid };
+  ctx.body = presentSecrets(await revealSigningSecrets(db(), config().masterKey, target, { userUuid: me.userUuid, via: 'api' }));
 });
 
 adminWebhooksRouter.post('/:uuid/rotate-secret', ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {

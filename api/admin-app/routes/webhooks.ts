@@ -1,0 +1,198 @@
+// The webhook pages: destinations, add / edit, one destination with its switch, secret and history. Each action is
+// a form POST answered by a redirect (303) to the page that shows its result; the rules are the domain's, as for the
+// JSON admin API (api/routes/admin/webhooks.ts).
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { AppError } from '../../../domain/errors.js';
+import { listWorkspaceMailboxes } from '../../../domain/email/mailboxes.js';
+import { dailyStats, lastFinishedAttempts, listAttempts } from '../../../domain/webhooks/deliveries.js';
+import {
+  changeDestinationStatus,
+  createDestination,
+  findDestination,
+  listDestinations,
+  listSecretReveals,
+  revealSigningSecrets,
+  rotateSigningSecret,
+  updateDestination,
+  type Destination,
+  type StatusChange,
+} from '../../../domain/webhooks/destinations.js';
+import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
+import { isUuid } from '../../../domain/uuid.js';
+import { config } from '../../../platform/config.js';
+import { db } from '../../../platform/database.js';
+import { pageContext, type AdminAppSettings } from '../session.js';
+import { destinationPage, type DestinationView } from '../views/destination.js';
+import { destinationFormPage, destinationsPage, NOTICES, type DestinationFormValues, type Notice } from '../views/destinations.js';
+import { forbiddenPage } from '../views/sign-in.js';
+
+const ATTEMPTS_PER_PAGE = 20;
+const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
+const noticeOf = (value: unknown): Notice | undefined => (typeof value === 'string' && value in NOTICES ? (value as Notice) : undefined);
+
+function sessionOf(ctx: Context) {
+  const session = ctx.state.adminSession;
+  if (!session) throw new Error('requireSession runs first');
+  return session;
+}
+
+/** The form's fields, whatever the browser sent: one checkbox arrives as a string, several as an array. */
+function formValues(body: unknown): DestinationFormValues {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  const mailboxes = Array.isArray(fields.mailboxes) ? fields.mailboxes : fields.mailboxes === undefined ? [] : [fields.mailboxes];
+  return { url: text(fields.url), description: text(fields.description), mailboxes: mailboxes.filter((value): value is string => typeof value === 'string') };
+}
+
+/** The domain's refusal, said next to the field it is about. */
+function formErrors(error: unknown): { url?: string; description?: string; mailboxes?: string; form?: string } {
+  if (!(error instanceof AppError)) throw error;
+  if (error.code === 'invalid_url') return { url: `This URL is refused: ${String(error.extras.reason)}.` };
+  if (error.code === 'unknown_mailboxes') return { mailboxes: 'Some of these mailboxes are no longer in this workspace.' };
+  if (error.status >= 500) throw error;
+  return { form: error.description };
+}
+
+export function webhookPagesRouter(settings: AdminAppSettings): Router {
+  const router = new Router();
+  const mailboxes = (ctx: Context) => listWorkspaceMailboxes(db(), sessionOf(ctx).workspaceUuid);
+  const addresses = async (ctx: Context) => new Map((await mailboxes(ctx)).map((mailbox) => [mailbox.uuid, mailbox.address]));
+
+  /** The destination of the session's workspace named in the path; anything else is the same not-found page. */
+  async function destinationIn(ctx: Context): Promise<Destination | undefined> {
+    const uuid = ctx.params.uuid!;
+    try {
+      return await findDestination(db(), uuid, sessionOf(ctx).workspaceUuid);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 404) {
+        ctx.status = 404;
+        ctx.body = forbiddenPage(pageContext(ctx, settings)).text;
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async function renderDestination(ctx: Context, destination: Destination, extra: Partial<DestinationView> = {}) {
+    const before = typeof ctx.query.before === 'string' && ctx.query.before.startsWith('whdel_') && isUuid(ctx.query.before.slice(6)) ? ctx.query.before.slice(6) : undefined;
+    const attempts = await listAttempts(db(), destination.uuid, { limit: ATTEMPTS_PER_PAGE, after: before });
+    const last = attempts.length === ATTEMPTS_PER_PAGE ? attempts[attempts.length - 1] : undefined;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = destinationPage(pageContext(ctx, settings), {
+      destination,
+      mailboxAddress: await addresses(ctx),
+      stats: await dailyStats(db(), destination.uuid, 7),
+      attempts,
+      nextCursor: last ? `whdel_${last.uuid}` : null,
+      reveals: await listSecretReveals(db(), destination.uuid),
+      notice: noticeOf(ctx.query.notice),
+      ...extra,
+    }).text;
+  }
+
+  const redirectTo = (ctx: Context, path: string, notice?: Notice) => {
+    ctx.status = 303;
+    ctx.redirect(`${settings.url.pathname.replace(/\/$/, '')}${path}${notice ? `?notice=${notice}` : ''}`);
+  };
+
+  router.get('/', (ctx) => redirectTo(ctx, '/webhooks'));
+
+  router.get('/webhooks', async (ctx) => {
+    const destinations = await listDestinations(db(), sessionOf(ctx).workspaceUuid);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = destinationsPage(pageContext(ctx, settings), {
+      destinations,
+      lastAttempts: await lastFinishedAttempts(db(), destinations.map((destination) => destination.uuid)),
+      mailboxAddress: await addresses(ctx),
+      notice: noticeOf(ctx.query.notice),
+    }).text;
+  });
+
+  router.get('/webhooks/new', async (ctx) => {
+    ctx.body = destinationFormPage(pageContext(ctx, settings), {
+      mode: 'new',
+      values: { url: '', description: '', mailboxes: [] },
+      errors: {},
+      mailboxes: await mailboxes(ctx),
+    }).text;
+  });
+
+  router.post('/webhooks', async (ctx) => {
+    const values = formValues(ctx.request.body);
+    const workspaceUuid = sessionOf(ctx).workspaceUuid;
+    try {
+      const created = await db().transaction((tx) => createDestination(tx, destinationDeps(), { workspaceUuid, ...values }));
+      redirectTo(ctx, `/webhooks/${created.destination.uuid}`, 'created');
+    } catch (error) {
+      // The form again, with the refusal next to its field: a page that rendered fine, so 200 (as Django's forms do).
+      ctx.body = destinationFormPage(pageContext(ctx, settings), { mode: 'new', values, errors: formErrors(error), mailboxes: await mailboxes(ctx) }).text;
+    }
+  });
+
+  router.get('/webhooks/:uuid', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (destination) await renderDestination(ctx, destination);
+  });
+
+  router.get('/webhooks/:uuid/edit', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    ctx.body = destinationFormPage(pageContext(ctx, settings), {
+      mode: 'edit',
+      destinationUuid: destination.uuid,
+      values: { url: destination.url, description: destination.description, mailboxes: destination.mailboxes },
+      errors: {},
+      mailboxes: await mailboxes(ctx),
+    }).text;
+  });
+
+  router.post('/webhooks/:uuid/edit', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const values = formValues(ctx.request.body);
+    const target = { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid };
+    try {
+      await db().transaction((tx) => updateDestination(tx, destinationDeps(), target, values));
+      redirectTo(ctx, `/webhooks/${destination.uuid}`, 'saved');
+    } catch (error) {
+      const page = { mode: 'edit' as const, destinationUuid: destination.uuid, values, errors: formErrors(error), mailboxes: await mailboxes(ctx) };
+      ctx.body = destinationFormPage(pageContext(ctx, settings), page).text;
+    }
+  });
+
+  const changes: Record<StatusChange, Notice> = { pause: 'paused', resume: 'resumed', enable: 'enabled' };
+  for (const [change, notice] of Object.entries(changes) as [StatusChange, Notice][]) {
+    router.post(`/webhooks/:uuid/${change}`, async (ctx) => {
+      const destination = await destinationIn(ctx);
+      if (!destination) return;
+      const target = { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid };
+      try {
+        await db().transaction((tx) => changeDestinationStatus(tx, target, change));
+      } catch (error) {
+        // A switch already in the wanted state (a double click, two tabs) shows the page as it is.
+        if (!(error instanceof AppError && error.code === 'invalid_state')) throw error;
+      }
+      redirectTo(ctx, `/webhooks/${destination.uuid}`, notice);
+    });
+  }
+
+  // A POST, so that each reveal is a deliberate act with a CSRF token, recorded with who and when.
+  router.post('/webhooks/:uuid/secret', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const by = { userUuid: sessionOf(ctx).userUuid, via: 'admin_app' as const };
+    const secrets = await revealSigningSecrets(db(), config().masterKey, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }, by);
+    await renderDestination(ctx, destination, { secrets });
+  });
+
+  router.post('/webhooks/:uuid/rotate-secret', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
+    await db().transaction((tx) => rotateSigningSecret(tx, deps, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }));
+    redirectTo(ctx, `/webhooks/${destination.uuid}`, 'rotated');
+  });
+
+  return router;
+}
