@@ -1,6 +1,7 @@
 // A markdown-it inline rule that reads CriticMarkup suggestions ({++ ++}, {-- --}, {~~ ~> ~~}, {== ==}) and their {>>sN<<} refs.
 import type { MarkdownIt, StateInline } from 'markdown-it';
 import type { SuggestionKind } from './schema.js';
+import { steps } from './steps.js';
 
 /** Token meta of critic_open, critic_block and critic_note tokens. */
 export interface CriticMeta {
@@ -30,6 +31,7 @@ function findCriticEnd(src: string, from: number, max: number, target: string): 
   let depth = 0;
   let i = from;
   while (i < max) {
+    steps.count++;
     const ch = src[i];
     if (ch === '\\') {
       i += 2;
@@ -67,6 +69,7 @@ function findCriticEnd(src: string, from: number, max: number, target: string): 
 function findBacktickRun(src: string, from: number, max: number, length: number): number {
   let i = from;
   while (i < max) {
+    steps.count++;
     if (src[i] !== '`') {
       i++;
       continue;

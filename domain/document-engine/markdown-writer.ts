@@ -7,6 +7,7 @@ import { inlineFrag, note, SIGNS } from './markdown-inline-writer.js';
 import { EMPTY, join, longestRun, plain, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
 import { cachedBlockText, cachedBlockUnits, keepBlockUnits } from './markdown-write-cache.js';
 import { blockSuggestion, nodes } from './schema.js';
+import { steps } from './steps.js';
 
 export interface SerializedDocument {
   markdown: string;
@@ -87,11 +88,12 @@ export function serializeDoc(doc: PMNode, ctx: WriteContext): SerializedDocument
       }
       let first: TextUnit | undefined;
       let b = lo;
-      for (; b < blocks.length && !first; b++) first = unitsOf(b).find((unit) => unit.mdEnd > start);
+      for (; b < blocks.length && !first; b++) first = unitsOf(b).find((unit) => (steps.count++, unit.mdEnd > start));
       if (!first || first.md >= end) return null;
       let last: TextUnit = first;
       b--;
       let k = unitsOf(b).indexOf(first);
+      steps.count += k;
       for (; b < blocks.length; b++, k = 0) {
         const units = unitsOf(b);
         for (; k < units.length && units[k]!.md < end; k++) last = units[k]!;

@@ -3,6 +3,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { targetAmbiguous, targetNotFound, type QuoteCandidate } from './errors.js';
 import type { SerializedDocument } from './markdown-writer.js';
 import { nodes } from './schema.js';
+import { steps } from './steps.js';
 
 export type Occurrence = number | 'first' | 'last';
 
@@ -134,7 +135,7 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ');
  * The text as it reads: text blocks one per line, line breaks as newlines, every run of whitespace (block
  * boundaries included) read as one space, so a quote copied from rendered text matches however it wraps.
  */
-function textReading(doc: PMNode, query: QuoteQuery): Reading {
+export function textReading(doc: PMNode, query: QuoteQuery): Reading {
   const chars: string[] = [];
   const ranges: Array<{ from: number; to: number } | null> = [];
   doc.descendants((node, pos) => {
@@ -147,6 +148,7 @@ function textReading(doc: PMNode, query: QuoteQuery): Reading {
       const start = pos + 1 + offset;
       if (child.isText) {
         for (let i = 0; i < child.text!.length; i++) {
+          steps.count++;
           chars.push(child.text![i]!);
           ranges.push({ from: start + i, to: start + i + 1 });
         }

@@ -6,6 +6,7 @@ import type { WriteContext } from './markdown-units.js';
 import { rememberSources } from './markdown-write-cache.js';
 import { serializeDoc, type SerializedDocument } from './markdown-writer.js';
 import { normalizeDoc } from './normalize.js';
+import { steps } from './steps.js';
 import { blockSuggestion, isInlineTextblock, marks, nodes, schema } from './schema.js';
 
 /** ProseMirror's JSON form of a node. */
@@ -157,6 +158,7 @@ function markedSpan(doc: PMNode, test: (mark: Mark) => boolean): { from: number;
   let from = -1;
   let to = -1;
   doc.descendants((node, pos) => {
+    steps.count++;
     if (node.isInline && node.marks.some(test)) {
       if (from < 0) from = pos;
       to = pos + node.nodeSize;
@@ -177,6 +179,7 @@ function suggestionPlacement(working: Working, thread: SuggestionAnchor): Thread
   let formattedBlock: PMNode | null = null;
 
   doc.descendants((node) => {
+    steps.count++;
     const marker = blockSuggestion(node);
     if (marker?.thread === thread.id) {
       blockMarks++;
