@@ -134,71 +134,83 @@ const collapse = (text: string) => text.replace(/\s+/g, ' ');
 /**
  * The text as it reads: text blocks one per line, line breaks as newlines, every run of whitespace (block
  * boundaries included) read as one space, so a quote copied from rendered text matches however it wraps.
+ * Built in one pass, compact: the string, and per character of it the document span it stands for in two typed
+ * arrays (-1 where it stands for no text: a space that is only block boundaries). Exported for the tests.
  */
 export function textReading(doc: PMNode, query: QuoteQuery): Reading {
-  const chars: string[] = [];
-  const ranges: Array<{ from: number; to: number } | null> = [];
+  // A haystack character stands for at least one document position, so the document's size bounds its length.
+  const spanFrom = new Int32Array(doc.content.size + 1);
+  const spanTo = new Int32Array(doc.content.size + 1);
+  const parts: string[] = [];
+  let length = 0;
+  // The whitespace run being read: whether there is one, and the span of the text in it (-1 while none).
+  let inSpace = false;
+  let spaceFrom = -1;
+  let spaceTo = -1;
+  const space = (from: number, to: number) => {
+    inSpace = true;
+    if (from < 0) return;
+    if (spaceFrom < 0) spaceFrom = from;
+    spaceTo = to;
+  };
+  const endSpace = () => {
+    if (!inSpace) return;
+    parts.push(' ');
+    spanFrom[length] = spaceFrom;
+    spanTo[length] = spaceTo;
+    length++;
+    inSpace = false;
+    spaceFrom = -1;
+    spaceTo = -1;
+  };
   doc.descendants((node, pos) => {
     if (!node.isTextblock) return true;
-    if (chars.length > 0) {
-      chars.push('\n');
-      ranges.push(null);
-    }
+    // A block boundary is whitespace once some character was read: an empty first block adds none.
+    if (length > 0 || inSpace) space(-1, -1);
     node.forEach((child, offset) => {
       const start = pos + 1 + offset;
-      if (child.isText) {
-        for (let i = 0; i < child.text!.length; i++) {
-          steps.count++;
-          chars.push(child.text![i]!);
-          ranges.push({ from: start + i, to: start + i + 1 });
+      if (child.type === nodes.hard_break) {
+        space(start, start + 1);
+        return;
+      }
+      if (!child.isText) return;
+      const text = child.text!;
+      steps.count += text.length;
+      WHITESPACE.lastIndex = 0;
+      let at = 0;
+      for (let run = WHITESPACE.exec(text); ; run = WHITESPACE.exec(text)) {
+        const wordEnd = run ? run.index : text.length;
+        if (wordEnd > at) {
+          endSpace();
+          parts.push(text.slice(at, wordEnd));
+          for (let i = at; i < wordEnd; i++, length++) {
+            spanFrom[length] = start + i;
+            spanTo[length] = start + i + 1;
+          }
         }
-      } else if (child.type === nodes.hard_break) {
-        chars.push('\n');
-        ranges.push({ from: start, to: start + 1 });
+        if (!run) break;
+        space(start + run.index, start + run.index + run[0].length);
+        at = run.index + run[0].length;
       }
     });
     return false;
   });
-
-  // Collapse whitespace runs, remembering the document span each collapsed character stands for.
-  let haystack = '';
-  const spans: Array<{ from: number; to: number } | null> = [];
-  for (let i = 0; i < chars.length; i++) {
-    if (!/\s/.test(chars[i]!)) {
-      haystack += chars[i];
-      spans.push(ranges[i]!);
-      continue;
-    }
-    let from = -1;
-    let to = -1;
-    while (i < chars.length && /\s/.test(chars[i]!)) {
-      const range = ranges[i];
-      if (range) {
-        if (from < 0) from = range.from;
-        to = range.to;
-      }
-      i++;
-    }
-    i--;
-    haystack += ' ';
-    spans.push(from < 0 ? null : { from, to });
-  }
+  endSpace();
   return {
     name: 'text',
-    haystack,
+    haystack: parts.join(''),
     needle: collapse(query.find),
     before: query.before === undefined ? undefined : collapse(query.before),
     after: query.after === undefined ? undefined : collapse(query.after),
     rangeOf: (start, end) => {
-      let from = -1;
-      let to = -1;
-      for (let i = start; i < end; i++) {
-        const span = spans[i];
-        if (!span) continue;
-        if (from < 0) from = span.from;
-        to = span.to;
-      }
-      return from < 0 ? null : { from, to };
+      let first = start;
+      while (first < end && spanFrom[first]! < 0) first++;
+      if (first === end) return null;
+      let last = end - 1;
+      while (spanFrom[last]! < 0) last--;
+      return { from: spanFrom[first]!, to: spanTo[last]! };
     },
   };
 }
+
+const WHITESPACE = /\s+/g;
