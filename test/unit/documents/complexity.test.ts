@@ -57,6 +57,14 @@ describe('quote matching', { timeout: 120_000 }, () => {
     expectLinear(2_000, (n) => addComment(letters(n), { on: 'e', occurrence: n }, 'c1'));
   });
 
+  it('narrows a one-letter quote with a long before and after in linear steps', () => {
+    // n matches, each checked against a before and an after a tenth of the paragraph long.
+    expectLinear(1_000, (n) => {
+      const context = 'ab'.repeat(n / 10);
+      return addComment(stateFromMarkdown('ab'.repeat(n)), { on: 'b', before: `${context}a`, after: context, occurrence: 'last' }, 'c1');
+    });
+  });
+
   it('matches a one-letter quote found only in the text reading in linear steps', () => {
     // "x y" is not in the markdown "x *y*": it is found in the text reading.
     const split = (n: number) => stateFromMarkdown('x *y* '.repeat(n).trim());
