@@ -25,7 +25,7 @@ describe('work bounded by the input', () => {
     const read = await readContent(owner, document.uuid);
     expect(read.status).toBe(200);
     expect(read.body.threads).toHaveLength(1);
-    expect(read.body.threads[0].suggested_text).toContain('{++{++');
+    expect(read.body.threads[0].suggested_text).toContain('\\{++\\{++');
     expect((await call('GET', '/readyz')).status).toBe(200);
   });
 
