@@ -1,6 +1,7 @@
 // A markdown-it inline rule that reads CriticMarkup suggestions ({++ ++}, {-- --}, {~~ ~> ~~}, {== ==}) and their {>>sN<<} refs.
 import type { MarkdownIt, StateInline } from 'markdown-it';
 import type { SuggestionKind } from './schema.js';
+import { steps } from './steps.js';
 
 /** Token meta of critic_open, critic_block and critic_note tokens. */
 export interface CriticMeta {
@@ -17,72 +18,243 @@ const OPENERS: Record<string, { kind: SuggestionKind | 'replace'; closer: string
   '{==': { kind: 'format', closer: '==}' },
   '{~~': { kind: 'replace', closer: '~~}' },
 };
-const CLOSERS = new Set(['++}', '--}', '==}', '~~}']);
 
 /** The raw content that turns a suggestion into a block-level one. */
 export const BLOCK_MARK = '¶';
 
-/**
- * Finds the closer (or, for a replacement, the ~> separator) that ends a CriticMarkup span opened before `from`.
- * Escapes, code spans and nested spans are skipped so text written inside them cannot end the span early.
- */
-function findCriticEnd(src: string, from: number, max: number, target: string): number {
-  let depth = 0;
-  let i = from;
-  while (i < max) {
-    const ch = src[i];
-    if (ch === '\\') {
-      i += 2;
-      continue;
-    }
-    if (ch === '`') {
-      let run = 1;
-      while (src[i + run] === '`') run++;
-      const close = findBacktickRun(src, i + run, max, run);
-      i = close < 0 ? i + run : close + run;
-      continue;
-    }
-    const three = src.slice(i, i + 3);
-    if (three === '{>>') {
-      const close = src.indexOf('<<}', i + 3);
-      i = close < 0 || close + 3 > max ? i + 3 : close + 3;
-      continue;
-    }
-    if (OPENERS[three]) {
-      depth++;
-      i += 3;
-      continue;
-    }
-    if (depth === 0 && src.startsWith(target, i)) return i;
-    if (depth > 0 && CLOSERS.has(three)) {
-      depth--;
-      i += 3;
-      continue;
-    }
-    i++;
+// The rule below runs at every `{` of a paragraph and must find where the span it opens ends. Scanning to the
+// end of the text each time made `{++` repeated n times cost n² (minutes for n = 10⁵). The scans are instead walks
+// over one tokenization of the source, remembered per position: each position of a paragraph is walked at most
+// once per scan bound (posMax: the paragraph, or a span or link text being read inside it, so a few nested bounds)
+// and per closer looked for. A walk behaves exactly as a plain left-to-right scan would:
+//   - `\x` is skipped as a unit, so an escaped marker never counts;
+//   - a backtick run skips to the next run of the same length before the bound (a code span), or is skipped alone;
+//   - `{>>…<<}` is skipped as a unit when it closes before the bound, else `{>>` alone;
+//   - an opener ({++ {-- {== {~~}) starts a nested span, which ends at the first closer of any kind outside spans
+//     nested in it, or never (then the outer span never ends either);
+//   - outside nested spans, the closer (or `~>`) looked for ends the walk; any other closer is plain text.
+
+const BACKSLASH = 0x5c;
+const BACKTICK = 0x60;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+/** Characters a marker can start with; any other character is plain text to a walk. */
+const MARKER_START = /[\\`{+\-=~]/g;
+
+const isMarkerSign = (code: number) => code === 0x2b /* + */ || code === 0x2d /* - */ || code === 0x3d /* = */ || code === 0x7e; /* ~ */
+
+/** The first entry of an ascending list at or after `from`, or -1. */
+function firstAtOrAfter(sorted: readonly number[], from: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    steps.count++;
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < from) lo = mid + 1;
+    else hi = mid;
   }
-  return -1;
+  return lo < sorted.length ? sorted[lo]! : -1;
 }
 
-function findBacktickRun(src: string, from: number, max: number, length: number): number {
-  let i = from;
-  while (i < max) {
-    if (src[i] !== '`') {
-      i++;
-      continue;
+/** What the walks over one inline source share: where notes close and where backtick runs are, built when first needed. */
+class CriticSource {
+  private noteCloses: number[] | undefined;
+  private runsByLength: Map<number, number[]> | undefined;
+  private readonly bounds = new Map<number, CriticWalks>();
+
+  constructor(readonly src: string) {}
+
+  /** The walks bounded by `max`. */
+  walks(max: number): CriticWalks {
+    let walks = this.bounds.get(max);
+    if (!walks) {
+      walks = new CriticWalks(this, max);
+      this.bounds.set(max, walks);
     }
-    let run = 1;
-    while (src[i + run] === '`') run++;
-    if (run === length) return i;
-    i += run;
+    return walks;
   }
-  return -1;
+
+  /** The first `<<}` at or after `from`, or -1. */
+  noteClose(from: number): number {
+    if (!this.noteCloses) {
+      this.noteCloses = [];
+      for (let at = this.src.indexOf('<<}'); at >= 0; at = this.src.indexOf('<<}', at + 1)) {
+        steps.count++;
+        this.noteCloses.push(at);
+      }
+    }
+    return firstAtOrAfter(this.noteCloses, from);
+  }
+
+  /** The start of the first whole backtick run of exactly `length` starting in [from, max), or -1. `from` is not inside a run. */
+  backtickRun(from: number, max: number, length: number): number {
+    if (!this.runsByLength) {
+      this.runsByLength = new Map();
+      const src = this.src;
+      for (let at = src.indexOf('`'); at >= 0; at = src.indexOf('`', at)) {
+        let run = 1;
+        while (src.charCodeAt(at + run) === BACKTICK) run++;
+        steps.count += run;
+        const list = this.runsByLength.get(run) ?? [];
+        list.push(at);
+        this.runsByLength.set(run, list);
+        at += run;
+      }
+    }
+    const at = firstAtOrAfter(this.runsByLength.get(length) ?? [], from);
+    return at >= 0 && at < max ? at : -1;
+  }
+}
+
+/** Walks over a source bounded by `max`, with the end each walk found remembered by the positions it went through. */
+class CriticWalks {
+  /** Where a nested span starting at a position ends: the first closer outside deeper spans, or -1. */
+  private readonly closes = new Map<number, number>();
+  /** Per closer (or `~>`) looked for: where a walk from a position finds it outside nested spans, or -1. */
+  private readonly targets = new Map<string, Map<number, number>>();
+  private readonly src: string;
+
+  constructor(
+    private readonly source: CriticSource,
+    private readonly max: number,
+  ) {
+    this.src = source.src;
+  }
+
+  private isOpener(i: number): boolean {
+    const src = this.src;
+    const sign = src.charCodeAt(i + 1);
+    return src.charCodeAt(i) === OPEN_BRACE && isMarkerSign(sign) && src.charCodeAt(i + 2) === sign;
+  }
+
+  private isCloser(i: number): boolean {
+    const src = this.src;
+    const sign = src.charCodeAt(i);
+    return isMarkerSign(sign) && src.charCodeAt(i + 1) === sign && src.charCodeAt(i + 2) === CLOSE_BRACE;
+  }
+
+  /** Where the unit at `i` ends when it is neither an opener nor a closer: an escape, a code span, a note or plain text. */
+  private next(i: number): number {
+    const src = this.src;
+    const code = src.charCodeAt(i);
+    if (code === BACKSLASH) return i + 2;
+    if (code === BACKTICK) {
+      let run = 1;
+      while (src.charCodeAt(i + run) === BACKTICK) run++;
+      steps.count += run;
+      const close = this.source.backtickRun(i + run, this.max, run);
+      return close < 0 ? i + run : close + run;
+    }
+    if (code === OPEN_BRACE && src.startsWith('{>>', i)) {
+      const close = this.source.noteClose(i + 3);
+      return close < 0 || close + 3 > this.max ? i + 3 : close + 3;
+    }
+    if (isMarkerSign(code) || code === OPEN_BRACE) return i + 1;
+    // Plain text up to the next character a marker can start with.
+    MARKER_START.lastIndex = i;
+    const found = MARKER_START.exec(src);
+    const to = found ? found.index : src.length;
+    steps.count += to - i;
+    return to;
+  }
+
+  /** Where `target` is found from `from`, outside nested spans and before the bound, or -1. */
+  find(from: number, target: string): number {
+    let memo = this.targets.get(target);
+    if (!memo) {
+      memo = new Map();
+      this.targets.set(target, memo);
+    }
+    const path: number[] = [];
+    let i = from;
+    let found: number;
+    for (;;) {
+      steps.count++;
+      if (i >= this.max) {
+        found = -1;
+        break;
+      }
+      const known = memo.get(i);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      path.push(i);
+      if (this.isOpener(i)) {
+        const close = this.closeFrom(i + 3);
+        if (close < 0) {
+          found = -1;
+          break;
+        }
+        i = close + 3;
+      } else if (this.src.startsWith(target, i)) {
+        found = i;
+        break;
+      } else {
+        // Another kind of closer is plain text here; none of its characters starts a marker.
+        i = this.isCloser(i) ? i + 3 : this.next(i);
+      }
+    }
+    for (const position of path) memo.set(position, found);
+    return found;
+  }
+
+  /** Where a nested span whose content starts at `from` ends: the first closer outside deeper spans, or -1. */
+  private closeFrom(from: number): number {
+    const memo = this.closes;
+    // The walks of enclosing spans waiting for this one, each with the positions it went through.
+    const outer: Array<{ path: number[]; opener: number }> = [];
+    let path: number[] = [];
+    let i = from;
+    for (;;) {
+      steps.count++;
+      let found: number;
+      const known = i < this.max ? memo.get(i) : -1;
+      if (known !== undefined) found = known;
+      else if (this.isCloser(i)) found = i;
+      else if (this.isOpener(i)) {
+        outer.push({ path, opener: i });
+        path = [];
+        i += 3;
+        continue;
+      } else {
+        path.push(i);
+        i = this.next(i);
+        continue;
+      }
+      // The walk in `path` ends at `found`; the enclosing one goes on after it, or never ends when it does not.
+      for (;;) {
+        for (const position of path) memo.set(position, found);
+        const enclosing = outer.pop();
+        if (!enclosing) return found;
+        path = enclosing.path;
+        path.push(enclosing.opener);
+        if (found >= 0) {
+          i = found + 3;
+          break;
+        }
+      }
+    }
+  }
+}
+
+const sources = new WeakMap<StateInline, CriticSource>();
+
+/** What the walks over the inline source being read share. */
+function sourceOf(state: StateInline): CriticSource {
+  let source = sources.get(state);
+  if (!source || source.src !== state.src) {
+    source = new CriticSource(state.src);
+    sources.set(state, source);
+  }
+  return source;
 }
 
 /** Reads `{>>…<<}` at `pos`; returns its inner text and the position after it. */
-function readNote(src: string, pos: number, max: number): { note: string; end: number } | null {
+function readNote(state: StateInline, pos: number, max: number): { note: string; end: number } | null {
+  const src = state.src;
   if (!src.startsWith('{>>', pos)) return null;
-  const close = src.indexOf('<<}', pos + 3);
+  const close = sourceOf(state).noteClose(pos + 3);
   if (close < 0 || close + 3 > max) return null;
   return { note: src.slice(pos + 3, close), end: close + 3 };
 }
@@ -100,7 +272,7 @@ function criticRule(state: StateInline, silent: boolean): boolean {
   const three = src.slice(start, start + 3);
 
   if (three === '{>>') {
-    const alone = readNote(src, start, max);
+    const alone = readNote(state, start, max);
     if (!alone) return false;
     if (!silent) {
       const token = state.push('critic_note', '', 0);
@@ -113,10 +285,10 @@ function criticRule(state: StateInline, silent: boolean): boolean {
   const opener = OPENERS[three];
   if (!opener) return false;
   const contentStart = start + 3;
-  const contentEnd = findCriticEnd(src, contentStart, max, opener.closer);
+  const contentEnd = sourceOf(state).walks(max).find(contentStart, opener.closer);
   if (contentEnd < 0) return false;
   let end = contentEnd + 3;
-  const following = readNote(src, end, max);
+  const following = readNote(state, end, max);
   if (following) end = following.end;
   const note = following?.note ?? null;
   const ref = refOf(note);
@@ -127,7 +299,7 @@ function criticRule(state: StateInline, silent: boolean): boolean {
       const token = state.push('critic_block', '', 0);
       token.meta = { kind: opener.kind, ref, note } satisfies CriticMeta;
     } else if (opener.kind === 'replace') {
-      const separator = findCriticEnd(src, contentStart, contentEnd, '~>');
+      const separator = sourceOf(state).walks(contentEnd).find(contentStart, '~>');
       if (separator < 0) {
         // {~~text~~} without ~> is not a replacement; read it as removed text so the caller can report the ref.
         pushSpan(state, 'delete', contentStart, contentEnd, ref, note);

@@ -10,6 +10,7 @@ export {
   renderMarkdown,
   stateFromMarkdown,
   threadPlacement,
+  threadPlacements,
   type BlockTypeChange,
   type CommentAnchor,
   type DocumentState,

@@ -169,6 +169,13 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
   const escapes = lineStartEscapes(flat, heading);
 
   let out = '';
+  // The last character written, kept aside: reading it from `out` would flatten the string built so far, once per
+  // character, which is quadratic in a long paragraph.
+  let last = '\n';
+  const write = (text: string) => {
+    out += text;
+    if (text) last = text[text.length - 1]!;
+  };
   const units: TextUnit[] = [];
   const stack: Wrapper[] = [];
 
@@ -185,15 +192,15 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
         break;
       }
     }
-    while (stack.length > keep) out += stack.pop()!.close;
-    if (split) out += '~>';
+    while (stack.length > keep) write(stack.pop()!.close);
+    if (split) write('~>');
     const open = new Set(stack.map((wrapper) => wrapper.id));
     const toOpen = item.wrappers
       .filter((wrapper) => !open.has(wrapper.id))
       .sort((a, b) => extent(b.id, i) - extent(a.id, i) || a.rank - b.rank);
     for (const wrapper of toOpen) {
-      out += wrapper.open;
-      if (wrapper.split !== undefined && i >= wrapper.split) out += '~>';
+      write(wrapper.open);
+      if (wrapper.split !== undefined && i >= wrapper.split) write('~>');
       stack.push(wrapper);
     }
 
@@ -203,6 +210,7 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       const splitsAt = (k: number) => items[k]!.wrappers.some((wrapper) => wrapper.split === k);
       while (j < items.length && items[j]!.code && items[j]!.node.isText && sameIds(ids[j]!, ids[i]!) && (j === i || !splitsAt(j))) j++;
       out = writeCode(items.slice(i, j), out, units);
+      last = '`';
       i = j;
       continue;
     }
@@ -212,9 +220,9 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       const text = node.text!;
       for (let k = 0; k < text.length; k++) {
         const at = item.at + k;
-        const written = escapeChar(flat, at, out[out.length - 1] ?? '\n', escapes, k === text.length - 1 && i + 1 < items.length);
+        const written = escapeChar(flat, at, last, escapes, k === text.length - 1 && i + 1 < items.length);
         units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos + k, to: item.pos + k + 1 });
-        out += written;
+        write(written);
       }
     } else {
       const written =
@@ -224,11 +232,11 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
             ? `[](${linkTarget(node.attrs.href as string, node.attrs.title as string | null)})`
             : `![${escapeAlt(node.attrs.alt as string)}](${linkTarget(node.attrs.src as string, node.attrs.title as string | null)})`;
       units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos, to: item.pos + 1 });
-      out += written;
+      write(written);
     }
     i++;
   }
-  while (stack.length > 0) out += stack.pop()!.close;
+  while (stack.length > 0) write(stack.pop()!.close);
   return { text: out, units };
 }
 

@@ -1,4 +1,5 @@
 // What the markdown writers build: written text with a unit per character saying where it came from, and joining it.
+import { steps } from './steps.js';
 
 /** One character of text (or one leaf: a rule, an image, a line break) and where it was written. */
 export interface TextUnit {
@@ -51,4 +52,20 @@ export function longestRun(text: string, ch: string): number {
     longest = Math.max(longest, run);
   }
   return longest;
+}
+
+/**
+ * The index of the first unit that ends after `offset` (units.length when none does). Units are in writing order, so
+ * their offsets only grow: a binary search, as a quote matched many times in one long block must not rescan it per match.
+ */
+export function firstEndingAfter(units: readonly TextUnit[], offset: number): number {
+  let lo = 0;
+  let hi = units.length;
+  while (lo < hi) {
+    steps.count++;
+    const mid = (lo + hi) >> 1;
+    if (units[mid]!.mdEnd <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -4,7 +4,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { BLOCK_MARK } from './critic-markup.js';
 import { inlineFrag, note, SIGNS } from './markdown-inline-writer.js';
-import { EMPTY, join, longestRun, plain, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
+import { EMPTY, firstEndingAfter, join, longestRun, plain, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
 import { cachedBlockText, cachedBlockUnits, keepBlockUnits } from './markdown-write-cache.js';
 import { tightPair } from './normalize.js';
 import { blockSuggestion, nodes } from './schema.js';
@@ -88,11 +88,14 @@ export function serializeDoc(doc: PMNode, ctx: WriteContext): SerializedDocument
       }
       let first: TextUnit | undefined;
       let b = lo;
-      for (; b < blocks.length && !first; b++) first = unitsOf(b).find((unit) => unit.mdEnd > start);
+      let k = 0;
+      for (; b < blocks.length && !first; b++) {
+        k = firstEndingAfter(unitsOf(b), start);
+        first = unitsOf(b)[k];
+      }
       if (!first || first.md >= end) return null;
       let last: TextUnit = first;
       b--;
-      let k = unitsOf(b).indexOf(first);
       for (; b < blocks.length; b++, k = 0) {
         const units = unitsOf(b);
         for (; k < units.length && units[k]!.md < end; k++) last = units[k]!;

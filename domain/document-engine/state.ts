@@ -6,7 +6,8 @@ import type { WriteContext } from './markdown-units.js';
 import { rememberSources } from './markdown-write-cache.js';
 import { serializeDoc, type SerializedDocument } from './markdown-writer.js';
 import { normalizeDoc } from './normalize.js';
-import { blockSuggestion, isInlineTextblock, marks, nodes, schema } from './schema.js';
+import { steps } from './steps.js';
+import { blockSuggestion, isInlineTextblock, isSuggestionMark, marks, nodes, schema } from './schema.js';
 
 /** ProseMirror's JSON form of a node. */
 export interface NodeJSON {
@@ -128,90 +129,142 @@ export const serializeWorking = (working: Working): SerializedDocument => serial
 
 export const findThread = (threads: readonly ThreadAnchor[], id: string) => threads.find((thread) => thread.id === id);
 
+const detached = (): ThreadPlacement => ({ placement: 'detached', quote: null, suggested_text: null, suggested_format: null });
+
 /** Where a thread stands in the document, with its quote and, for a suggestion, what it proposes. */
 export function threadPlacement(state: DocumentState, threadId: string): ThreadPlacement {
-  return placementIn(toWorking(state), threadId);
+  return threadPlacements(state, [threadId]).get(threadId)!;
 }
 
-/** Placement of every thread the engine knows, by id, reading the document once. */
-export function threadPlacements(state: DocumentState): Map<string, ThreadPlacement> {
+/**
+ * Placements by thread id, reading the document once for all of them: of the threads asked for (a thread the
+ * engine does not know has no text in the document: detached), or of every thread the engine knows.
+ */
+export function threadPlacements(state: DocumentState, threadIds?: readonly string[]): Map<string, ThreadPlacement> {
   const working = toWorking(state);
-  return new Map(working.threads.map((thread) => [thread.id, placementIn(working, thread.id)]));
+  const placed = placementsIn(working, threadIds === undefined ? undefined : new Set(threadIds));
+  if (threadIds === undefined) return placed;
+  return new Map(threadIds.map((id) => [id, placed.get(id) ?? detached()]));
 }
 
-function placementIn(working: Working, threadId: string): ThreadPlacement {
-  const thread = findThread(working.threads, threadId);
-  const none: ThreadPlacement = { placement: 'detached', quote: null, suggested_text: null, suggested_format: null };
-  // A thread the engine does not know has no text in the document.
-  if (!thread) return none;
-  if (thread.kind === 'comment') {
-    if (thread.scope === 'document') return { ...none, placement: 'document' };
-    const range = markedSpan(working.doc, (mark) => mark.type === marks.comment && mark.attrs.thread === threadId);
-    if (!range) return { ...none, quote: thread.quote };
-    return { ...none, placement: 'attached', quote: working.doc.textBetween(range.from, range.to, '\n', '\n') };
-  }
-  return suggestionPlacement(working, thread);
+/** What a suggestion's marks hold, gathered in document order. */
+interface SuggestionParts {
+  thread: SuggestionAnchor;
+  removed: string[];
+  formatted: PMNode[][];
+  added: string[];
+  addedText: string[];
+  blockMarks: number;
+  formattedBlock: PMNode | null;
 }
 
-function markedSpan(doc: PMNode, test: (mark: Mark) => boolean): { from: number; to: number } | null {
-  let from = -1;
-  let to = -1;
-  doc.descendants((node, pos) => {
-    if (node.isInline && node.marks.some(test)) {
-      if (from < 0) from = pos;
-      to = pos + node.nodeSize;
-    }
-  });
-  return from < 0 ? null : { from, to };
+/** What one text block holds of a suggestion: its removed text, formatted runs and added runs. */
+interface BlockParts {
+  del: string[];
+  fmt: PMNode[];
+  ins: PMNode[];
 }
 
-function suggestionPlacement(working: Working, thread: SuggestionAnchor): ThreadPlacement {
+/**
+ * Placements of the threads the engine knows (those in `only`, when given), in one walk over the document: every
+ * comment's span and every suggestion's parts are gathered as their marks are met, so the work is the document's
+ * size plus what the placements hold, however many threads there are.
+ */
+function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string, ThreadPlacement> {
   const { doc } = working;
   const ctx = writeContext(working.threads);
-  const owned = (type: string) => (mark: Mark) => mark.type.name === type && mark.attrs.thread === thread.id;
-  const removed: string[] = [];
-  const formatted: PMNode[][] = [];
-  const added: string[] = [];
-  const addedText: string[] = [];
-  let blockMarks = 0;
-  let formattedBlock: PMNode | null = null;
+  const spans = new Map<string, { from: number; to: number } | null>();
+  const suggestions = new Map<string, SuggestionParts>();
+  for (const thread of working.threads) {
+    if (only && !only.has(thread.id)) continue;
+    if (thread.kind === 'comment' && thread.scope === 'text' && !spans.has(thread.id)) spans.set(thread.id, null);
+    if (thread.kind === 'suggestion' && !suggestions.has(thread.id)) {
+      suggestions.set(thread.id, { thread, removed: [], formatted: [], added: [], addedText: [], blockMarks: 0, formattedBlock: null });
+    }
+  }
 
-  doc.descendants((node) => {
+  const spanComments = (node: PMNode, pos: number) => {
+    for (const mark of node.marks) {
+      if (mark.type !== marks.comment) continue;
+      const id = mark.attrs.thread as string;
+      if (!spans.has(id)) continue;
+      const span = spans.get(id);
+      if (span) span.to = pos + node.nodeSize;
+      else spans.set(id, { from: pos, to: pos + node.nodeSize });
+    }
+  };
+
+  doc.descendants((node, pos) => {
+    steps.count++;
     const marker = blockSuggestion(node);
-    if (marker?.thread === thread.id) {
-      blockMarks++;
-      if (marker.kind === 'format') formattedBlock = node;
+    const parts = marker ? suggestions.get(marker.thread) : undefined;
+    if (marker && parts) {
+      parts.blockMarks++;
+      if (marker.kind === 'format') parts.formattedBlock = node;
       if (!node.isTextblock || node.type === nodes.code_block) {
         const one = serializeDoc(nodes.doc.create(null, node.type.create({ ...node.attrs, suggestion: null }, node.content)), ctx).markdown;
         if (marker.kind === 'insert') {
-          added.push(one);
-          addedText.push(node.textContent);
+          parts.added.push(one);
+          parts.addedText.push(node.textContent);
         } else {
-          removed.push(node.textContent);
+          parts.removed.push(node.textContent);
         }
       }
     }
-    if (!isInlineTextblock(node)) return true;
-    const del: string[] = [];
-    const fmt: PMNode[] = [];
-    const ins: PMNode[] = [];
-    node.forEach((child) => {
-      if (child.marks.some(owned('suggest_delete'))) del.push(child.isText ? child.text! : '\n');
-      if (child.marks.some(owned('suggest_format'))) fmt.push(child);
-      if (child.marks.some(owned('suggest_insert'))) ins.push(child.mark(child.marks.filter((mark) => !owned('suggest_insert')(mark))));
+    if (!isInlineTextblock(node)) {
+      // Text in a code block carries comment marks too.
+      if (node.isInline) spanComments(node, pos);
+      return true;
+    }
+    let inBlock: Map<string, BlockParts> | null = null;
+    node.forEach((child, offset) => {
+      steps.count++;
+      spanComments(child, pos + 1 + offset);
+      for (const mark of child.marks) {
+        if (!isSuggestionMark(mark)) continue;
+        const id = mark.attrs.thread as string;
+        if (!suggestions.has(id)) continue;
+        inBlock ??= new Map();
+        let own = inBlock.get(id);
+        if (!own) {
+          own = { del: [], fmt: [], ins: [] };
+          inBlock.set(id, own);
+        }
+        if (mark.type === marks.suggest_delete) own.del.push(child.isText ? child.text! : '\n');
+        else if (mark.type === marks.suggest_format) own.fmt.push(child);
+        else own.ins.push(child.mark(mark.removeFromSet(child.marks)));
+      }
     });
-    if (del.length) removed.push(del.join(''));
-    if (fmt.length) formatted.push(fmt);
-    if (ins.length) {
-      added.push(serializeInline(ins, ctx));
-      addedText.push(ins.map((child) => (child.isText ? child.text! : child.type === nodes.hard_break ? '\n' : '')).join(''));
+    for (const [id, own] of (inBlock as Map<string, BlockParts> | null) ?? []) {
+      const parts = suggestions.get(id)!;
+      if (own.del.length) parts.removed.push(own.del.join(''));
+      if (own.fmt.length) parts.formatted.push(own.fmt);
+      if (own.ins.length) {
+        parts.added.push(serializeInline(own.ins, ctx));
+        parts.addedText.push(own.ins.map((child) => (child.isText ? child.text! : child.type === nodes.hard_break ? '\n' : '')).join(''));
+      }
     }
     return false;
   });
 
-  if (!removed.length && !formatted.length && !added.length && blockMarks === 0) {
-    return { placement: 'detached', quote: null, suggested_text: null, suggested_format: null };
+  const placements = new Map<string, ThreadPlacement>();
+  for (const thread of working.threads) {
+    if ((only && !only.has(thread.id)) || placements.has(thread.id)) continue;
+    if (thread.kind === 'suggestion') {
+      placements.set(thread.id, suggestionPlacement(suggestions.get(thread.id)!, ctx));
+    } else if (thread.scope === 'document') {
+      placements.set(thread.id, { ...detached(), placement: 'document' });
+    } else {
+      const span = spans.get(thread.id);
+      placements.set(thread.id, span ? { ...detached(), placement: 'attached', quote: doc.textBetween(span.from, span.to, '\n', '\n') } : { ...detached(), quote: thread.quote });
+    }
   }
+  return placements;
+}
+
+function suggestionPlacement(parts: SuggestionParts, ctx: WriteContext): ThreadPlacement {
+  const { thread, removed, formatted, added, addedText, blockMarks } = parts;
+  if (!removed.length && !formatted.length && !added.length && blockMarks === 0) return detached();
   const formattedText = formatted.map((run) => run.map((child) => (child.isText ? child.text! : '')).join(''));
   const quoteParts = removed.length || formatted.length ? [...removed, ...formattedText] : addedText;
   let suggestedFormat: string | null = null;
@@ -219,7 +272,7 @@ function suggestionPlacement(working: Working, thread: SuggestionAnchor): Thread
     const change = thread.format;
     suggestedFormat = formatted.map((run) => serializeInline(run.map((child) => child.mark(applyFormat(child.marks, change))), ctx)).join('\n');
   }
-  const block = formattedBlock as PMNode | null;
+  const block = parts.formattedBlock;
   if (thread.blockType && block) {
     const changed = nodes[thread.blockType.type].create({ ...thread.blockType.attrs, suggestion: null }, block.content);
     suggestedFormat = serializeDoc(nodes.doc.create(null, changed), ctx).markdown;
