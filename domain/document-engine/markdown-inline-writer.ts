@@ -14,7 +14,7 @@ export const note = (ref: number | null) => (ref === null ? '' : `{>>s${ref}<<}`
 /** Inline content alone (a suggestion's text for the API), without line context. */
 export function serializeInline(content: readonly PMNode[], ctx: WriteContext): string {
   const paragraph = nodes.paragraph.create(null, Fragment.fromArray([...content]));
-  return inlineFrag(paragraph, 1, ctx, false).text;
+  return inlineFrag(paragraph, 1, { ...ctx, fragment: true }, false).text;
 }
 
 /** A piece of syntax wrapped around a run of inline content. */
@@ -220,7 +220,7 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       const text = node.text!;
       for (let k = 0; k < text.length; k++) {
         const at = item.at + k;
-        const written = escapeChar(flat, at, last, escapes, k === text.length - 1 && i + 1 < items.length);
+        const written = escapeChar(flat, at, last, escapes, k === text.length - 1 && i + 1 < items.length, !ctx.fragment);
         units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos + k, to: item.pos + k + 1 });
         write(written);
       }
@@ -281,11 +281,11 @@ function lineStartEscapes(flat: string, heading: boolean): Set<number> {
   return escapes;
 }
 
-function escapeChar(flat: string, at: number, lastOut: string, escapes: Set<number>, lastInNode: boolean): string {
+function escapeChar(flat: string, at: number, lastOut: string, escapes: Set<number>, lastInNode: boolean, blockEdges: boolean): string {
   const ch = flat[at]!;
   if (escapes.has(at)) return `\\${ch}`;
   // Reading trims Unicode whitespace (a no-break space) off a block's edges; as a character reference it stays.
-  if ((at === 0 || at === flat.length - 1) && /\s/.test(ch)) return ch === '\u00A0' ? '&nbsp;' : `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
+  if (blockEdges && (at === 0 || at === flat.length - 1) && /\s/.test(ch)) return ch === '\u00A0' ? '&nbsp;' : `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
   switch (ch) {
     case '\\':
     case '*':

@@ -17,6 +17,11 @@ export interface WriteContext {
   suggestionRefs: ReadonlyMap<number, string>;
   /** Names the refs above; blocks written under the same signature are reused from a cache. */
   signature?: string;
+  /**
+   * Inline text the API hands out on its own (a suggestion's text), not a block: whitespace at its edges is written
+   * as itself, since no block reading will trim it.
+   */
+  fragment?: boolean;
 }
 
 /** A written piece of markdown and the units of the text in it, offsets from its own start. */
