@@ -10,6 +10,7 @@ import * as workflowOutbox from './migrations/007_workflow_outbox.js';
 import * as documentBatchEndpoint from './migrations/008_document_batch_endpoint.js';
 import * as driveItemTrashed from './migrations/009_drive_item_trashed.js';
 import * as emailWebhooks from './migrations/010_email_webhooks.js';
+import * as drivePush from './migrations/011_drive_push.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008_document_batch_endpoint': documentBatchEndpoint,
   '009_drive_item_trashed': driveItemTrashed,
   '010_email_webhooks': emailWebhooks,
+  '011_drive_push': drivePush,
 };
 
 const source: Knex.MigrationSource<string> = {
