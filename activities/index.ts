@@ -5,6 +5,7 @@ import { createDocumentActivities } from './documents.js';
 import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
+import { createPushActivities } from './push.js';
 import { createWorkflowOutboxActivities } from './workflow-outbox.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDocumentActivities(deps),
     ...createWorkflowOutboxActivities(deps),
     ...createWebhookActivities(deps),
+    ...createPushActivities(deps),
   };
 }
 

@@ -9,6 +9,7 @@ import { changesRouter } from './routes/drive/changes.js';
 import { fileContentRouter } from './routes/drive/file-content.js';
 import { filesRouter } from './routes/drive/files.js';
 import { foldersRouter } from './routes/drive/folders.js';
+import { pushSubscriptionsRouter } from './routes/drive/push-subscriptions.js';
 import { sharingRouter } from './routes/drive/sharing.js';
 import { trashRouter } from './routes/drive/trash.js';
 import { uploadsRouter } from './routes/drive/uploads.js';
@@ -31,6 +32,7 @@ const resourceRouters: Router[] = [
   trashRouter,
   sharingRouter,
   changesRouter,
+  pushSubscriptionsRouter,
   documentsRouter,
   contentRouter,
   suggestionsRouter,

@@ -14,6 +14,7 @@ import { migrateLatest } from '../db/migrate.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { registerMailCommands } from './mail.js';
+import { registerPushCommands } from './push.js';
 import { registerWebhookCommands } from './webhooks.js';
 
 function positiveInteger(value: string): number {
@@ -227,6 +228,7 @@ export function buildProgram(): Command {
 
   registerMailCommands(program, output);
   registerWebhookCommands(program, output);
+  registerPushCommands(program, output);
   return program;
 }
 

@@ -11,7 +11,8 @@ import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransa
 import { documentTrashChangedSignal, type documentPurgeWorkflow } from './documents.js';
 import { replaceSettledSignal, uploadSettledSignal, type replaceLifecycleWorkflow, type uploadLifecycleWorkflow } from './drive-content.js';
 import type { DriveCascadeInput, DriveCascadeResult } from './drive-trash.js';
-import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { documentPurgeWorkflowId, driveCascadeWorkflowId, drivePushWorkflowId, replaceWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { drivePushChangesSignal, type drivePushWorkflow } from './push.js';
 import { retryWebhookDeliverySignal, WEBHOOK_SEARCH_ATTRIBUTES, type webhookDeliveryWorkflow } from './webhook-delivery.js';
 
 /** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
@@ -38,10 +39,15 @@ const CASCADE_WORKFLOWS: Record<DriveCascadeKind, string> = {
 export type OutboxRequest =
   | ({ type: 'driveCascade' } & DriveCascadeStart)
   | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string }
-  | ({ type: 'webhookDelivery' } & WebhookDeliveryStart);
+  | ({ type: 'webhookDelivery' } & WebhookDeliveryStart)
+  // Written by the drive_changes trigger (db/migrations/011_drive_push.ts), one per transaction and workspace.
+  | { type: 'drivePush'; workspaceUuid: string; batch: string };
 
 export const outboxWorkflowId = (request: OutboxRequest): string =>
-  request.type === 'driveCascade'
+  // The row of a push fan-out is keyed by its transaction; every row signals the workspace's one workflow.
+  request.type === 'drivePush'
+    ? `${drivePushWorkflowId(request.workspaceUuid)}:${request.batch}`
+    : request.type === 'driveCascade'
     ? driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid)
     : request.type === 'webhookDelivery'
       ? webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid)
@@ -56,6 +62,7 @@ export interface WorkflowClientSettings {
   taskQueue: string;
   uploadExpiryMs: number;
   fileVersionRetentionMs: number;
+  push: { coalesceWindowMs: number; idleMs: number };
   log: WarnLogger;
 }
 
@@ -79,6 +86,17 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     const workflowId = outboxWorkflowId(request);
     if (request.type === 'webhookDelivery') {
       await startWebhookDelivery(client, request);
+      return;
+    }
+    if (request.type === 'drivePush') {
+      await client.workflow.signalWithStart<typeof drivePushWorkflow>('drivePushWorkflow', {
+        workflowId: drivePushWorkflowId(request.workspaceUuid),
+        taskQueue,
+        args: [{ workspaceUuid: request.workspaceUuid, windowMs: settings.push.coalesceWindowMs, idleMs: settings.push.idleMs }],
+        signal: drivePushChangesSignal,
+        signalArgs: [],
+        typedSearchAttributes: searchAttributes(request.workspaceUuid, request.workspaceUuid),
+      });
       return;
     }
     if (request.type === 'documentPurge') {
@@ -196,7 +214,13 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
           terminateWebhookDelivery: ({ destinationUuid, eventUuid }, reason) =>
             void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid), reason)),
         };
-        return work({ tx, workflows });
+        const result = await work({ tx, workflows });
+        // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.
+        const pushes = (await tx('workflow_outbox')
+          .select('request')
+          .whereRaw(`request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`)) as { request: OutboxRequest }[];
+        outbox.push(...pushes.map((row) => row.request));
+        return result;
       });
       for (const request of outbox) await dispatch(knex, request);
       for (const send of wakes) await send();
@@ -218,7 +242,18 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     return { started, failed: rows.length - started };
   }
 
-  return { ...lifecycles, runInTransaction, sweepOutbox };
+  /**
+   * Starts the push fan-outs that transactions outside runInTransaction recorded (cascade batches, settled uploads):
+   * called right after such a write commits, so a device hears of it at once rather than at the next sweep.
+   */
+  async function dispatchDrivePushes(knex: Knex, limit = 100): Promise<void> {
+    const rows = (await knex('workflow_outbox').select('request').whereRaw(`request->>'type' = 'drivePush'`).orderBy('created_at').limit(limit)) as {
+      request: OutboxRequest;
+    }[];
+    for (const row of rows) await dispatch(knex, row.request);
+  }
+
+  return { ...lifecycles, runInTransaction, sweepOutbox, dispatchDrivePushes };
 }
 
 let shared: WorkflowClient | undefined;
@@ -231,6 +266,7 @@ export function workflowClient(): WorkflowClient {
     taskQueue: settings.temporal.taskQueue,
     uploadExpiryMs: settings.uploadExpiryMs,
     fileVersionRetentionMs: settings.fileVersionRetentionMs,
+    push: settings.push,
     log: logger.child({ category: 'workflows' }),
   });
   return shared;

@@ -35,3 +35,7 @@ export function webhookDeliveryOfWorkflow(workflowId: string): { destinationUuid
   return match ? { destinationUuid: match[1]!, eventUuid: match[2]! } : undefined;
 }
 export const WEBHOOK_HISTORY_PURGE_SCHEDULE_ID = 'folio-webhook-history-purge';
+
+/** A workspace's Drive push fan-out (one at a time; every committed batch of changes signals it). */
+export const drivePushWorkflowId = (workspaceUuid: string) => `drive-push:${workspaceUuid}`;
+export const workspaceUuidOfDrivePushWorkflow = (workflowId: string) => workflowId.replace(/^drive-push:/, '');

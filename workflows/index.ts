@@ -5,3 +5,4 @@ export { uploadLifecycleWorkflow, replaceLifecycleWorkflow } from './drive-conte
 export { trashCascadeWorkflow, restoreCascadeWorkflow, deleteCascadeWorkflow } from './drive-trash.js';
 export { documentPurgeWorkflow } from './documents.js';
 export { webhookDeliveryWorkflow, webhookHistoryPurgeWorkflow } from './webhook-delivery.js';
+export { drivePushWorkflow } from './push.js';

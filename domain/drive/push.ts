@@ -26,6 +26,8 @@ export interface ApnsSettings {
   team_id: string;
   topic: string;
   environment: 'production' | 'sandbox';
+  /** host:port of an APNs-compatible gateway instead of Apple's host for the environment (a relay, or a test server). */
+  address: string | null;
 }
 
 export interface WebPushSettings {
@@ -59,7 +61,7 @@ export interface PushSubscriptionRow {
 }
 
 export type NewPushClient =
-  | { kind: 'apns'; workspaceUuid: string | null; key: string; keyId: string; teamId: string; topic: string; environment: 'production' | 'sandbox' }
+  | { kind: 'apns'; workspaceUuid: string | null; key: string; keyId: string; teamId: string; topic: string; environment: 'production' | 'sandbox'; address?: string }
   | { kind: 'webpush'; workspaceUuid: string | null; subject: string; publicKey?: string; privateKey?: string; endpointOrigins?: string[] };
 
 /** An operator's mistake in `folio push-client create`: the message names the option. */
@@ -90,7 +92,8 @@ function checkApns(input: Extract<NewPushClient, { kind: 'apns' }>): ApnsSetting
   if (!/^[A-Z0-9]{10}$/.test(input.keyId)) throw optionError('--key-id must be the 10-character key id');
   if (!/^[A-Z0-9]{10}$/.test(input.teamId)) throw optionError('--team-id must be the 10-character team id');
   if (!/^[A-Za-z0-9.-]+$/.test(input.topic)) throw optionError('--topic must be a bundle id (for File Provider pushes: <bundle id>.pushkit.fileprovider)');
-  return { key_id: input.keyId, team_id: input.teamId, topic: input.topic, environment: input.environment };
+  if (input.address !== undefined && !/^[A-Za-z0-9.-]+:\d{1,5}$/.test(input.address)) throw optionError('--apns-address must be host:port');
+  return { key_id: input.keyId, team_id: input.teamId, topic: input.topic, environment: input.environment, address: input.address ?? null };
 }
 
 /** The VAPID pair as web-push takes it: the raw P-256 public point and private scalar, base64url. */
