@@ -81,7 +81,7 @@ async function sendApns(deps: ActivityDeps, client: PushClientRow, token: string
   if (status === undefined || transientStatus(status)) {
     // A broken session is dropped so the next attempt connects afresh.
     if (status === undefined) {
-      providers.get(client.uuid)?.shutdown();
+      void providers.get(client.uuid)?.shutdown();
       providers.delete(client.uuid);
     }
     throw new PushFailure(message, status);
