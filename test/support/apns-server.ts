@@ -16,7 +16,8 @@ export interface ApnsRequest {
   jwtProblem: string | null;
 }
 
-export type ApnsReply = { status: number; reason?: string; retryAfter?: number };
+/** The answer to one request; `hold` delays it until the promise settles (a gate the test opens). */
+export type ApnsReply = { status: number; reason?: string; retryAfter?: number; hold?: Promise<void> };
 
 export interface ApnsServer {
   /** host:port, for `folio push-client create --apns-address`. */
@@ -97,7 +98,9 @@ export async function startApnsServer(options: { topic?: string } = {}): Promise
       if (headers['apns-topic'] !== topic) return respond(stream, { status: 400, reason: 'TopicDisallowed' });
       if (headers['apns-push-type'] !== 'fileprovider') return respond(stream, { status: 400, reason: 'InvalidPushType' });
       if (payload === undefined || typeof payload !== 'object') return respond(stream, { status: 400, reason: 'PayloadEmpty' });
-      respond(stream, reply(requests.length, request));
+      const answer = reply(requests.length, request);
+      if (answer.hold) void answer.hold.then(() => respond(stream, answer));
+      else respond(stream, answer);
     });
   });
   await new Promise<void>((resolve, reject) => {
