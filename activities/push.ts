@@ -72,7 +72,8 @@ async function sendApns(deps: ActivityDeps, client: PushClientRow, token: string
   const result = await apnsProvider(deps, client).send(note, token);
   const failure = result.failed[0];
   if (!failure) return 'sent';
-  const status = failure.status === undefined ? undefined : Number(failure.status);
+  // node-apn reports a timeout, an aborted stream or a session error as a text status ('(timeout)'): no answer.
+  const status = typeof failure.status === 'number' || /^\d+$/.test(String(failure.status)) ? Number(failure.status) : undefined;
   const reason = (failure.response as { reason?: string } | undefined)?.reason;
   if ((status === 410 || status === 400) && reason && APNS_GONE_REASONS.has(reason)) return { gone: reason };
   if (status === 410) return { gone: reason ?? 'Unregistered' };
