@@ -51,7 +51,8 @@ function apnsProvider(deps: ActivityDeps, client: PushClientRow): apn.Provider {
   const provider = new apn.Provider({
     token: { key: pushClientCredential(deps.masterKey, client), keyId: settings.key_id, teamId: settings.team_id },
     production: settings.environment === 'production',
-    ...(settings.address ? { address: settings.address } : {}),
+    // node-apn takes the host and the port apart (http2 connects with the port of its options).
+    ...(settings.address ? { address: settings.address.replace(/:\d+$/, ''), port: Number(settings.address.split(':').pop()) } : {}),
     // Temporal owns retries and their backoff; node-apn's own would hide attempts from the history.
     connectionRetryLimit: 0,
     requestTimeout: deps.settings().push.timeoutMs,
