@@ -382,8 +382,12 @@ describe('push delivery', () => {
   ])('unregisters an APNs device answered %i %s, and pushes it no more', async (status, reason) => {
     const apns = await startApns();
     const user = await makeUser();
-    apns.answer(() => ({ status, reason }));
-    const subscription = await subscribe(user, await apnsClient(apns), APNS_TOKEN);
+    const client = await apnsClient(apns);
+    // A second device that stays registered shows that later rounds run and leave the gone one out.
+    const healthy = 'f6'.repeat(32);
+    apns.answer((_, request) => (request.deviceToken === APNS_TOKEN ? { status, reason } : { status: 200 }));
+    const subscription = await subscribe(user, client, APNS_TOKEN);
+    await subscribe(user, client, healthy, 'another-container');
     await makeFolder(user, 'One');
     await pushedThroughHead(user.workspaceUuid);
     const row = await subscriptionRow(subscription.uuid);
@@ -391,7 +395,8 @@ describe('push delivery', () => {
     expect(row.unregistered_reason).toBe(reason);
     await makeFolder(user, 'Two');
     await pushedThroughHead(user.workspaceUuid);
-    expect(apns.requests).toHaveLength(1);
+    expect(apns.requests.filter((request) => request.deviceToken === APNS_TOKEN)).toHaveLength(1);
+    expect(apns.requests.filter((request) => request.deviceToken === healthy).length).toBeGreaterThanOrEqual(2);
   });
 
   it.each([404, 410])('unregisters a Web Push subscription answered %i', async (status) => {
