@@ -275,7 +275,8 @@ describe('folio push-client', () => {
   }, CLI_TIMEOUT_MS);
 });
 
-describe('push delivery', () => {
+// Each waits for real fan-out rounds (a 2 s window, then sends with backoff): slower than a request on a busy machine.
+describe('push delivery', { timeout: 180_000 }, () => {
   it('pushes an APNs File Provider notification: ES256 provider token, topic, push type, and no names in the payload', async () => {
     const apns = await startApns();
     const user = await makeUser();
