@@ -14,6 +14,8 @@ export interface ActivityWorkflows {
   runInTransaction(knex: Knex): RunInTransaction;
   /** Starts what the transactional outbox still holds from rows older than `olderThanMs`. */
   sweepOutbox(knex: Knex, olderThanMs: number): Promise<{ started: number; failed: number }>;
+  /** Starts the push fan-outs a commit outside runInTransaction recorded (db/migrations/015_drive_push.ts). */
+  dispatchDrivePushes(knex: Knex): Promise<void>;
 }
 
 export interface ActivityDeps {

@@ -13,15 +13,20 @@ import { heartbeating } from './heartbeat.js';
 
 export function createDriveTrashActivities(deps: ActivityDeps) {
   const store = { storage: deps.storage, bucket: deps.bucket };
+  // A batch commits its changes in its own transaction: devices hear of them now, not at the next outbox sweep.
+  const announced = async (result: CascadeBatchResult) => {
+    await deps.workflows.dispatchDrivePushes(deps.db);
+    return result;
+  };
   return {
     async trashCascadeBatch(input: CascadeBatchInput): Promise<CascadeBatchResult> {
-      return heartbeating(() => trashCascadeBatch(deps.db, input));
+      return heartbeating(async () => announced(await trashCascadeBatch(deps.db, input)));
     },
     async restoreCascadeBatch(input: CascadeBatchInput): Promise<CascadeBatchResult> {
-      return heartbeating(() => restoreCascadeBatch(deps.db, input));
+      return heartbeating(async () => announced(await restoreCascadeBatch(deps.db, input)));
     },
     async deleteCascadeBatch(input: CascadeBatchInput): Promise<CascadeBatchResult> {
-      return heartbeating((beat) => deleteCascadeBatch(deps.db, store, input, undefined, beat));
+      return heartbeating(async (beat) => announced(await deleteCascadeBatch(deps.db, store, input, undefined, beat)));
     },
     async finishTrashOperation(input: { operationUuid: string; outcome: 'completed' | 'superseded' }): Promise<number> {
       return heartbeating(() => finishTrashOperation(deps.db, input));

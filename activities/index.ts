@@ -6,6 +6,7 @@ import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
 import { createThumbnailActivities } from './thumbnails.js';
+import { createPushActivities } from './push.js';
 import { createWorkflowOutboxActivities } from './workflow-outbox.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWorkflowOutboxActivities(deps),
     ...createWebhookActivities(deps),
     ...createThumbnailActivities(deps),
+    ...createPushActivities(deps),
   };
 }
 

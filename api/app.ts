@@ -13,6 +13,7 @@ import { fileContentRouter } from './routes/drive/file-content.js';
 import { filesRouter } from './routes/drive/files.js';
 import { foldersRouter } from './routes/drive/folders.js';
 import { publicLinksRouter } from './routes/drive/public-links.js';
+import { pushSubscriptionsRouter } from './routes/drive/push-subscriptions.js';
 import { sharingRouter } from './routes/drive/sharing.js';
 import { thumbnailsRouter } from './routes/drive/thumbnails.js';
 import { trashRouter } from './routes/drive/trash.js';
@@ -37,6 +38,7 @@ const resourceRouters: Router[] = [
   sharingRouter,
   thumbnailsRouter,
   changesRouter,
+  pushSubscriptionsRouter,
   documentsRouter,
   contentRouter,
   suggestionsRouter,

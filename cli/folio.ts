@@ -15,6 +15,7 @@ import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { registerAdminCommands } from './admin.js';
 import { registerMailCommands } from './mail.js';
+import { registerPushCommands } from './push.js';
 import { registerWebhookCommands } from './webhooks.js';
 
 function positiveInteger(value: string): number {
@@ -240,6 +241,7 @@ export function buildProgram(): Command {
   registerAdminCommands(program, output);
   registerMailCommands(program, output);
   registerWebhookCommands(program, output);
+  registerPushCommands(program, output);
   return program;
 }
 

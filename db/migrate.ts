@@ -14,6 +14,7 @@ import * as publicLinkTokenHash from './migrations/011_public_link_token_hash.js
 import * as documentRevisionDeltas from './migrations/012_document_revision_deltas.js';
 import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
 import * as adminSessions from './migrations/014_admin_sessions.js';
+import * as drivePush from './migrations/015_drive_push.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '012_document_revision_deltas': documentRevisionDeltas,
   '013_drive_thumbnails': driveThumbnails,
   '014_admin_sessions': adminSessions,
+  '015_drive_push': drivePush,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -94,6 +94,12 @@ const EnvSchema = z.object({
   FOLIO_PUBLIC_LINK_RATE_PER_IP: z.coerce.number().int().positive().default(300),
   FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: z.coerce.number().int().positive().default(1200),
   FOLIO_PUBLIC_LINK_RATE_WINDOW: duration('1m'),
+  /** Drive push: changes of a workspace are gathered this long before its devices are pushed (one push per device per window). */
+  FOLIO_PUSH_COALESCE_WINDOW: duration('2s'),
+  /** … and a workspace's push fan-out workflow ends after this long without changes (the next change starts it again). */
+  FOLIO_PUSH_IDLE: duration('10m'),
+  /** Per-request timeout of a send to APNs or a Web Push service. */
+  FOLIO_PUSH_TIMEOUT: duration('10s'),
   FOLIO_WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('1m,5m,30m,2h')
@@ -188,6 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxBytes: values.FOLIO_DOCUMENT_MAX_BYTES,
       maxThreads: values.FOLIO_DOCUMENT_MAX_THREADS,
       liveStreamsPerUser: values.FOLIO_LIVE_STREAMS_PER_USER,
+    },
+    push: {
+      coalesceWindowMs: values.FOLIO_PUSH_COALESCE_WINDOW,
+      idleMs: values.FOLIO_PUSH_IDLE,
+      timeoutMs: values.FOLIO_PUSH_TIMEOUT,
     },
     webhook: {
       retryDelaysMs: values.FOLIO_WEBHOOK_RETRY_DELAYS,

@@ -11,7 +11,8 @@ import type { DriveCascadeKind, DriveCascadeStart, LifecycleStarter, RunInTransa
 import { documentTrashChangedSignal, type documentPurgeWorkflow } from './documents.js';
 import { replaceSettledSignal, uploadSettledSignal, type replaceLifecycleWorkflow, type uploadLifecycleWorkflow } from './drive-content.js';
 import type { DriveCascadeInput, DriveCascadeResult } from './drive-trash.js';
-import { documentPurgeWorkflowId, driveCascadeWorkflowId, replaceWorkflowId, thumbnailWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { documentPurgeWorkflowId, driveCascadeWorkflowId, drivePushWorkflowId, replaceWorkflowId, thumbnailWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import { drivePushChangesSignal, type drivePushWorkflow } from './push.js';
 import type { thumbnailWorkflow } from './thumbnail.js';
 import { retryWebhookDeliverySignal, WEBHOOK_SEARCH_ATTRIBUTES, type webhookDeliveryWorkflow } from './webhook-delivery.js';
 
@@ -40,7 +41,9 @@ export type OutboxRequest =
   | ({ type: 'driveCascade' } & DriveCascadeStart)
   | { type: 'documentPurge'; documentUuid: string; workspaceUuid: string }
   | ({ type: 'webhookDelivery' } & WebhookDeliveryStart)
-  | ({ type: 'thumbnail' } & ThumbnailStart);
+  | ({ type: 'thumbnail' } & ThumbnailStart)
+  // Written by the drive_changes trigger (db/migrations/015_drive_push.ts), one per transaction and workspace.
+  | { type: 'drivePush'; workspaceUuid: string; batch: string };
 
 export function outboxWorkflowId(request: OutboxRequest): string {
   switch (request.type) {
@@ -52,6 +55,9 @@ export function outboxWorkflowId(request: OutboxRequest): string {
       return thumbnailWorkflowId(request.fileUuid, request.versionUuid);
     case 'documentPurge':
       return documentPurgeWorkflowId(request.documentUuid);
+    case 'drivePush':
+      // The row of a push fan-out is keyed by its transaction; every row signals the workspace's one workflow.
+      return `${drivePushWorkflowId(request.workspaceUuid)}:${request.batch}`;
   }
 }
 
@@ -64,6 +70,7 @@ export interface WorkflowClientSettings {
   taskQueue: string;
   uploadExpiryMs: number;
   fileVersionRetentionMs: number;
+  push: { coalesceWindowMs: number; idleMs: number };
   log: WarnLogger;
 }
 
@@ -91,6 +98,17 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     }
     if (request.type === 'thumbnail') {
       await startThumbnailOn(client, request);
+      return;
+    }
+    if (request.type === 'drivePush') {
+      await client.workflow.signalWithStart<typeof drivePushWorkflow>('drivePushWorkflow', {
+        workflowId: drivePushWorkflowId(request.workspaceUuid),
+        taskQueue,
+        args: [{ workspaceUuid: request.workspaceUuid, windowMs: settings.push.coalesceWindowMs, idleMs: settings.push.idleMs }],
+        signal: drivePushChangesSignal,
+        signalArgs: [],
+        typedSearchAttributes: searchAttributes(request.workspaceUuid, request.workspaceUuid),
+      });
       return;
     }
     if (request.type === 'documentPurge') {
@@ -232,7 +250,13 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
           terminateWebhookDelivery: ({ destinationUuid, eventUuid }, reason) =>
             void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid), reason)),
         };
-        return work({ tx, workflows });
+        const result = await work({ tx, workflows });
+        // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.
+        const pushes = (await tx('workflow_outbox')
+          .select('request')
+          .whereRaw(`request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`)) as { request: OutboxRequest }[];
+        outbox.push(...pushes.map((row) => row.request));
+        return result;
       });
       for (const request of outbox) await dispatch(knex, request);
       for (const send of wakes) await send();
@@ -254,7 +278,18 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     return { started, failed: rows.length - started };
   }
 
-  return { ...lifecycles, runInTransaction, sweepOutbox, startThumbnail };
+  /**
+   * Starts the push fan-outs that transactions outside runInTransaction recorded (cascade batches, settled uploads):
+   * called right after such a write commits, so a device hears of it at once rather than at the next sweep.
+   */
+  async function dispatchDrivePushes(knex: Knex, limit = 100): Promise<void> {
+    const rows = (await knex('workflow_outbox').select('request').whereRaw(`request->>'type' = 'drivePush'`).orderBy('created_at').limit(limit)) as {
+      request: OutboxRequest;
+    }[];
+    for (const row of rows) await dispatch(knex, row.request);
+  }
+
+  return { ...lifecycles, runInTransaction, sweepOutbox, startThumbnail, dispatchDrivePushes };
 }
 
 let shared: WorkflowClient | undefined;
@@ -267,6 +302,7 @@ export function workflowClient(): WorkflowClient {
     taskQueue: settings.temporal.taskQueue,
     uploadExpiryMs: settings.uploadExpiryMs,
     fileVersionRetentionMs: settings.fileVersionRetentionMs,
+    push: settings.push,
     log: logger.child({ category: 'workflows' }),
   });
   return shared;

@@ -42,3 +42,6 @@ export function thumbnailOfWorkflow(workflowId: string): { fileUuid: string; ver
   const match = /^drive-thumbnail:([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(workflowId);
   return match ? { fileUuid: match[1]!, versionUuid: match[2]! } : undefined;
 }
+/** A workspace's Drive push fan-out (one at a time; every committed batch of changes signals it). */
+export const drivePushWorkflowId = (workspaceUuid: string) => `drive-push:${workspaceUuid}`;
+export const workspaceUuidOfDrivePushWorkflow = (workflowId: string) => workflowId.replace(/^drive-push:/, '');

@@ -6,3 +6,4 @@ export { trashCascadeWorkflow, restoreCascadeWorkflow, deleteCascadeWorkflow } f
 export { documentPurgeWorkflow } from './documents.js';
 export { webhookDeliveryWorkflow, webhookHistoryPurgeWorkflow } from './webhook-delivery.js';
 export { thumbnailWorkflow } from './thumbnail.js';
+export { drivePushWorkflow } from './push.js';
