@@ -43,7 +43,8 @@ export interface WorkflowRequests {
   wakeReplaceLifecycle(versionUuid: string): void;
   wakeDocumentPurge(documentUuid: string): void;
   /** `folio delivery retry`: the waiting delivery attempts now. `terminate`: Temporal ends it with the reason. */
-  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string }): void;
+  /** `afterAttempt`: the attempt the caller saw finished; the wait after it ends even if the timer has not begun. */
+  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; afterAttempt: number }): void;
   terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string }, reason: string): void;
 }
 

@@ -80,9 +80,9 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
   const { temporal, taskQueue, log } = settings;
 
   /** A shortcut signal: a lost one only delays the workflow until its own timer, so a failure is logged, not thrown. */
-  async function wake(workflowId: string, signal: SignalDefinition, fields: object): Promise<void> {
+  async function wake<Args extends unknown[]>(workflowId: string, signal: SignalDefinition<Args>, fields: object, ...args: Args): Promise<void> {
     try {
-      await (await temporal()).workflow.getHandle(workflowId).signal(signal);
+      await (await temporal()).workflow.getHandle(workflowId).signal(signal, ...args);
     } catch (error) {
       log.warn({ err: error, workflow_id: workflowId, ...fields }, 'could not wake the workflow; it will act on its own timer');
     }
@@ -245,8 +245,10 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
             void wakes.push(() => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid })),
           wakeDocumentPurge: (documentUuid) =>
             void wakes.push(() => wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, { document_uuid: documentUuid })),
-          retryWebhookDelivery: ({ destinationUuid, eventUuid }) =>
-            void wakes.push(() => wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid), retryWebhookDeliverySignal, { destination_uuid: destinationUuid })),
+          retryWebhookDelivery: ({ destinationUuid, eventUuid, afterAttempt }) =>
+            void wakes.push(() =>
+              wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid), retryWebhookDeliverySignal, { destination_uuid: destinationUuid }, { afterAttempt }),
+            ),
           terminateWebhookDelivery: ({ destinationUuid, eventUuid }, reason) =>
             void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid), reason)),
         };

@@ -18,8 +18,17 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>(OUTBOUND_CALL);
 
 const { purgeWebhookHistory } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
-/** Makes a delivery that is waiting between attempts make its next attempt now. Ignored while an attempt runs. */
-export const retryWebhookDeliverySignal = defineSignal('retryWebhookDelivery');
+/**
+ * Makes a delivery that is waiting between attempts make its next attempt now. `afterAttempt` is the attempt the
+ * operator saw finished: the database says "waiting" a moment before the workflow starts its timer, and a request
+ * that lands in that moment must still end the wait after that attempt. Without it (older senders), a request that
+ * arrives while an attempt runs is ignored.
+ */
+export const retryWebhookDeliverySignal = defineSignal<[RetryRequest?]>('retryWebhookDelivery');
+
+export interface RetryRequest {
+  afterAttempt: number;
+}
 
 /** Search attributes of a delivery (registered by deploy/local/services.ts through workflows/client.ts). */
 export const WEBHOOK_SEARCH_ATTRIBUTES = {
@@ -48,8 +57,10 @@ function markOutcome(outcome: WebhookDeliveryOutcome | 'waiting'): void {
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   let retryRequests = 0;
-  setHandler(retryWebhookDeliverySignal, () => {
+  let retryAfterAttempt = 0;
+  setHandler(retryWebhookDeliverySignal, (request) => {
     retryRequests++;
+    retryAfterAttempt = Math.max(retryAfterAttempt, request?.afterAttempt ?? 0);
   });
   for (let attempt = 1; ; attempt++) {
     const result = await attemptWebhookDelivery({ ...input, attempt });
@@ -62,7 +73,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     }
     markOutcome('waiting');
     const seen = retryRequests;
-    await condition(() => retryRequests !== seen, result.retryDelayMs);
+    await condition(() => retryRequests !== seen || retryAfterAttempt >= attempt, result.retryDelayMs);
   }
 }
 

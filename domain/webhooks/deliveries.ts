@@ -184,7 +184,7 @@ export async function terminateDelivery(unit: UnitOfWork, key: DeliveryKey, by: 
 export async function retryDeliveryNow(unit: UnitOfWork, key: DeliveryKey): Promise<DeliveryRow> {
   const delivery = await findDelivery(unit.tx, key);
   if (delivery?.state !== 'waiting') throw deliveryNotInFlight(delivery);
-  unit.workflows.retryWebhookDelivery(key);
+  unit.workflows.retryWebhookDelivery({ ...key, afterAttempt: delivery.attempts });
   return delivery;
 }
 

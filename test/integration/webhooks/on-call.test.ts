@@ -1,7 +1,8 @@
 // On call (docs/webhooks-on-call.md): `folio delivery list|retry|terminate` on a worker with long retry delays, the
 // history purge schedule, and a worker killed (SIGKILL) in the middle of 1,000 deliveries to three receivers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_HISTORY_PURGE_SCHEDULE_ID } from '../../../workflows/ids.js';
+import { WEBHOOK_HISTORY_PURGE_SCHEDULE_ID, webhookDeliveryWorkflowId } from '../../../workflows/ids.js';
+import { retryWebhookDeliverySignal } from '../../../workflows/webhook-delivery.js';
 import { db } from '../../../platform/database.js';
 import { temporalClient } from '../../../platform/temporal.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
@@ -52,6 +53,31 @@ describe('folio delivery, on a worker whose retry delays are two minutes', () =>
     await expect(folio('delivery', 'retry', '--destination', destination.uuid, '--event', eventId)).rejects.toMatchObject({
       stderr: expect.stringContaining('succeeded'),
     });
+  }, CLI_TIMEOUT_MS);
+
+  it('ends the wait after attempt n for a retry that arrived before the wait began', async () => {
+    // The row says "waiting" as soon as attempt n is recorded, a moment before the workflow starts its timer; the
+    // request `folio delivery retry` sends in that moment names attempt n and must not be lost. Forced here: attempt
+    // 1 is held at the receiver while the request arrives, then fails.
+    const target = await receiver('127.0.0.24');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    target.answer((index) => (index === 1 ? { status: 500, hold: gate } : { status: 200 }));
+    const workspace = await makeWorkspace();
+    const mailbox = await makeMailbox(workspace.uuid);
+    const destination = await makeDestination(workspace.uuid, target.url(), [mailbox.uuid]);
+    const stored = await deliver(mailbox.uuid, emlMessage());
+    const eventUuid = stored.outcome === 'stored' ? stored.event_id!.slice('whevt_'.length) : '';
+    await target.waitFor(1, 60_000);
+
+    const handle = (await temporalClient()).workflow.getHandle(webhookDeliveryWorkflowId(destination.uuid, eventUuid));
+    await handle.signal(retryWebhookDeliverySignal, { afterAttempt: 1 });
+    release();
+
+    const requests = await target.waitFor(2, 60_000);
+    expect(requests[1]!.at - requests[0]!.at).toBeLessThan(100_000);
+    expect(requests[1]!.headers['x-service-attempt']).toBe('2');
+    await until('succeeded', async () => (await deliveryOf(destination.uuid))?.state === 'succeeded');
   }, CLI_TIMEOUT_MS);
 
   it('terminates a delivery, recording who and why, and it makes no further attempt', async () => {
