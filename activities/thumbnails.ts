@@ -24,10 +24,17 @@ export function renderSlots(slots: () => number, render: typeof renderThumbnail 
 export function createThumbnailActivities(deps: ActivityDeps) {
   const render = renderSlots(() => deps.settings().thumbnails.concurrency);
   return {
-    /** Renders and stores the version's thumbnail, or records that it has none; a retry finds the row and stops. */
+    /**
+     * Renders and stores the version's thumbnail, or records that it has none; a retry finds the row and stops.
+     * has_preview turning true is a committed Drive change: devices hear of it now, not at the next outbox sweep.
+     */
     async renderFileThumbnail(input: ThumbnailIds): Promise<ThumbnailOutcome> {
       const { concurrency: _, ...limits } = deps.settings().thumbnails;
-      return heartbeating(() => renderVersionThumbnail({ db: deps.db, storage: deps.storage, bucket: deps.bucket, masterKey: deps.masterKey, limits, render }, input));
+      const outcome = await heartbeating(() =>
+        renderVersionThumbnail({ db: deps.db, storage: deps.storage, bucket: deps.bucket, masterKey: deps.masterKey, limits, render }, input),
+      );
+      if (outcome === 'ready') await deps.workflows.dispatchDrivePushes(deps.db);
+      return outcome;
     },
 
     /** The version ends with no preview after its render gave up. */

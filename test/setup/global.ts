@@ -25,8 +25,11 @@ export default async function setup(project: TestProject) {
       FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'info',
       // Durations the spec fixes, shortened so lifecycle tests run in seconds.
       FOLIO_UPLOAD_EXPIRY: process.env.FOLIO_UPLOAD_EXPIRY ?? '8s',
-      FOLIO_FILE_VERSION_RETENTION: process.env.FOLIO_FILE_VERSION_RETENTION ?? '4s',
-      FOLIO_DOCUMENT_TRASH_RETENTION: process.env.FOLIO_DOCUMENT_TRASH_RETENTION ?? '4s',
+      // Long enough that a test still finds the retired version after a replacement's thumbnail renders on a busy
+      // machine (a render took up to 12 s under load), short enough that the two purge tests wait it out.
+      FOLIO_FILE_VERSION_RETENTION: process.env.FOLIO_FILE_VERSION_RETENTION ?? '20s',
+      // Long enough that no trash-then-restore test meets it on a busy machine; purge tests move trashed_at back.
+      FOLIO_DOCUMENT_TRASH_RETENTION: process.env.FOLIO_DOCUMENT_TRASH_RETENTION ?? '1h',
       // Documents' limits, small enough that their tests reach them in a few requests (docs/documents-api.md § Limits).
       FOLIO_DOCUMENT_MAX_BYTES: '500000',
       FOLIO_DOCUMENT_MAX_THREADS: '25',

@@ -1,15 +1,23 @@
-// Trash retention: a trashed document is purged with everything it holds once the retention passes
-// (FOLIO_DOCUMENT_TRASH_RETENTION=4s in the suite); a restore before then keeps it.
+// Trash retention: a trashed document is purged with everything it holds once the retention passes; a restore
+// before then keeps it. The suite's retention is an hour, so no test races the clock: a test passes the retention
+// by moving the trash time back and telling the purge workflow to look again.
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../../workflows/client.js';
+import { documentTrashChangedSignal } from '../../../workflows/documents.js';
 import { documentPurgeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';
 import { objectExists } from '../../support/storage.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
+
+/** As if the document had been trashed longer ago than the retention. */
+async function passRetention(documentUuid: string) {
+  await db()('documents').where({ uuid: documentUuid }).update({ trashed_at: db().raw(`now() - interval '2 hours'`) });
+  await (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(documentUuid)).signal(documentTrashChangedSignal);
+}
 
 const purgeResult = async (documentUuid: string) => (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(documentUuid)).result();
 
@@ -54,6 +62,7 @@ describe('the Trash retention of documents', () => {
     expect(description.typedSearchAttributes.get(FOLIO_WORKSPACE_ID)).toBe(owner.workspaceUuid);
     expect(description.typedSearchAttributes.get(FOLIO_RESOURCE_ID)).toBe(document.uuid);
 
+    await passRetention(document.uuid);
     expect(await purgeResult(document.uuid)).toEqual({ outcome: 'purged' });
     expect(await rowCounts(document.uuid)).toEqual({ documents: 0, revisions: 0, threads: 0, attachments: 0, grants: 0 });
     expect(await objectExists(storageKey)).toBe(false);
@@ -83,6 +92,7 @@ describe('the Trash retention of documents', () => {
     await call('POST', `/v1/documents/${document.uuid}`, { token: owner.token, json: { trashed: false } });
     expect(await purgeResult(document.uuid)).toEqual({ outcome: 'restored' });
     await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token });
+    await passRetention(document.uuid);
     expect(await purgeResult(document.uuid)).toEqual({ outcome: 'purged' });
     expect((await rowCounts(document.uuid)).documents).toBe(0);
   });
@@ -93,7 +103,8 @@ describe('the Trash retention of documents', () => {
     killWorker();
     try {
       await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token });
-      await new Promise((resolve) => setTimeout(resolve, 4500));
+      // Past the retention without waiting on the clock; with no worker, nothing reads the signal yet.
+      await passRetention(document.uuid);
       const hidden = await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token });
       expect(hidden.status).toBe(404);
       const restore = await call('POST', `/v1/documents/${document.uuid}`, { token: owner.token, json: { trashed: false } });

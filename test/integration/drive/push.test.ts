@@ -2,20 +2,26 @@
 // `folio push-client` commands, and delivery through the fan-out workflow to local servers that speak APNs and Web Push
 // — who gets a push, the coalescing of a burst, cleanup of devices the push service reports gone, retries on 429/5xx.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../domain/accounts/credentials.js';
 import { appendChanges } from '../../../domain/drive/change-log.js';
 import { createPushClient, type PushClientRow } from '../../../domain/drive/push.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
+import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
+import { thumbnailWorkflowId } from '../../../workflows/ids.js';
 import { call, grant, makeColleague, makeFolder, makeUser, makeWorkspace, tokenFor, type TestUser } from '../../support/api.js';
 import { apnsServerPool, type ApnsServer } from '../../support/apns-server.js';
 import { settle, waitUntil } from '../../support/cascades.js';
 import { CLI_TIMEOUT_MS, folio, folioFails } from '../../support/cli.js';
+import { simpleUpload } from '../../support/drive-files.js';
 import { webPushServerPool, type WebPushServer } from '../../support/webpush-server.js';
+
+afterAll(closeTemporalClient);
 
 const startApns = apnsServerPool();
 const startWebPush = webPushServerPool();
@@ -449,5 +455,21 @@ describe('push delivery', { timeout: 180_000 }, () => {
     await makeFolder(user, 'After');
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests.map((request) => request.deviceToken)).toEqual([APNS_TOKEN, other]);
+  });
+
+  it('announces has_preview as soon as the thumbnail is stored, not at the next outbox sweep', async () => {
+    const apns = await startApns();
+    const user = await makeUser();
+    await subscribe(user, await apnsClient(apns), APNS_TOKEN);
+    const file = await simpleUpload(user, 'announced.png', readFileSync(fileURLToPath(new URL('../../fixtures/images/alpha.png', import.meta.url))), {
+      content_type: 'image/png',
+    });
+    const render = (await temporalClient()).workflow.getHandle(thumbnailWorkflowId(file.uuid, file.uuid));
+    expect(await render.result()).toEqual({ outcome: 'ready' });
+    // The sweep starts only rows older than 30 s: a fan-out still waiting here would reach the device a minute late.
+    const waiting = await db()('workflow_outbox').whereRaw(`request->>'type' = 'drivePush' and request->>'workspaceUuid' = ?`, [user.workspaceUuid]);
+    expect(waiting).toEqual([]);
+    await pushedThroughHead(user.workspaceUuid);
+    expect(apns.requests.length).toBeGreaterThanOrEqual(1);
   });
 });
