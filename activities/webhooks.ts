@@ -7,6 +7,7 @@ import { signatureHeader } from '../domain/webhooks/signature.js';
 import { judgeTarget, targetPolicyFrom } from '../domain/webhooks/target.js';
 import { postPinned } from '../domain/webhooks/transport.js';
 import { logger } from '../platform/logger.js';
+import { webhookAttempts } from '../platform/metrics.js';
 import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
 
@@ -25,6 +26,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
     // The delay after attempt n; a list shorter than four repeats its last entry. At least 1 ms: a zero timeout
     // would make the workflow's wait unbounded.
     const rules: RecordRules = { disableAfter: settings.disableAfter, retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1) };
+    const recorded = (outcome: AttemptOutcome): AttemptActivityResult => {
+      webhookAttempts.inc({ outcome });
+      return done(outcome);
+    };
     const done = (outcome: AttemptOutcome): AttemptActivityResult => {
       log.info({ destination_uuid: key.destinationUuid, event_id: eventId(key.eventUuid), attempt: key.attempt, outcome }, 'webhook attempt');
       return { outcome, retryDelayMs: rules.retryDelayMs };
@@ -41,7 +46,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     if (!target.allowed) {
       const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
       if (target.inward) log.warn({ destination_uuid: key.destinationUuid, reason: target.reason }, 'webhook target points inward; disabling the destination');
-      return done(await recordAttempt(deps.db, key, attemptUuid, unsent, target.inward ? { ...rules, disableReason: target.reason } : rules));
+      return recorded(await recordAttempt(deps.db, key, attemptUuid, unsent, target.inward ? { ...rules, disableReason: target.reason } : rules));
     }
 
     const timestamp = Math.floor(Date.now() / 1000);
@@ -54,7 +59,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       'x-service-attempt': String(key.attempt),
     };
     const result = await postPinned(target, plan.body, headers, settings.timeoutMs);
-    return done(await recordAttempt(deps.db, key, attemptUuid, result, rules));
+    return recorded(await recordAttempt(deps.db, key, attemptUuid, result, rules));
   }
 
   return {

@@ -7,6 +7,7 @@ import { canSendMail } from '../platform/mail-out.js';
 import { adminApp } from './admin-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
+import { httpMetrics } from './middleware/metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import { changesRouter } from './routes/drive/changes.js';
 import { fileContentRouter } from './routes/drive/file-content.js';
@@ -52,6 +53,7 @@ const resourceRouters: Router[] = [
 export function createApp(): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
+  app.use(httpMetrics());
   app.use(requestContext());
   app.use(errorMapping());
   app.use(healthRouter.routes());

@@ -4,8 +4,9 @@ import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { onExpectContinue } from './middleware/upload-slots.js';
 import { config } from '../platform/config.js';
-import { closeDb } from '../platform/database.js';
+import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
+import { observeDatabasePool, observeStoredState, startMetricsServer } from '../platform/metrics.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { startSmtpIngress } from '../ingress/smtp.js';
@@ -45,6 +46,10 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   logger.info({ category: 'lifecycle', address: `http://${host}:${port}` }, 'api listening');
   await startSmtpIngress();
+  observeDatabasePool(db());
+  observeStoredState(db());
+  const metricsServer = await startMetricsServer(config().metrics.host, config().metrics.apiPort);
+  if (metricsServer) logger.info({ category: 'lifecycle', address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics` }, 'metrics listening');
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -52,6 +57,7 @@ async function main() {
     stopping = true;
     logger.info({ category: 'lifecycle', signal }, 'api stopping');
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    metricsServer?.close();
     server.close(async () => {
       await Promise.allSettled([closeDb(), closeTemporalClient()]);
       process.exit(0);

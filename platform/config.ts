@@ -123,6 +123,14 @@ const EnvSchema = z.object({
   /** How long delivery attempts are kept (purged daily), and how long a rotated-out signing secret still signs. */
   FOLIO_WEBHOOK_HISTORY_RETENTION: duration('30d'),
   FOLIO_WEBHOOK_SECRET_OVERLAP: duration('24h'),
+  /**
+   * Prometheus metrics (docs/observability.md), each on its own port so they are never reachable through the API's:
+   * the API's /metrics, the worker's /metrics, and the Temporal SDK's own worker metrics. 0 turns one off.
+   */
+  FOLIO_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  FOLIO_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  FOLIO_WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  FOLIO_TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   /** Inbound SMTP: the port it listens on (0 turns it off), and the largest message it accepts (552 above it). */
   FOLIO_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   FOLIO_SMTP_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
@@ -210,6 +218,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       secretOverlapMs: values.FOLIO_WEBHOOK_SECRET_OVERLAP,
     },
     smtp: { port: values.FOLIO_SMTP_PORT, maxBytes: values.FOLIO_SMTP_MAX_BYTES },
+    metrics: {
+      host: values.FOLIO_METRICS_HOST,
+      apiPort: values.FOLIO_METRICS_PORT,
+      workerPort: values.FOLIO_WORKER_METRICS_PORT,
+      temporalPort: values.FOLIO_TEMPORAL_METRICS_PORT,
+    },
   };
 }
 

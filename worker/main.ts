@@ -8,6 +8,7 @@ import { createActivities, type ActivityDeps } from '../activities/index.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
+import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
 import { ensureSchedules } from './schedules.js';
@@ -28,12 +29,19 @@ function activityDeps(): ActivityDeps {
 const TEMPORAL_TO_PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 
 async function main() {
+  const { metrics } = config();
   Runtime.install({
     logger: new DefaultLogger('INFO', ({ level, message, meta }) =>
       logger[TEMPORAL_TO_PINO_LEVEL[level]]({ category: 'temporal', ...meta }, message),
     ),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+      // The SDK's own worker metrics (task slots, poll latency, schedule-to-start, sticky cache) on their own port.
+      ...(metrics.temporalPort ? { metrics: { prometheus: { bindAddress: `${metrics.host}:${metrics.temporalPort}` } } } : {}),
+    },
   });
+  observeDatabasePool(db());
+  const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
   await ensureBucket();
   const connection = await NativeConnection.connect({ address: temporal.address });
@@ -51,6 +59,7 @@ async function main() {
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
   await connection.close();
+  metricsServer?.close();
   await closeDb();
   logger.info({ category: 'lifecycle' }, 'worker stopped');
 }

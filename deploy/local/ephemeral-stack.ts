@@ -56,6 +56,7 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await knex.destroy();
 
     const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [metricsPort, workerMetricsPort, temporalMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
     const [temporal, minio] = await Promise.all([
       startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
@@ -82,6 +83,9 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       FOLIO_S3_BUCKET: `folio-${options.label}`,
       FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
       FOLIO_API_URL: apiUrl,
+      FOLIO_METRICS_PORT: String(metricsPort),
+      FOLIO_WORKER_METRICS_PORT: String(workerMetricsPort),
+      FOLIO_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
       ...options.env,
     };
 
