@@ -1,10 +1,16 @@
 // The application logger: structured JSON lines. Never log tokens, keys or content.
 import { pino } from 'pino';
 import { config } from './config.js';
+import { currentRequestId } from './request-scope.js';
 
 export const logger = pino({
   level: config().logLevel,
   base: { service: 'folio' },
+  // Whatever logs inside an operation (API request, or an activity of a workflow a request started) names its id.
+  mixin: () => {
+    const requestId = currentRequestId();
+    return requestId ? { request_id: requestId } : {};
+  },
   redact: { paths: ['req.headers.authorization', '*.access_token', '*.data_key', '*.signing_secret'], remove: true },
 });
 

@@ -1,17 +1,33 @@
 // The process's Temporal connection. Starting and signalling workflows goes through workflows/client.ts.
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { config } from './config.js';
 import { workflowStarts } from './metrics.js';
+import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from '../workflows/ids.js';
+import { currentRequestId } from './request-scope.js';
 
-/** Counts each start this process asks of Temporal, by workflow type, whichever code path asked. */
-const countStarts: WorkflowClientInterceptor = {
+/**
+ * Every start this process asks of Temporal, whichever code path asked: counted by workflow type, and, inside a
+ * request, given its id in the memo (shown in the Temporal UI) and a header that the workflow hands its activities.
+ */
+function withRequestId<T extends { headers: Record<string, unknown>; options: { memo?: Record<string, unknown> } }>(input: T): T {
+  const requestId = currentRequestId();
+  if (!requestId) return input;
+  return {
+    ...input,
+    headers: { ...input.headers, [REQUEST_ID_HEADER]: defaultPayloadConverter.toPayload(requestId) },
+    options: { ...input.options, memo: { ...input.options.memo, [REQUEST_ID_MEMO]: requestId } },
+  };
+}
+
+const startInterceptor: WorkflowClientInterceptor = {
   async startWithDetails(input, next) {
-    const output = await next(input);
+    const output = await next(withRequestId(input));
     workflowStarts.inc({ type: input.workflowType });
     return output;
   },
   async signalWithStart(input, next) {
-    const runId = await next(input);
+    const runId = await next(withRequestId(input));
     workflowStarts.inc({ type: input.workflowType });
     return runId;
   },
@@ -21,7 +37,7 @@ let shared: Promise<Client> | undefined;
 
 export function temporalClient(): Promise<Client> {
   shared ??= Connection.connect({ address: config().temporal.address }).then(
-    (connection) => new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow: [countStarts] } }),
+    (connection) => new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow: [startInterceptor] } }),
   );
   return shared;
 }

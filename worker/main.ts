@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
 import { permanentFailures } from '../activities/failures.js';
+import { activityScope } from '../activities/activity-scope.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
@@ -13,12 +14,16 @@ import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
 import { ensureSchedules } from './schedules.js';
 
-// Production images ship a prebuilt bundle (deploy/Dockerfile); development bundles from source at start.
-function workflowSource(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+// Production images ship a prebuilt bundle (deploy/Dockerfile), built with the workflow interceptors in it;
+// development bundles from source at start, with the interceptors named here.
+function workflowSource(): { code: { workflowBundle: { codePath: string } } | { workflowsPath: string }; interceptorModules: string[] } {
   const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
-  if (existsSync(bundle)) return { workflowBundle: { codePath: bundle } };
-  const here = fileURLToPath(import.meta.url);
-  return { workflowsPath: fileURLToPath(new URL(`../workflows/index${here.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)) };
+  if (existsSync(bundle)) return { code: { workflowBundle: { codePath: bundle } }, interceptorModules: [] };
+  const extension = fileURLToPath(import.meta.url).endsWith('.ts') ? '.ts' : '.js';
+  return {
+    code: { workflowsPath: fileURLToPath(new URL(`../workflows/index${extension}`, import.meta.url)) },
+    interceptorModules: [fileURLToPath(new URL(`../workflows/interceptors${extension}`, import.meta.url))],
+  };
 }
 
 /** Built once from configuration; `settings` is read again by each activity run, never copied out of it. */
@@ -46,14 +51,16 @@ async function main() {
   await ensureBucket();
   const connection = await NativeConnection.connect({ address: temporal.address });
   await ensureSchedules();
+  const { code, interceptorModules } = workflowSource();
   const worker = await Worker.create({
     connection,
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
-    ...workflowSource(),
+    ...code,
     activities: createActivities(activityDeps()),
-    // An activity error that no retry can fix ends the activity instead of retrying forever (activities/failures.ts).
-    interceptors: { activity: [permanentFailures] },
+    // An activity error that no retry can fix ends the activity instead of retrying forever (activities/failures.ts);
+    // activities log the id of the request that started their workflow (workflows/interceptors.ts).
+    interceptors: { activity: [activityScope, permanentFailures], workflowModules: interceptorModules },
     shutdownGraceTime: '10 seconds',
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');

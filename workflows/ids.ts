@@ -45,3 +45,10 @@ export function thumbnailOfWorkflow(workflowId: string): { fileUuid: string; ver
 /** A workspace's Drive push fan-out (one at a time; every committed batch of changes signals it). */
 export const drivePushWorkflowId = (workspaceUuid: string) => `drive-push:${workspaceUuid}`;
 export const workspaceUuidOfDrivePushWorkflow = (workflowId: string) => workflowId.replace(/^drive-push:/, '');
+
+/**
+ * How the id of the request that started a workflow travels (platform/request-scope.ts): in the workflow's memo, shown
+ * by the Temporal UI, and in a header on every activity the workflow schedules, so the worker's logs name it too.
+ */
+export const REQUEST_ID_HEADER = 'folio-request-id';
+export const REQUEST_ID_MEMO = 'requestId';

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { logger, type Logger } from '../../platform/logger.js';
+import { runWithRequestId } from '../../platform/request-scope.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -21,21 +22,24 @@ export function requestContext(): Middleware {
     const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ category: 'http', request_id: requestId });
+    // The logger's mixin adds request_id to every line written inside the scope, this one's and any other module's.
+    ctx.state.log = logger.child({ category: 'http' });
     ctx.set('X-Request-Id', requestId);
-    try {
-      await next();
-    } finally {
-      ctx.state.log.info(
-        {
-          method: ctx.method,
-          path: loggedPath(ctx.path),
-          status: ctx.status,
-          duration_ms: Math.round(performance.now() - started),
-          workspace_uuid: ctx.state.auth?.workspaceUuid,
-        },
-        'request',
-      );
-    }
+    await runWithRequestId(requestId, async () => {
+      try {
+        await next();
+      } finally {
+        ctx.state.log.info(
+          {
+            method: ctx.method,
+            path: loggedPath(ctx.path),
+            status: ctx.status,
+            duration_ms: Math.round(performance.now() - started),
+            workspace_uuid: ctx.state.auth?.workspaceUuid,
+          },
+          'request',
+        );
+      }
+    });
   };
 }
