@@ -8,6 +8,8 @@ import { adminApp } from './admin-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { httpMetrics } from './middleware/metrics.js';
+import { httpTracing } from './middleware/tracing.js';
+import { tracingEnabled } from '../platform/tracing.js';
 import { requestContext } from './middleware/request-context.js';
 import { changesRouter } from './routes/drive/changes.js';
 import { fileContentRouter } from './routes/drive/file-content.js';
@@ -55,6 +57,7 @@ export function createApp(): Koa {
   app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
   app.use(httpMetrics());
   app.use(requestContext());
+  if (tracingEnabled()) app.use(httpTracing());
   app.use(errorMapping());
   app.use(healthRouter.routes());
   // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.

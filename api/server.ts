@@ -9,6 +9,7 @@ import { logger } from '../platform/logger.js';
 import { observeDatabasePool, observeStoredState, startMetricsServer } from '../platform/metrics.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
+import { startTracing } from '../platform/tracing.js';
 import { startSmtpIngress } from '../ingress/smtp.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -20,6 +21,7 @@ process.on('unhandledRejection', (reason) => {
 });
 
 async function main() {
+  const tracing = await startTracing('folio-api');
   const { host, port, http } = config();
   await ensureBucket();
   // A client that trickles its headers or its body cannot hold a socket (and a body buffer) forever. Node checks
@@ -59,7 +61,7 @@ async function main() {
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     metricsServer?.close();
     server.close(async () => {
-      await Promise.allSettled([closeDb(), closeTemporalClient()]);
+      await Promise.allSettled([closeDb(), closeTemporalClient(), tracing?.shutdown()]);
       process.exit(0);
     });
     server.closeIdleConnections();

@@ -5,6 +5,7 @@ import { config } from './config.js';
 import { workflowStarts } from './metrics.js';
 import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from '../workflows/ids.js';
 import { currentRequestId } from './request-scope.js';
+import { tracingEnabled } from './tracing.js';
 
 /**
  * Every start this process asks of Temporal, whichever code path asked: counted by workflow type, and, inside a
@@ -36,9 +37,13 @@ const startInterceptor: WorkflowClientInterceptor = {
 let shared: Promise<Client> | undefined;
 
 export function temporalClient(): Promise<Client> {
-  shared ??= Connection.connect({ address: config().temporal.address }).then(
-    (connection) => new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow: [startInterceptor] } }),
-  );
+  shared ??= (async () => {
+    const connection = await Connection.connect({ address: config().temporal.address });
+    const workflow: WorkflowClientInterceptor[] = [startInterceptor];
+    // Starts carry the active trace context, so a workflow continues the trace of the request that started it.
+    if (tracingEnabled()) workflow.push(new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor());
+    return new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow } });
+  })();
   return shared;
 }
 

@@ -12,7 +12,9 @@ import { logger } from '../platform/logger.js';
 import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
+import { startTracing } from '../platform/tracing.js';
 import { ensureSchedules } from './schedules.js';
+import { workerTracing } from './tracing.js';
 
 // Production images ship a prebuilt bundle (deploy/Dockerfile), built with the workflow interceptors in it;
 // development bundles from source at start, with the interceptors named here.
@@ -45,6 +47,8 @@ async function main() {
       ...(metrics.temporalPort ? { metrics: { prometheus: { bindAddress: `${metrics.host}:${metrics.temporalPort}` } } } : {}),
     },
   });
+  const tracing = await startTracing('folio-worker');
+  const traced = await workerTracing(tracing);
   observeDatabasePool(db());
   const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
@@ -60,13 +64,18 @@ async function main() {
     activities: createActivities(activityDeps()),
     // An activity error that no retry can fix ends the activity instead of retrying forever (activities/failures.ts);
     // activities log the id of the request that started their workflow (workflows/interceptors.ts).
-    interceptors: { activity: [activityScope, permanentFailures], workflowModules: interceptorModules },
+    interceptors: {
+      activity: [...traced.activity, activityScope, permanentFailures],
+      workflowModules: [...interceptorModules, ...traced.workflowModules],
+    },
+    sinks: traced.sinks,
     shutdownGraceTime: '10 seconds',
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
   await connection.close();
   metricsServer?.close();
+  await tracing?.shutdown();
   await closeDb();
   logger.info({ category: 'lifecycle' }, 'worker stopped');
 }

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEphemeralStack } from '../../deploy/local/ephemeral-stack.js';
 import { freeUdpPort } from '../support/dns-server.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { createTestCa } from '../support/test-ca.js';
 
 declare module 'vitest' {
@@ -16,6 +17,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Webhook receivers are HTTPS on 127.0.0.x:443 with certificates of this CA; names resolve through the tests' DNS.
   const caDir = createTestCa();
+  // Traces go to a receiver of the suite's own; only requests that send a sampled traceparent are recorded.
+  const spansFile = join(caDir, 'spans.jsonl');
+  const otlp = await startOtlpReceiver(spansFile);
   const dnsPort = await freeUdpPort();
   const stack = await startEphemeralStack({
     label: 'test',
@@ -52,11 +56,15 @@ export default async function setup(project: TestProject) {
       FOLIO_WEBHOOK_DNS_SERVERS: `127.0.0.1:${dnsPort}`,
       NODE_EXTRA_CA_CERTS: join(caDir, 'ca.crt'),
       FOLIO_TEST_CA_DIR: caDir,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_TRACES_SAMPLER: 'parentbased_always_off',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
     },
   });
-  project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root });
+  project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile });
   return async () => {
     await stack.stop();
+    otlp.server.close();
     rmSync(caDir, { recursive: true, force: true });
   };
 }
