@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEphemeralStack } from '../../deploy/local/ephemeral-stack.js';
 import { freeUdpPort } from '../support/dns-server.js';
+import { secretsInLogs } from '../support/log-scan.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { createTestCa } from '../support/test-ca.js';
 
@@ -63,8 +64,22 @@ export default async function setup(project: TestProject) {
   });
   project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile });
   return async () => {
-    await stack.stop();
-    otlp.server.close();
-    rmSync(caDir, { recursive: true, force: true });
+    // No secret the run created may appear in any log line of its processes (docs/observability.md § Logs).
+    let leaks: string[] = [];
+    let scanFailure: unknown;
+    try {
+      leaks = await secretsInLogs(stack.root, stack.env, stack.databaseUrl);
+    } catch (error) {
+      scanFailure = error;
+    } finally {
+      await stack.stop();
+      otlp.server.close();
+      rmSync(caDir, { recursive: true, force: true });
+    }
+    if (scanFailure || leaks.length) {
+      // Vitest reports an error thrown here but still exits 0, so the exit code is set as well.
+      process.exitCode = 1;
+      throw scanFailure ?? new Error(`Secrets in the logs:\n  ${leaks.slice(0, 50).join('\n  ')}`);
+    }
   };
 }

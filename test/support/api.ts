@@ -1,6 +1,7 @@
 // HTTP helpers and factories for integration tests: a real API over fetch, and parents created in the database.
 import { randomUUID } from 'node:crypto';
 import { issueAccessToken } from '../../domain/accounts/credentials.js';
+import { rememberBearerToken } from './log-scan.js';
 import { SCOPES, type Scope } from '../../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../../domain/accounts/workspaces.js';
 import { db } from '../../platform/database.js';
@@ -19,7 +20,10 @@ export async function call<T = any>(
   options: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.token) {
+    headers.authorization = `Bearer ${options.token}`;
+    rememberBearerToken(options.token);
+  }
   let body = options.body;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';

@@ -1,6 +1,7 @@
 // A chunked-transfer client written only from spec/drive.md and docs/drive-encryption.md: WebCrypto AES-GCM,
 // PUTs to presigned part URLs, ranged GETs on download_url. No server code is imported, on purpose.
 import type { webcrypto } from 'node:crypto';
+import { rememberBearerToken } from './log-scan.js';
 
 export interface ClientOptions {
   token: string;
@@ -45,6 +46,7 @@ const PART_URL_BATCH = 1000;
 const baseOf = (options: ClientOptions) => options.baseUrl ?? process.env.FOLIO_API_URL!;
 
 export async function api<T = any>(options: ClientOptions, method: string, path: string, json?: unknown): Promise<T> {
+  rememberBearerToken(options.token);
   const response = await fetch(baseOf(options) + path, {
     method,
     headers: { authorization: `Bearer ${options.token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
