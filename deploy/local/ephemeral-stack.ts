@@ -17,6 +17,8 @@ export interface EphemeralStack {
   /** The Folio configuration of the stack's processes. */
   env: Record<string, string>;
   apiUrl: string;
+  /** Every API process's address, the first being apiUrl (more than one with `replicas`). */
+  apiUrls: string[];
   databaseUrl: string;
   stop(): Promise<void>;
 }
@@ -32,6 +34,18 @@ export interface EphemeralStackOptions {
   preferPrivatePostgres?: boolean;
   /** Keep the temporary folder and its logs after stop(). */
   keep?: boolean;
+  /**
+   * API processes and workers of each kind (default 1). Replicas share the database, Temporal, the bucket and the task
+   * queue; they differ only in the API port, and leave the ports only one process can hold (SMTP, metrics) to the first.
+   */
+  replicas?: number;
+}
+
+/** What a second (third, …) process of a kind changes in the stack's configuration. */
+export function replicaEnv(kind: 'api' | 'worker', apiPort?: number): Record<string, string> {
+  return kind === 'api'
+    ? { FOLIO_PORT: String(apiPort), FOLIO_SMTP_PORT: '0', FOLIO_METRICS_PORT: '0' }
+    : { FOLIO_WORKER_METRICS_PORT: '0', FOLIO_TEMPORAL_METRICS_PORT: '0' };
 }
 
 export async function startEphemeralStack(options: EphemeralStackOptions): Promise<EphemeralStack> {
@@ -83,6 +97,8 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       FOLIO_S3_BUCKET: `folio-${options.label}`,
       FOLIO_MASTER_KEY: randomBytes(32).toString('base64'),
       FOLIO_API_URL: apiUrl,
+      // Links and URLs the API builds name this address whichever replica answers, as behind a load balancer.
+      FOLIO_PUBLIC_URL: apiUrl,
       FOLIO_METRICS_PORT: String(metricsPort),
       FOLIO_WORKER_METRICS_PORT: String(workerMetricsPort),
       FOLIO_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
@@ -96,7 +112,15 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     if (options.worker !== false) startWorker(processEnv, join(root, 'worker.log'), root);
     const api = startApi(processEnv, join(root, 'api.log'), root);
     await waitForApi(apiUrl, api);
-    return { root, env, apiUrl, databaseUrl, stop };
+    const apiUrls = [apiUrl];
+    for (let replica = 2; replica <= (options.replicas ?? 1); replica++) {
+      if (options.worker !== false) startWorker({ ...processEnv, ...replicaEnv('worker') }, join(root, `worker-${replica}.log`), root, `worker-${replica}`);
+      const port = await freePort();
+      const another = startApi({ ...processEnv, ...replicaEnv('api', port) }, join(root, `api-${replica}.log`), root, `api-${replica}`);
+      await waitForApi(`http://127.0.0.1:${port}`, another);
+      apiUrls.push(`http://127.0.0.1:${port}`);
+    }
+    return { root, env, apiUrl, apiUrls, databaseUrl, stop };
   } catch (error) {
     console.error(`The ${options.label} stack failed to start; logs in ${root}`);
     options.keep = true;

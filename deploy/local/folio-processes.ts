@@ -4,12 +4,13 @@ import { spawnService, type RunningService } from './services.js';
 
 const TSX = ['--import', 'tsx'];
 
-export function startWorker(env: NodeJS.ProcessEnv, logFile: string, pidDir?: string) {
-  return spawnService('worker', process.execPath, [...TSX, resolve('worker/main.ts')], { env, logFile, pidDir });
+/** `name` names the pid file (<name>.pid): a second worker of the same stack is worker-2. */
+export function startWorker(env: NodeJS.ProcessEnv, logFile: string, pidDir?: string, name = 'worker') {
+  return spawnService(name, process.execPath, [...TSX, resolve('worker/main.ts')], { env, logFile, pidDir });
 }
 
-export function startApi(env: NodeJS.ProcessEnv, logFile: string, pidDir?: string) {
-  return spawnService('api', process.execPath, [...TSX, resolve('api/server.ts')], { env, logFile, pidDir });
+export function startApi(env: NodeJS.ProcessEnv, logFile: string, pidDir?: string, name = 'api') {
+  return spawnService(name, process.execPath, [...TSX, resolve('api/server.ts')], { env, logFile, pidDir });
 }
 
 /** Waits until the API answers /readyz with 200, or fails with the reason it gave. */

@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
     label: 'test',
     preferPrivatePostgres: process.env.FOLIO_TEST_PRIVATE_POSTGRES === '1',
     keep: Boolean(process.env.FOLIO_TEST_KEEP),
+    // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
+    replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? 1),
     env: {
       FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'info',
       // Durations the spec fixes, shortened so lifecycle tests run in seconds.
@@ -62,7 +64,7 @@ export default async function setup(project: TestProject) {
       OTEL_BSP_SCHEDULE_DELAY: '200',
     },
   });
-  project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile });
+  project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile, FOLIO_TEST_API_URLS: stack.apiUrls.join(',') });
   return async () => {
     // No secret the run created may appear in any log line of its processes (docs/observability.md § Logs).
     let leaks: string[] = [];

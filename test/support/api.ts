@@ -6,7 +6,16 @@ import { SCOPES, type Scope } from '../../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../../domain/accounts/workspaces.js';
 import { db } from '../../platform/database.js';
 
-export const apiUrl = () => process.env.FOLIO_API_URL!;
+let turn = 0;
+
+/**
+ * The API to send the next request to: with several API processes (FOLIO_TEST_REPLICAS, docs/operations.md), each in
+ * turn, as a load balancer would, so a test passes only if no answer depends on which process gave it.
+ */
+export function apiUrl(): string {
+  const urls = process.env.FOLIO_TEST_API_URLS?.split(',') ?? [process.env.FOLIO_API_URL!];
+  return urls[turn++ % urls.length]!;
+}
 
 export interface ApiResponse<T = any> {
   status: number;

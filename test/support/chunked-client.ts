@@ -2,6 +2,7 @@
 // PUTs to presigned part URLs, ranged GETs on download_url. No server code is imported, on purpose.
 import type { webcrypto } from 'node:crypto';
 import { rememberBearerToken } from './log-scan.js';
+import { apiUrl } from './api.js';
 
 export interface ClientOptions {
   token: string;
@@ -43,7 +44,7 @@ const NONCE_BYTES = 12;
 const OVERHEAD = 28;
 const PART_URL_BATCH = 1000;
 
-const baseOf = (options: ClientOptions) => options.baseUrl ?? process.env.FOLIO_API_URL!;
+const baseOf = (options: ClientOptions) => options.baseUrl ?? apiUrl();
 
 export async function api<T = any>(options: ClientOptions, method: string, path: string, json?: unknown): Promise<T> {
   rememberBearerToken(options.token);
