@@ -48,8 +48,8 @@ export default async function setup(project: TestProject) {
       FOLIO_PUBLIC_LINK_RATE_WINDOW: '24h',
       // Shorter than the 30 s default so the slow-loris test ends sooner, yet far above any stall of a busy machine.
       FOLIO_HTTP_HEADERS_TIMEOUT: '15s',
-      // Thumbnails: a size cap a test reaches with a small file (docs/drive-thumbnails.md § Limits).
-      FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: '1000000',
+      // Thumbnails: a size cap above the phone photo fixture (1 MB) that a test reaches with a 2 MB file (docs/drive-thumbnails.md § Limits).
+      FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: '2000000',
       // Two, so the test of the large-upload limit holds few 20 MB bodies open (docs/drive-encryption.md § 5).
       FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: '2',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',

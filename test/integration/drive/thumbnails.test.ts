@@ -107,6 +107,8 @@ describe('The thumbnail render', () => {
     ['scan.tiff', 'image/tiff', 'image/jpeg', 768, 1024],
     ['photo.avif', 'image/avif', 'image/jpeg', 1024, 768],
     ['photo.heic', 'image/heic', 'image/jpeg', 1024, 768],
+    // From an iPhone XS: a grid of HEVC tiles, 4032×3024 stored with EXIF orientation 6, camera and GPS tags.
+    ['iphone-xs.heic', 'image/heic', 'image/jpeg', 768, 1024],
   ])('renders %s (%s) to %s, %i×%i, with no metadata', async (name, contentType, servedType, width, height) => {
     const user = await makeUser();
     const file = await withThumbnail(user, name, contentType);
@@ -200,7 +202,7 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
   it('answers 204 for a file that is not an image, and for an image over the size cap, without rendering', async () => {
     const user = await makeUser();
     const text = await upload(user, 'notes.txt', 'text/plain', Buffer.from('hello'));
-    const big = await upload(user, 'huge.png', 'image/png', Buffer.concat([image('alpha.png'), randomBytes(1_000_001)]));
+    const big = await upload(user, 'huge.png', 'image/png', Buffer.concat([image('alpha.png'), randomBytes(2_000_001)]));
     for (const file of [text, big]) {
       const response = await thumbnail(user, file.uuid);
       expect(response.status).toBe(204);

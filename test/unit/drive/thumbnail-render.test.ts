@@ -75,6 +75,20 @@ describe('renderThumbnail', () => {
     expect(near(await pixel(result.data, 10, 10), [255, 0, 0])).toBe(true);
   }, SLOW);
 
+  it('renders a HEIC taken by a phone (an iPhone XS: HEVC tile grid, EXIF orientation 6) upright and without its tags', async () => {
+    const heic = image('iphone-xs.heic');
+    expect(heic.includes('iPhone XS')).toBe(true);
+    const result = await renderThumbnail(heic, LIMITS);
+    // Stored 4032×3024 landscape with orientation 6: displayed portrait, so 768×1024.
+    expect(result).toMatchObject({ contentType: 'image/jpeg', width: 768, height: 1024 });
+    const metadata = await sharp(result.data).metadata();
+    expect(metadata).toMatchObject({ format: 'jpeg', width: 768, height: 1024 });
+    expect(metadata.exif).toBeUndefined();
+    expect(metadata.orientation).toBeUndefined();
+    expect(result.data.includes('iPhone')).toBe(false);
+    expect(result.data.includes('Apple')).toBe(false);
+  }, SLOW);
+
   it('refuses a decompression bomb from its header, before decoding it', async () => {
     const started = process.memoryUsage().rss;
     await expect(renderThumbnail(image('bomb.png'), LIMITS)).rejects.toBeInstanceOf(UnrenderableImage);
