@@ -17,6 +17,12 @@ export function apiUrl(): string {
   return urls[turn++ % urls.length]!;
 }
 
+/**
+ * The first API process, for tests of what each process keeps to itself by design (its /metrics, its cap on live
+ * streams per user): they send every request to the one process they observe.
+ */
+export const firstApiUrl = () => process.env.FOLIO_API_URL!;
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -26,7 +32,7 @@ export interface ApiResponse<T = any> {
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string> } = {},
+  options: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string>; api?: string } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) {
@@ -38,7 +44,7 @@ export async function call<T = any>(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
   }
-  const response = await fetch(apiUrl() + path, { method, headers, body });
+  const response = await fetch((options.api ?? apiUrl()) + path, { method, headers, body });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   return { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { notifyDocumentChange } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
-import { apiUrl, call, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { apiUrl, call, firstApiUrl, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
 
 interface SseEvent {
   event: string;
@@ -23,9 +23,9 @@ class EventStream {
     private readonly controller: AbortController,
   ) {}
 
-  static async open(token: string, documentUuid: string): Promise<EventStream> {
+  static async open(token: string, documentUuid: string, api = apiUrl()): Promise<EventStream> {
     const controller = new AbortController();
-    const response = await fetch(`${apiUrl()}/v1/documents/${documentUuid}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    const response = await fetch(`${api}/v1/documents/${documentUuid}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
     return new EventStream(response, response.body!.getReader(), controller);
   }
 
@@ -66,8 +66,8 @@ afterEach(() => {
   for (const stream of open.splice(0)) stream.close();
 });
 
-async function listen(user: TestUser | string, documentUuid: string) {
-  const stream = await EventStream.open(typeof user === 'string' ? user : user.token, documentUuid);
+async function listen(user: TestUser | string, documentUuid: string, api?: string) {
+  const stream = await EventStream.open(typeof user === 'string' ? user : user.token, documentUuid, api);
   open.push(stream);
   return stream;
 }
@@ -161,29 +161,29 @@ describe('the live channel of a document', () => {
     await expect(stream.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
   });
 
-  it('holds at most FOLIO_LIVE_STREAMS_PER_USER streams per user (4 here): past it 429 too_many_streams with Retry-After, until one closes', async () => {
+  it('holds at most FOLIO_LIVE_STREAMS_PER_USER streams per user on one API process (4 here): past it 429 too_many_streams with Retry-After, until one closes', async () => {
     const user = await makeUser();
     const other = await makeColleague(user);
     const document = await makeDocument(user, { markdown: 'Busy.' });
     await shareDocument(document.uuid, other, 'viewer');
     const held: EventStream[] = [];
     for (let i = 0; i < 4; i++) {
-      const stream = await listen(user, document.uuid);
+      const stream = await listen(user, document.uuid, firstApiUrl());
       expect(stream.response.status).toBe(200);
       await stream.next((event) => event.event === 'revision');
       held.push(stream);
     }
-    const refused = await call('GET', `/v1/documents/${document.uuid}/events`, { token: user.token });
+    const refused = await call('GET', `/v1/documents/${document.uuid}/events`, { token: user.token, api: firstApiUrl() });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused.body).toEqual({ error: 'too_many_streams', error_description: expect.any(String), max_streams: 4 });
     // The cap is per user: another reader of the same document is not affected.
-    expect((await listen(other, document.uuid)).response.status).toBe(200);
+    expect((await listen(other, document.uuid, firstApiUrl())).response.status).toBe(200);
     // A closed stream gives its place back (the server sees the close a moment later: poll with a deadline).
     held[0]!.close();
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const again = await listen(user, document.uuid);
+      const again = await listen(user, document.uuid, firstApiUrl());
       if (again.response.status === 200) break;
       expect(again.response.status).toBe(429);
       if (Date.now() > deadline) throw new Error('the closed stream was never given back');

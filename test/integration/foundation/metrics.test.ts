@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
-import { call, makeUser } from '../../support/api.js';
+import { call, firstApiUrl, makeUser } from '../../support/api.js';
 import { initiateUpload } from '../../support/chunked-client.js';
 import { simpleUpload } from '../../support/drive-files.js';
 
@@ -41,8 +41,10 @@ describe('metrics', () => {
   it('the API counts and times requests by route template and status, never by raw path', async () => {
     const user = await makeUser();
     const file = await simpleUpload(user, 'counted.bin', randomBytes(100));
-    for (let i = 0; i < 3; i++) expect((await call('GET', `/v1/drive/files/${file.uuid}`, { token: user.token })).status).toBe(200);
-    expect((await call('GET', '/no/such/route')).status).toBe(404);
+    // Each API process counts its own requests: these go to the one whose /metrics is scraped.
+    const api = firstApiUrl();
+    for (let i = 0; i < 3; i++) expect((await call('GET', `/v1/drive/files/${file.uuid}`, { token: user.token, api })).status).toBe(200);
+    expect((await call('GET', '/no/such/route', { api })).status).toBe(404);
 
     const { text, samples } = await scrape('FOLIO_METRICS_PORT');
     const route = '/v1/drive/files/:uuid';
@@ -73,7 +75,8 @@ describe('metrics', () => {
     const user = await makeUser();
     const before = find((await scrape('FOLIO_METRICS_PORT')).samples, 'folio_workflow_starts_total', { type: 'trashCascadeWorkflow' })[0]?.value ?? 0;
     const folder = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Counted' } });
-    expect((await call('POST', `/v1/drive/folders/${folder.body.uuid}/trash`, { token: user.token })).status).toBe(200);
+    const trashed = await call('POST', `/v1/drive/folders/${folder.body.uuid}/trash`, { token: user.token, api: firstApiUrl() });
+    expect(trashed.status).toBe(200);
     const after = find((await scrape('FOLIO_METRICS_PORT')).samples, 'folio_workflow_starts_total', { type: 'trashCascadeWorkflow' })[0]?.value ?? 0;
     expect(after).toBe(before + 1);
   });
