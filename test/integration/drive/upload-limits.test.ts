@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { apiUrl, call, makeUser, type TestUser } from '../../support/api.js';
+import { apiUrl, call, firstApiUrl, makeUser, type TestUser } from '../../support/api.js';
 
 const LIMIT = 2; // test/setup/global.ts
 
@@ -26,7 +26,8 @@ function largeBody(name: string): Buffer {
  * `send()` writes the whole body; `answer` is the final response.
  */
 function heldUpload(user: TestUser, body: Buffer) {
-  const req: ClientRequest = request(new URL('/v1/drive/files', apiUrl()), {
+  // The limit is each API process's own (it bounds that process's memory): every held upload goes to the same one.
+  const req: ClientRequest = request(new URL('/v1/drive/files', firstApiUrl()), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${user.token}`,
