@@ -7,6 +7,7 @@ import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { observeDatabasePool, observeStoredState, startMetricsServer } from '../platform/metrics.js';
+import { closeProcessSession, processSession } from '../platform/process-session.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
@@ -24,6 +25,9 @@ async function main() {
   const tracing = await startTracing('folio-api');
   const { host, port, http } = config();
   await ensureBucket();
+  // Held for the process's life: its advisory lock marks its simple uploads as alive, its LISTEN keeps the credential
+  // cache honest (platform/process-session.ts).
+  await processSession().open();
   // A client that trickles its headers or its body cannot hold a socket (and a body buffer) forever. Node checks
   // both timeouts on an interval, so the interval must be well below the shorter one.
   const handle = createApp().callback();
@@ -61,7 +65,7 @@ async function main() {
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     metricsServer?.close();
     server.close(async () => {
-      await Promise.allSettled([closeDb(), closeTemporalClient(), tracing?.shutdown()]);
+      await Promise.allSettled([closeDb(), closeProcessSession(), closeTemporalClient(), tracing?.shutdown()]);
       process.exit(0);
     });
     server.closeIdleConnections();

@@ -93,6 +93,31 @@ async function firstSync(apiUrl: string, token: string): Promise<{ items: number
   return { items, pages, ms: performance.now() - started };
 }
 
+/**
+ * The peer: the same rows read straight from PostgreSQL in the same pages (the items with their owner, keyset on
+ * depth and uuid as the snapshot pages), with no HTTP, visibility rules or JSON in between.
+ */
+async function rawRead(knex: Knex, workspaceUuid: string): Promise<{ items: number; ms: number }> {
+  const started = performance.now();
+  let after: { depth: number; uuid: string } | undefined;
+  let items = 0;
+  for (;;) {
+    const page = (await knex('drive_items as i')
+      .join('users as o', 'o.uuid', 'i.owner_uuid')
+      .select('i.*', 'o.first_name', 'o.last_name')
+      .where('i.workspace_uuid', workspaceUuid)
+      .modify((query) => {
+        if (after) query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [after.depth, after.uuid]);
+      })
+      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
+      .limit(PAGE)) as { depth: number; uuid: string }[];
+    items += page.length;
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!;
+  }
+  return { items, ms: performance.now() - started };
+}
+
 async function main() {
   const given = process.env.FOLIO_API_URL && process.env.FOLIO_DATABASE_URL;
   const stack: Stack = given
@@ -102,14 +127,18 @@ async function main() {
   try {
     say(`seeding ${ITEMS} items...`);
     const seeded = performance.now();
-    const { token } = await seed(knex);
+    const { token, workspaceUuid } = await seed(knex);
     say(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
     const result = await firstSync(stack.apiUrl, token);
     if (result.items !== ITEMS) throw new Error(`first sync returned ${result.items} items, expected ${ITEMS}`);
+    const raw = await rawRead(knex, workspaceUuid);
+    const perSecond = (items: number, ms: number) => Math.round(items / (ms / 1000));
     say(
       `first sync: ${result.items} items in ${result.pages} pages of ${PAGE}, ${(result.ms / 1000).toFixed(1)} s, ` +
-        `${Math.round(result.items / (result.ms / 1000))} items/s`,
+        `${perSecond(result.items, result.ms)} items/s`,
     );
+    say(`  peer, raw SQL read of the same rows in the same pages: ${raw.items} items, ${(raw.ms / 1000).toFixed(1)} s, ${perSecond(raw.items, raw.ms)} items/s`);
+    say(`  → ${(perSecond(result.items, result.ms) / perSecond(raw.items, raw.ms)).toFixed(2)}× the raw read (target ≥ 0.5×)`);
   } finally {
     await knex.destroy();
     await stack.stop();

@@ -15,6 +15,8 @@ import * as documentRevisionDeltas from './migrations/012_document_revision_delt
 import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
 import * as adminSessions from './migrations/014_admin_sessions.js';
 import * as drivePush from './migrations/015_drive_push.js';
+import * as driveStagedUploads from './migrations/016_drive_staged_uploads.js';
+import * as credentialRevocations from './migrations/017_credential_revocations.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -32,6 +34,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013_drive_thumbnails': driveThumbnails,
   '014_admin_sessions': adminSessions,
   '015_drive_push': drivePush,
+  '016_drive_staged_uploads': driveStagedUploads,
+  '017_credential_revocations': credentialRevocations,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -4,10 +4,11 @@
 export const TOKEN_CLEANUP_SCHEDULE_ID = 'folio-access-token-cleanup';
 export const CHANGE_LOG_PRUNE_SCHEDULE_ID = 'folio-drive-change-log-prune';
 export const WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID = 'folio-workflow-outbox-sweep';
+export const STAGED_UPLOAD_SWEEP_SCHEDULE_ID = 'folio-drive-staged-upload-sweep';
 
 export const tokenCleanupWorkflowId = (runKey: string) => `access-token-cleanup:${runKey}`;
 
-/** The lifecycle of a new file's upload (simple or chunked), keyed by the file uuid. */
+/** The lifecycle of a new file's chunked upload, keyed by the file uuid. */
 export const uploadWorkflowId = (fileUuid: string) => `drive-upload:${fileUuid}`;
 export const fileUuidOfUploadWorkflow = (workflowId: string) => workflowId.replace(/^drive-upload:/, '');
 

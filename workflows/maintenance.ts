@@ -1,10 +1,10 @@
 // Scheduled maintenance, each run by a Temporal Schedule (worker/schedules.ts): access-token cleanup, the Drive
-// change-log prune and the workflow outbox sweep. Each is one activity; what it keeps is decided when it runs.
+// change-log prune, the workflow outbox sweep and the staged simple-upload sweep. Each is one activity; what it keeps is decided when it runs.
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
-const { deleteDeadAccessTokens, pruneChangeLogs, sweepWorkflowOutbox } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
+const { deleteDeadAccessTokens, pruneChangeLogs, sweepWorkflowOutbox, sweepStagedUploads } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
 export interface TokenCleanupInput {
   /** Tokens dead for longer than this are deleted; dead ones stay a while so a 401 can still be explained. */
@@ -46,4 +46,13 @@ export interface WorkflowOutboxSweepResult {
 /** Starts the workflows that the transactional outbox still holds after their dispatch failed or never ran. */
 export async function workflowOutboxSweepWorkflow(): Promise<WorkflowOutboxSweepResult> {
   return sweepWorkflowOutbox();
+}
+
+export interface StagedUploadSweepResult {
+  swept: number;
+}
+
+/** Discards the bytes and rows of simple uploads whose API process died mid-upload (domain/drive/staged-uploads.ts). */
+export async function stagedUploadSweepWorkflow(): Promise<StagedUploadSweepResult> {
+  return sweepStagedUploads();
 }

@@ -1,10 +1,12 @@
 // Bearer authentication and the per-route scope check. The decisions the spec leaves open are in README.md.
 import type { Middleware } from 'koa';
-import { resolveCredential, type Credential } from '../../domain/accounts/credentials.js';
+import { hashSecret, resolveCredential, type Credential } from '../../domain/accounts/credentials.js';
 import type { Scope } from '../../domain/accounts/scopes.js';
 import type { Caller } from '../../domain/caller.js';
 import { apiKeyRefused, insufficientScope, unauthenticated } from '../../domain/errors.js';
 import { db } from '../../platform/database.js';
+import { processSession } from '../../platform/process-session.js';
+import { CredentialCache } from './credential-cache.js';
 
 export type UserCredential = Extract<Credential, { kind: 'user' }>;
 
@@ -19,12 +21,17 @@ function bearerSecret(header: string): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the bearer credential for everything under /v1; unknown, expired or revoked → 401. */
+/**
+ * Resolves the bearer credential for everything under /v1; unknown, expired or revoked → 401. Resolved credentials are
+ * remembered briefly per process (credential-cache.ts); a revocation reaches every process before its next request.
+ */
 export function authenticate(): Middleware {
+  const cache = new CredentialCache(processSession());
   return async (ctx, next) => {
     const secret = bearerSecret(ctx.get('Authorization'));
     if (!secret) throw unauthenticated();
-    const credential = await resolveCredential(db(), secret);
+    const hash = hashSecret(secret);
+    const credential = await cache.get(hash.toString('hex'), () => resolveCredential(db(), secret, hash));
     if (!credential) throw unauthenticated('The access token is unknown, expired or revoked.');
     ctx.state.auth = credential;
     await next();

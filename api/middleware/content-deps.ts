@@ -4,6 +4,7 @@ import type { ContentDeps } from '../../domain/drive/content.js';
 import { config } from '../../platform/config.js';
 import { db } from '../../platform/database.js';
 import { logger } from '../../platform/logger.js';
+import { processSession } from '../../platform/process-session.js';
 import { bucket, storage } from '../../platform/storage.js';
 import { workflowClient } from '../../workflows/client.js';
 import { runInTransaction } from './transaction.js';
@@ -18,6 +19,7 @@ export function contentDeps(): ContentDeps {
     masterKey: config().masterKey,
     lifecycles: workflowClient(),
     runInTransaction,
+    uploadOwnerLock: () => processSession().ownerLock(),
     log: logger.child({ category: 'drive-content' }),
   };
   return shared;

@@ -57,14 +57,14 @@ export async function issueApiKey(knex: Knex, workspaceUuid: string): Promise<{ 
 }
 
 export type Credential =
-  | { kind: 'user'; tokenUuid: string; workspaceUuid: string; userUuid: string; scopes: Scope[] }
+  | { kind: 'user'; tokenUuid: string; workspaceUuid: string; userUuid: string; scopes: Scope[]; expiresAt: Date }
   | { kind: 'api_key'; workspaceUuid: string };
 
-/** What a bearer secret stands for, or undefined when it is unknown, expired or revoked. */
-export async function resolveCredential(knex: Knex, secret: string): Promise<Credential | undefined> {
+/** What a bearer secret stands for, or undefined when it is unknown, expired or revoked. `hash` is hashSecret(secret). */
+export async function resolveCredential(knex: Knex, secret: string, hash = hashSecret(secret)): Promise<Credential | undefined> {
   if (secret.startsWith(ACCESS_TOKEN_PREFIX)) {
     const row = await knex('access_tokens')
-      .where({ token_hash: hashSecret(secret) })
+      .where({ token_hash: hash })
       .whereNull('revoked_at')
       .where('expires_at', '>', knex.fn.now())
       .first();
@@ -75,10 +75,11 @@ export async function resolveCredential(knex: Knex, secret: string): Promise<Cre
       workspaceUuid: row.workspace_uuid,
       userUuid: row.user_uuid,
       scopes: row.scopes,
+      expiresAt: new Date(row.expires_at),
     };
   }
   if (secret.startsWith(API_KEY_PREFIX)) {
-    const row = await knex('api_keys').where({ key_hash: hashSecret(secret) }).whereNull('revoked_at').first();
+    const row = await knex('api_keys').where({ key_hash: hash }).whereNull('revoked_at').first();
     return row ? { kind: 'api_key', workspaceUuid: row.workspace_uuid } : undefined;
   }
   return undefined;

@@ -1,8 +1,9 @@
 // Drive content operations: simple and chunked uploads of new files, content replacement, downloads, and
 // settling what a client left unfinished. The API and the activities call these; docs/drive-encryption.md.
 //
-// Crash safety. The lifecycle workflow starts before anything is staged (and outside any transaction), so every
-// staged upload or version, and every object written for one, has a workflow that expires it. The API completes
+// Crash safety. A chunked upload's or replacement's lifecycle workflow starts before anything is staged (and outside
+// any transaction), so every staged upload or version, and every object written for one, has a workflow that expires
+// it. A simple upload runs within its request and has none: its staged row and the sweep cover it (staged-uploads.ts). The API completes
 // and aborts inside the request's one transaction, which holds the row lock (item for uploads, staged version
 // for replacements) across its S3 calls; the workflow's settle activity takes the same lock, so the two never
 // interleave, and each S3 step is idempotent, so a retry finishes whatever a crash interrupted. Every version row
@@ -36,6 +37,7 @@ import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields,
 import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
+import { claimStagedUpload, dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
@@ -53,6 +55,8 @@ export interface ContentDeps extends StoredContent {
   lifecycles: LifecycleStarter;
   /** The one transaction of an initiate or a simple upload, opened once its object storage work is done. */
   runInTransaction: RunInTransaction;
+  /** The advisory lock this process holds while it lives: a simple upload's staged row names it (staged-uploads.ts). */
+  uploadOwnerLock: () => Promise<string>;
   /** Where a failed cleanup is told; the lifecycle finishes what it left. */
   log: { warn(fields: object, message: string): void };
 }
@@ -195,7 +199,8 @@ export async function beginUpload(deps: ContentDeps, caller: Caller, input: NewF
 
 /**
  * The simple upload: the server encrypts and stores the bytes, then writes the file `completed` in one
- * transaction, announced with a create change.
+ * transaction, announced with a create change. No workflow: a staged row, committed before the first byte is
+ * stored and claimed by that transaction, is what a sweep finds if the process dies in between (staged-uploads.ts).
  */
 export async function uploadWholeFile(
   deps: ContentDeps,
@@ -206,32 +211,29 @@ export async function uploadWholeFile(
   if (input.data.length > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
   const file = await checkNewFile(deps.db, caller, { name: input.name, contentType, sizeBytes: input.data.length, folderUuid: input.folderUuid });
   const staged = { ...stageNewFile(caller, file.sizeBytes), uploadId: null };
-  await deps.lifecycles.startUploadLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: staged.fileUuid });
+  await recordStagedUpload(deps.db, {
+    storageKey: staged.storageKey,
+    workspaceUuid: caller.workspaceUuid,
+    fileUuid: staged.fileUuid,
+    ownerLock: await deps.uploadOwnerLock(),
+  });
   try {
     const body = Readable.from(encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, input.data), { objectMode: false });
     await putWholeObject(deps, staged.storageKey, body, staged.layout.ciphertextSizeBytes);
     return await deps.runInTransaction(async (unit) => {
-      await lockUploadSettlement(unit.tx, staged.fileUuid);
-      // Only when the lifecycle expired while the bytes were being written, and discarded them.
-      if ((await objectSize(deps, staged.storageKey)) !== staged.layout.ciphertextSizeBytes) throw new Error('the upload expired before its bytes were stored');
+      // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
+      if (!(await claimStagedUpload(unit.tx, staged.storageKey))) throw new Error('the staged upload was swept before its commit');
       await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed');
-      unit.workflows.wakeUploadLifecycle(staged.fileUuid);
       const created = await findVisibleItem(unit.tx, caller, staged.fileUuid);
       await requestThumbnail(unit, created);
       return created;
     });
   } catch (error) {
-    await giveUp(deps, (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid), staged.storageKey, null, { file_uuid: staged.fileUuid });
+    await dropStagedUpload(deps, staged.storageKey).catch((cleanup) =>
+      deps.log.warn({ err: cleanup, file_uuid: staged.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'),
+    );
     throw error;
   }
-}
-
-/**
- * Serialises the simple upload's transaction with the lifecycle's look at the same file while it has no row yet:
- * the lifecycle then either discards the object before the upload checks it is there, or finds the file.
- */
-async function lockUploadSettlement(tx: Knex.Transaction, fileUuid: string): Promise<void> {
-  await tx.raw(`select pg_advisory_xact_lock(hashtextextended('drive_upload:' || ?, 0))`, [fileUuid]);
 }
 
 /** The caller's own file row; uploads in flight belong to the person who started them. */
@@ -347,13 +349,12 @@ async function discardUploadingFile(store: ContentStore, tx: Knex.Transaction, i
 export type UploadState = 'uploading' | 'completed' | 'aborted' | 'expired';
 
 /**
- * The lifecycle's look at an upload: still uploading (and expired → aborted now), completed, or gone. A gone
- * upload may have left an object or a multipart upload behind (a crash before its row committed, or a simple
- * upload still writing its bytes), so storage is swept.
+ * The lifecycle's look at a chunked upload: still uploading (and expired → aborted now), completed, or gone. A gone
+ * upload may have left a multipart upload behind (a crash between the lifecycle's start and the initiate's commit),
+ * so storage is swept.
  */
 export async function settleUpload(deps: StoredContent, ids: { workspaceUuid: string; fileUuid: string }, expired: boolean): Promise<UploadState> {
   return deps.db.transaction(async (tx) => {
-    await lockUploadSettlement(tx, ids.fileUuid);
     const item: ItemRow | undefined = await tx('drive_items').where({ uuid: ids.fileUuid }).forUpdate().first();
     if (!item) {
       await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.fileUuid), null);

@@ -231,17 +231,30 @@ export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow
  * Answers the folder's uuid as stored, with the items.
  */
 export async function listFolder(knex: Knex, caller: Caller, folderUuid: string | null): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
-  const folder = folderUuid === null ? null : await findVisibleItem(knex, caller, folderUuid, { kind: 'folder' });
-  // Everything inside a folder in the trash is in the trash, whether its cascade has reached it or not.
-  if (folder?.trashed) return { folderUuid: folder.uuid, items: [] };
   // Under a live folder, a live row is live; a trashed row may be coming back with a restore still running.
-  const query = selectVisible(knex, caller)
+  const children = selectVisible(knex, caller)
     .where((q) => q.where('i.trashed', false).orWhereRaw('not drive_item_trashed(i.uuid)'))
+    .whereRaw(`i.upload_status is distinct from 'uploading'`);
+  if (folderUuid === null) {
+    const items = await children.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid).orderBy([{ column: 'i.name' }, { column: 'i.uuid' }]);
+    return { folderUuid: null, items: items as VisibleItem[] };
+  }
+  if (!isUuid(folderUuid)) throw notFound();
+  // One round trip: the folder as findVisibleItem would find it, and its children beside it (none when the folder
+  // is in the trash: everything inside a folder in the trash is in the trash, whether its cascade has reached it or not).
+  const folder = knex('drive_items as i')
+    .select('i.uuid', knex.raw('drive_item_trashed(i.uuid) as effective_trashed'))
+    .where({ 'i.uuid': folderUuid, 'i.workspace_uuid': caller.workspaceUuid, 'i.kind': 'folder' })
     .whereRaw(`i.upload_status is distinct from 'uploading'`)
-    .orderBy([{ column: 'i.name', order: 'asc' }, { column: 'i.uuid', order: 'asc' }]);
-  if (folder === null) query.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid);
-  else query.where('i.parent_uuid', folder.uuid);
-  return { folderUuid: folder?.uuid ?? null, items: (await query) as VisibleItem[] };
+    .whereRaw('drive_effective_role(i.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
+  const inside = children.whereRaw('i.parent_uuid = f.uuid').toSQL();
+  const rows = (await knex
+    .select('f.uuid as listed_folder_uuid', 'c.*')
+    .from(folder.as('f'))
+    .joinRaw(`left join lateral (${inside.sql}) as c on not f.effective_trashed`, [...inside.bindings])
+    .orderBy([{ column: 'c.name' }, { column: 'c.uuid' }])) as (VisibleItem & { listed_folder_uuid: string })[];
+  if (!rows.length) throw notFound();
+  return { folderUuid: rows[0]!.listed_folder_uuid, items: rows.filter((row) => row.uuid !== null) };
 }
 
 /**

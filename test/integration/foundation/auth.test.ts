@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { issueApiKey, revokeAccessToken } from '../../../domain/accounts/credentials.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, tokenFor } from '../../support/api.js';
+import { startExtraApi } from '../../support/api-process.js';
+import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
 
 describe('bearer authentication', () => {
   it('answers 401 with WWW-Authenticate when the token is missing', async () => {
@@ -40,6 +42,21 @@ describe('bearer authentication', () => {
     expect(await revokeAccessToken(db(), user.token)).toBe(true);
     expect((await call('GET', '/v1/drive/files', { token: user.token })).status).toBe(401);
     expect(await revokeAccessToken(db(), user.token)).toBe(false);
+  });
+
+  it('refuses a token revoked with `folio token revoke` on the very next request to every API process, though each had it cached', { timeout: CLI_TIMEOUT_MS }, async () => {
+    const user = await makeUser();
+    const other = await startExtraApi();
+    try {
+      const apis = [process.env.FOLIO_API_URL!, other.url];
+      const status = async (base: string) => (await fetch(`${base}/v1/drive/files`, { headers: { authorization: `Bearer ${user.token}` } })).status;
+      // Twice each: the second answer comes from that process's credential cache.
+      for (const base of apis) expect([await status(base), await status(base)]).toEqual([200, 200]);
+      expect(await folio('token', 'revoke', user.token)).toEqual({ revoked: true });
+      for (const base of apis) expect(await status(base)).toBe(401);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('refuses a workspace API key on Drive and Documents routes with 403 forbidden', async () => {
