@@ -16,7 +16,7 @@ import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
 import { createStorage } from '../platform/storage.js';
-import { downloadChunked, uploadChunked } from '../test/support/chunked-client.js';
+import { downloadChunked, uploadChunked } from '../test/support/folio-client.js';
 import { say } from './support.js';
 
 const SIMPLE_BYTES = Number(process.env.FOLIO_BENCH_SIMPLE_BYTES ?? 100_000_000);
