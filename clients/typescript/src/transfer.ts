@@ -120,12 +120,17 @@ class PartUrlCache {
   ) {}
 
   async get(partNumber: number): Promise<string> {
-    for (;;) {
-      const known = this.urls.get(partNumber);
-      if (known && Date.parse(known.expires_at) - Date.now() > URL_MARGIN_MS) return known.url;
-      if (!this.pending) this.pending = this.fetchFrom(partNumber).finally(() => (this.pending = undefined));
+    for (let asked = false; ; ) {
+      if (this.fresh(partNumber)) return this.urls.get(partNumber)!.url;
+      if (asked) throw new Error(`part_urls answered no URL for part ${partNumber}`);
+      // One request at a time: a part asking while another batch is on its way waits for that batch first.
+      if (this.pending) {
+        await this.pending;
+        continue;
+      }
+      asked = true;
+      this.pending = this.fetchFor(partNumber).finally(() => (this.pending = undefined));
       await this.pending;
-      if (!this.urls.has(partNumber)) await this.fetchFrom(partNumber);
     }
   }
 
@@ -133,9 +138,14 @@ class PartUrlCache {
     this.urls.delete(partNumber);
   }
 
-  private async fetchFrom(partNumber: number): Promise<void> {
-    const start = Math.max(0, this.order.indexOf(partNumber));
-    const numbers = this.order.slice(start, start + URL_BATCH);
+  private fresh(partNumber: number): boolean {
+    const known = this.urls.get(partNumber);
+    return known !== undefined && Date.parse(known.expires_at) - Date.now() > URL_MARGIN_MS;
+  }
+
+  /** The part asked for and the next parts (in sending order) without a fresh URL, up to a batch. */
+  private async fetchFor(partNumber: number): Promise<void> {
+    const numbers = [partNumber, ...this.order.filter((n) => n !== partNumber && !this.fresh(n))].slice(0, URL_BATCH);
     const answer = await this.http.request<PartUrls>('POST', this.path, { part_numbers: numbers }, { retry: true, signal: this.signal });
     for (const part of answer.part_urls) this.urls.set(part.part_number, part);
   }

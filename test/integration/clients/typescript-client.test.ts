@@ -169,7 +169,6 @@ describe('@folio/client chunked transfer', () => {
       const file = await client.upload({ name: 'retried.bin', contentType: 'application/octet-stream', size: data.length, source: data });
       expect((await client.download(file.uuid)).equals(data)).toBe(true);
       const count = (suffix: string) => proxy.seen.filter((line) => line.endsWith(suffix)).length;
-      expect(proxy.seen.map((line) => line.replace(/[0-9a-f-]{36}/, '{uuid}'))).toEqual([]);
       expect(count('/part_urls')).toBe(2);
       expect(count('/complete')).toBe(2);
       expect(count('/download_init')).toBe(2);
@@ -303,7 +302,7 @@ describe('folio drive and folio docs', () => {
     const percentages = new Set([...stdout.matchAll(/(\d+)% \| [\d.]+ MB\/50\.3 MB \| [\d.]+ MB\/s \| ETA /g)].map((match) => Number(match[1])));
     expect(percentages.size).toBeGreaterThanOrEqual(3);
     expect(percentages.has(100)).toBe(true);
-    expect(stdout).toMatch(/\r|\u001b\[/); // Redrawn in place, not printed line after line.
+    expect(stdout.includes('\r') || stdout.includes('\u001b[')).toBe(true); // Redrawn in place, not line after line.
     expect(stdout).toContain('uuid: ');
   });
 });
