@@ -27,7 +27,7 @@ export function registerDriveCommands(program: Command, output: Output): void {
     const client = clientFor(options);
     const stateFile = options.state ?? defaultStateFile(file);
     const size = (await stat(file)).size;
-    const progress = progressReporter(basename(file));
+    const progress = await progressReporter(basename(file));
     const transfer = { stateFile, onProgress: progress.onProgress };
     try {
       const uploaded = existsSync(stateFile)
@@ -52,7 +52,7 @@ export function registerDriveCommands(program: Command, output: Output): void {
     const client = clientFor(options);
     const target = resolve(options.output ?? basename((await client.getFile(uuid)).name));
     const partial = `${target}.folio-part`;
-    const progress = progressReporter(basename(target));
+    const progress = await progressReporter(basename(target));
     try {
       const bytes = await downloadToFile(client, uuid, partial, progress.onProgress);
       await rename(partial, target);

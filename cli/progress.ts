@@ -1,6 +1,6 @@
 // Transfer progress on stderr (stdout stays for the answer): a cli-progress bar with bytes, rate and ETA on a
-// terminal; plain lines at each tenth when stderr is not a terminal (logs, pipes, CI).
-import cliProgress from 'cli-progress';
+// terminal; plain lines at each tenth when stderr is not a terminal (logs, pipes, CI). cli-progress is loaded only
+// for a terminal: a command in a pipe or a script starts without it.
 import type { Progress } from '../clients/typescript/src/index.js';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -10,10 +10,11 @@ export interface ProgressReporter {
   done: () => void;
 }
 
-export function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressReporter {
+export async function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr): Promise<ProgressReporter> {
   const started = performance.now();
   const rate = (bytes: number) => `${(bytes / 1e6 / Math.max((performance.now() - started) / 1000, 1e-3)).toFixed(1)} MB/s`;
   if (stream.isTTY) {
+    const { default: cliProgress } = await import('cli-progress');
     const bar = new cliProgress.SingleBar(
       {
         stream,

@@ -51,7 +51,7 @@ export interface MirrorOptions {
   /** Page size of the changes feed (default 1000, the maximum). */
   pageSize?: number;
   /** Per-file download progress. */
-  onFile?: (path: string) => { onProgress: (progress: Progress) => void; done: () => void };
+  onFile?: (path: string) => Promise<{ onProgress: (progress: Progress) => void; done: () => void }>;
 }
 
 async function loadState(dir: string, folderUuid: string | null): Promise<MirrorState> {
@@ -175,7 +175,7 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
       result.moved++;
     } else {
       const partial = join(staging, `${uuid}.part`);
-      const reporter = options.onFile?.(wanted.path);
+      const reporter = await options.onFile?.(wanted.path);
       await downloadToFile(client, uuid, partial, reporter?.onProgress);
       reporter?.done();
       await rename(partial, target);
