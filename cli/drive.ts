@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { rename, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { downloadToFile, fileSource, mirrorFolder } from '../clients/typescript/src/index.js';
+import { downloadToFile, fileSource, mirrorFolder, readState } from '../clients/typescript/src/index.js';
 import { apiCommand, clientFor, type ApiOptions } from './api-client.js';
 import type { Output } from './output.js';
 import { progressReporter } from './progress.js';
@@ -29,6 +29,9 @@ export function registerDriveCommands(program: Command, output: Output): void {
     const size = (await stat(file)).size;
     const progress = await progressReporter(basename(file));
     const transfer = { stateFile, onProgress: progress.onProgress };
+    if (existsSync(stateFile) && (await readState(stateFile)).plaintext_size_bytes !== size) {
+      throw new Error(`${file} changed size since the upload in ${stateFile} began; delete that file to start over`);
+    }
     try {
       const uploaded = existsSync(stateFile)
         ? await client.resume(stateFile, fileSource(file), transfer)
