@@ -4,7 +4,7 @@ import { call } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, folio, runFolio } from '../../support/cli.js';
 
 describe('folio CLI', () => {
-  it('creates a workspace and user, issues a token the API accepts, and an API key it rejects', async () => {
+  it('creates a workspace and user, issues a token the API accepts, and an API key it rejects', { timeout: CLI_TIMEOUT_MS }, async () => {
     const workspace = await folio('workspace', 'create', '--name', 'CLI test', '--storage-limit', '1000000');
     expect(workspace).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const user = await folio('user', 'create', '--workspace', workspace.uuid, '--email', `cli-${Date.now()}@example.test`, '--first-name', 'Cli');
