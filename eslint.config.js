@@ -69,6 +69,22 @@ export default tseslint.config(
     },
   },
   {
+    // @folio/client is written from the spec and docs only, as any client author would write one: it imports
+    // nothing of the server, and no package (fetch and WebCrypto are enough).
+    files: ['clients/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/', message: 'clients/ imports nothing of the server.' },
+            { regex: '^(?!node:|\\.)', message: 'clients/ has no dependencies: node: built-ins and its own modules only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Routes are independent of each other: shared pieces live in api/middleware or api/presenters.
     files: ['api/routes/**/*.ts'],
     rules: {

@@ -6,10 +6,10 @@ import { createSignInLink, endSession, endUserSessions, listSessions, signInUrl 
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
 
-type Output = (result: object, options: { json?: boolean }) => void;
+import type { Output } from './output.js';
 
 export function registerAdminCommands(program: Command, output: Output): void {
-  const admin = program.command('admin').description('The admin app: sign-in links and sessions (docs/admin-app.md).');
+  const admin = program.command('admin');
 
   admin
     .command('sign-in-link')

@@ -1,255 +1,68 @@
-// The operator CLI. Every command takes --json and then prints exactly one JSON object on stdout.
-import '../platform/check-config.js';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/accounts/credentials.js';
-import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
-import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
-import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
-import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, removePublicLink, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
-import type { ItemKind } from '../domain/drive/rows.js';
-import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents/grants.js';
-import type { GrantRole } from '../domain/roles.js';
-import { isUuid } from '../domain/uuid.js';
-import { migrateLatest } from '../db/migrate.js';
-import { config } from '../platform/config.js';
-import { closeDb, db } from '../platform/database.js';
-import { registerAdminCommands } from './admin.js';
-import { registerMailCommands } from './mail.js';
-import { registerPushCommands } from './push.js';
-import { registerWebhookCommands } from './webhooks.js';
+// The folio CLI. Every command takes --json and then prints exactly one JSON object on stdout.
+//
+// Each command group lives in its own module, imported only when its command runs (issue 12): `folio drive …`
+// never loads knex, Temporal or the server's configuration, and `folio --help` loads none of them. The table
+// below is the one place a group's name, its module and its help line are written.
+import { Command } from 'commander';
+import { output, type Output } from './output.js';
 
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isSafeInteger(number) || number <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return number;
+type Register = (program: Command, output: Output) => void;
+
+interface Group {
+  description: string;
+  /** Groups that open the database check the server's environment first and close the pool at the end. */
+  server: boolean;
+  load: () => Promise<Register>;
 }
 
-function scopeList(value: string): Scope[] {
-  const scopes = value.split(',').map((scope) => scope.trim()).filter(Boolean);
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length || !scopes.length) {
-    throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`);
+const operator = async () => (await import('./operator.js')).registerOperatorCommands;
+const mail = async () => (await import('./mail.js')).registerMailCommands;
+const webhooks = async () => (await import('./webhooks.js')).registerWebhookCommands;
+
+const GROUPS: Record<string, Group> = {
+  migrate: { description: 'Apply pending database migrations.', server: true, load: operator },
+  workspace: { description: 'Workspaces and their storage pools.', server: true, load: operator },
+  user: { description: 'People.', server: true, load: operator },
+  token: { description: 'User access tokens.', server: true, load: operator },
+  apikey: { description: 'Workspace API keys (refused by Drive, Documents and Email routes, which act for a person).', server: true, load: operator },
+  share: { description: 'Sharing of Drive files and folders and of documents: grants and public links (docs/drive-sharing.md).', server: true, load: operator },
+  admin: { description: 'The admin app: sign-in links and sessions (docs/admin-app.md).', server: true, load: async () => (await import('./admin.js')).registerAdminCommands },
+  mailbox: { description: 'Mailboxes of a workspace, their members and filter rules (docs/webhooks.md).', server: true, load: mail },
+  email: { description: 'Store messages from .eml files (inbound SMTP does the same for live mail).', server: true, load: mail },
+  webhook: { description: 'Webhook destinations of a workspace (docs/webhooks.md).', server: true, load: webhooks },
+  delivery: { description: 'Deliveries in flight, one per (destination, event): docs/webhooks-on-call.md.', server: true, load: webhooks },
+  'push-client': { description: 'Server-managed push clients for Drive push subscriptions (docs/drive-push.md).', server: true, load: async () => (await import('./push.js')).registerPushCommands },
+  drive: { description: 'Your Drive over the API: put, get, ls, sync (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./drive.js')).registerDriveCommands },
+  docs: { description: 'Documents over the API: get, edit (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./docs.js')).registerDocsCommands },
+};
+
+/** The group a command line names: `folio <group> …`, or `folio help <group>`. */
+function groupOf(argv: string[]): string | undefined {
+  const name = argv[0] === 'help' ? argv[1] : argv[0];
+  return name !== undefined && Object.hasOwn(GROUPS, name) ? name : undefined;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = new Command('folio').description('Operate a Folio installation, and use its Drive and Documents.').showHelpAfterError();
+  const name = groupOf(argv.slice(2));
+  const group = name ? GROUPS[name]! : undefined;
+  if (group) {
+    if (group.server) await import('../platform/check-config.js');
+    const register = await group.load();
+    register(program, output);
+    // A module registers every command of its group; each takes its help line from the table.
+    for (const command of program.commands) command.description(GROUPS[command.name()]?.description ?? command.description());
+  } else {
+    for (const [groupName, { description }] of Object.entries(GROUPS)) program.command(groupName).description(description);
   }
-  return scopes as Scope[];
-}
-
-// Not .choices(): operators (and the sharing tests) read "must be one of …", which commander's own message is not.
-function grantRole(value: string): GrantRole {
-  if (!(GRANT_ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
-  return value as GrantRole;
-}
-
-/** Exactly one of --file, --folder (and, for grants, --document) names what is shared. */
-function shareTarget(options: { file?: string; folder?: string; document?: string }): { kind: ItemKind | 'document'; uuid: string } {
-  const given = (['file', 'folder', 'document'] as const).filter((key) => options[key] !== undefined);
-  if (given.length !== 1) throw new Error('Name exactly one item: --file ID or --folder ID (or, for a grant, --document ID).');
-  return { kind: given[0]!, uuid: options[given[0]!]! };
-}
-
-function driveTarget(options: { file?: string; folder?: string }): { kind: ItemKind; uuid: string } {
-  const target = shareTarget(options);
-  if (target.kind === 'document') throw new Error('A public link is for a --file or a --folder.');
-  return { kind: target.kind, uuid: target.uuid };
-}
-
-const isDocumentGrant = async (uuid: string) =>
-  isUuid(uuid) && Boolean(await db()('document_grants').where({ uuid }).first('uuid'));
-
-function sharePrincipal(options: { user?: string; workspace?: string }): GrantPrincipal {
-  if ((options.user === undefined) === (options.workspace === undefined)) throw new Error('Name exactly one principal: --user U or --workspace WS.');
-  return options.user !== undefined ? { type: 'user', userUuid: options.user } : { type: 'workspace', workspaceUuid: options.workspace! };
-}
-
-/** Prints the result as one JSON object with --json, else as readable lines. */
-function output(result: object, options: { json?: boolean }) {
-  if (options.json) {
-    process.stdout.write(JSON.stringify(result) + '\n');
-    return;
+  try {
+    await program.parseAsync(argv);
+  } finally {
+    if (group?.server) await (await import('../platform/database.js')).closeDb();
   }
-  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
 }
 
-export function buildProgram(): Command {
-  const program = new Command('folio').description('Operate a Folio installation.').showHelpAfterError();
-
-  program
-    .command('migrate')
-    .description('Apply pending database migrations.')
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      output({ applied: await migrateLatest(db()) }, options);
-    });
-
-  const workspace = program.command('workspace').description('Workspaces and their storage pools.');
-  workspace
-    .command('create')
-    .description('Create a workspace.')
-    .requiredOption('--name <name>', 'workspace name')
-    .option('--storage-limit <bytes>', 'storage pool in bytes (default FOLIO_DEFAULT_STORAGE_LIMIT)', positiveInteger)
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      output(await createWorkspace(db(), { name: options.name, storageLimitBytes: options.storageLimit ?? config().defaultStorageLimit }), options);
-    });
-  workspace
-    .command('set-storage-limit')
-    .description("Change a workspace's storage pool.")
-    .argument('<workspace>', 'workspace uuid')
-    .argument('<bytes>', 'new pool size in bytes', positiveInteger)
-    .option('--json', 'print one JSON object')
-    .action(async (workspaceUuid: string, bytes: number, options) => {
-      if (!(await setStorageLimit(db(), workspaceUuid, bytes))) throw new Error(`No workspace ${workspaceUuid}`);
-      output({ uuid: workspaceUuid, storage_limit_bytes: bytes }, options);
-    });
-
-  program
-    .command('user')
-    .description('People.')
-    .command('create')
-    .description('Create a user in a workspace (an existing email is added to the workspace).')
-    .requiredOption('--workspace <uuid>', 'workspace uuid')
-    .requiredOption('--email <email>', 'email address')
-    .option('--first-name <name>', 'first name')
-    .option('--last-name <name>', 'last name')
-    .option('--admin', 'workspace administrator')
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      output(
-        await createUser(db(), {
-          workspaceUuid: options.workspace,
-          email: options.email,
-          firstName: options.firstName,
-          lastName: options.lastName,
-          admin: Boolean(options.admin),
-        }),
-        options,
-      );
-    });
-
-  const token = program.command('token').description('User access tokens.');
-  token
-    .command('issue')
-    .description('Issue an access token for a user in a workspace.')
-    .requiredOption('--user <uuid>', 'user uuid')
-    .requiredOption('--workspace <uuid>', 'workspace uuid')
-    .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(',')}`, scopeList)
-    .option('--expires-in <seconds>', 'lifetime in seconds (default FOLIO_TOKEN_TTL)', positiveInteger)
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      const expiresInMs = options.expiresIn ? options.expiresIn * 1000 : config().tokenTtlMs;
-      output(
-        await issueAccessToken(db(), { userUuid: options.user, workspaceUuid: options.workspace, scopes: options.scopes, expiresInMs }),
-        options,
-      );
-    });
-  token
-    .command('revoke')
-    .description('Revoke an access token.')
-    .argument('<token>', 'the access token')
-    .option('--json', 'print one JSON object')
-    .action(async (secret: string, options) => {
-      output({ revoked: await revokeAccessToken(db(), secret) }, options);
-    });
-
-  program
-    .command('apikey')
-    .description('Workspace API keys (refused by Drive, Documents and Email routes, which act for a person).')
-    .command('issue')
-    .description('Issue a workspace API key.')
-    .requiredOption('--workspace <uuid>', 'workspace uuid')
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      output(await issueApiKey(db(), options.workspace), options);
-    });
-
-  const share = program.command('share').description('Sharing of Drive files and folders and of documents: grants and public links (docs/drive-sharing.md).');
-  share
-    .command('grant')
-    .description('Give a user, or every member of the workspace, a role on a file, a folder (and its subtree) or a document.')
-    .option('--file <uuid>', 'file uuid')
-    .option('--folder <uuid>', 'folder uuid')
-    .option('--document <uuid>', 'document uuid')
-    .option('--user <uuid>', 'a user of the item\'s workspace')
-    .option('--workspace <uuid>', "the item's workspace: every member")
-    .requiredOption('--role <role>', GRANT_ROLES.join(', '), grantRole)
-    .addOption(new Option('--status <status>', 'pending (no access until accepted) or accepted').choices(['pending', 'accepted']).default('accepted'))
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      const target = shareTarget(options);
-      const principal = sharePrincipal(options);
-      if (target.kind === 'document') {
-        // Documents keep their own grants (domain/documents/grants.ts).
-        const documentGrant = await grantDocumentAccess(db(), {
-          documentUuid: target.uuid,
-          ...(principal.type === 'user' ? { principalUserUuid: principal.userUuid } : { principalWorkspaceUuid: principal.workspaceUuid }),
-          role: options.role,
-          status: options.status,
-        });
-        output({ uuid: documentGrant.uuid }, options);
-        return;
-      }
-      const kind = target.kind;
-      const grant = await db().transaction((tx) => grantAccess(tx, { itemUuid: target.uuid, kind, principal, role: options.role, status: options.status }));
-      output({ uuid: grant.uuid }, options);
-    });
-  share
-    .command('accept')
-    .description('Accept a pending grant: it starts giving access.')
-    .argument('<grant>', 'grant uuid')
-    .option('--json', 'print one JSON object')
-    .action(async (grantUuid: string, options) => {
-      if (await isDocumentGrant(grantUuid)) {
-        throw new Error('share accept is for file and folder grants; run share grant --document … --status accepted again for a document.');
-      }
-      output(presentAccess(await db().transaction((tx) => acceptGrant(tx, grantUuid))), options);
-    });
-  share
-    .command('revoke')
-    .description('Revoke a grant: it stops giving access at once. Revoking twice is harmless.')
-    .argument('<grant>', 'grant uuid')
-    .option('--json', 'print one JSON object')
-    .action(async (grantUuid: string, options) => {
-      if (await isDocumentGrant(grantUuid)) {
-        await revokeDocumentGrant(db(), grantUuid);
-        output({ uuid: grantUuid, status: 'revoked' }, options);
-        return;
-      }
-      output(presentAccess(await db().transaction((tx) => revokeGrant(tx, grantUuid))), options);
-    });
-  share
-    .command('link')
-    .description("Create the item's public link (or show the one it has).")
-    .option('--file <uuid>', 'file uuid')
-    .option('--folder <uuid>', 'folder uuid')
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      const target = driveTarget(options);
-      const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
-      output(presentPublicLink(link), options);
-    });
-  share
-    .command('unlink')
-    .description("Remove the item's public link: its url stops working at once. A new link gets a new url.")
-    .option('--file <uuid>', 'file uuid')
-    .option('--folder <uuid>', 'folder uuid')
-    .option('--json', 'print one JSON object')
-    .action(async (options) => {
-      const target = driveTarget(options);
-      const removed = await db().transaction((tx) => removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
-      output({ removed: removed ? presentPublicLink(removed) : null }, options);
-    });
-
-  registerAdminCommands(program, output);
-  registerMailCommands(program, output);
-  registerWebhookCommands(program, output);
-  registerPushCommands(program, output);
-  return program;
-}
-
-buildProgram()
-  .parseAsync(process.argv)
-  .then(closeDb)
-  .catch(async (error) => {
-    process.stderr.write(`folio: ${error instanceof Error ? error.message : String(error)}\n`);
-    await closeDb();
-    process.exit(1);
-  });
+main(process.argv).catch((error) => {
+  process.stderr.write(`folio: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -10,7 +10,7 @@ import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { workflowClient } from '../workflows/client.js';
 
-type Output = (result: object, options: { json?: boolean }) => void;
+import type { Output } from './output.js';
 
 function ruleField(value: string): RuleField {
   if (!(RULE_FIELDS as string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${RULE_FIELDS.join(', ')}`);
@@ -38,7 +38,7 @@ async function storeFromFile(options: { mailbox: string; eml: string; spam?: boo
 }
 
 export function registerMailCommands(program: Command, output: Output): void {
-  const mailbox = program.command('mailbox').description('Mailboxes of a workspace, their members and filter rules (docs/webhooks.md).');
+  const mailbox = program.command('mailbox');
   mailbox
     .command('create')
     .description('Create a mailbox with an address; members may read its mail.')
@@ -103,7 +103,7 @@ export function registerMailCommands(program: Command, output: Output): void {
     .option('--json', 'print one JSON object')
     .action(async (ruleUuid: string, options) => output({ removed: await db().transaction((tx) => removeMailboxRule(tx, ruleUuid)) }, options));
 
-  const email = program.command('email').description('Store messages from .eml files (inbound SMTP does the same for live mail).');
+  const email = program.command('email');
   email
     .command('deliver')
     .description('Deliver a message to a mailbox as if it arrived over SMTP; fires email.received unless spam or deleted by a rule.')

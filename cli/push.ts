@@ -8,7 +8,7 @@ import { isUuid } from '../domain/uuid.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
 
-type Output = (result: object, options: { json?: boolean }) => void;
+import type { Output } from './output.js';
 
 function uuidOption(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError('must be a uuid');
@@ -52,7 +52,7 @@ function newClient(options: CreateOptions): NewPushClient {
 }
 
 export function registerPushCommands(program: Command, output: Output): void {
-  const client = program.command('push-client').description('Server-managed push clients for Drive push subscriptions (docs/drive-push.md).');
+  const client = program.command('push-client');
   client
     .command('create')
     .description('Create an APNs or Web Push client; prints its uuid (the push_client_uuid devices register with).')

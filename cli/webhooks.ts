@@ -22,7 +22,7 @@ import { db } from '../platform/database.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { workflowClient } from '../workflows/client.js';
 
-type Output = (result: object, options: { json?: boolean }) => void;
+import type { Output } from './output.js';
 
 const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
 
@@ -53,7 +53,7 @@ async function withWorkflows<T>(work: (unit: UnitOfWork) => Promise<T>): Promise
 }
 
 export function registerWebhookCommands(program: Command, output: Output): void {
-  const webhook = program.command('webhook').description('Webhook destinations of a workspace (docs/webhooks.md).');
+  const webhook = program.command('webhook');
   webhook
     .command('create')
     .description('Create an active destination; prints its signing secret once.')
@@ -145,7 +145,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
       output({ data: (await dailyStats(db(), destination.uuid, 7)).map(presentDailyStats) }, options);
     });
 
-  const delivery = program.command('delivery').description('Deliveries in flight, one per (destination, event): docs/webhooks-on-call.md.');
+  const delivery = program.command('delivery');
   delivery
     .command('list')
     .description('Deliveries, newest first: in flight (waiting or running) unless --state says otherwise.')

@@ -7,7 +7,8 @@ const run = promisify(execFile);
 
 /** Runs `npx folio <args>` as it is; rejects with the child's code, stdout and stderr when it exits non-zero. */
 export function runFolio(...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run('npx', ['--no-install', 'folio', ...args], { env: process.env });
+  // The source, even beside a build in dist/ (bin/folio.js): the suite tests the code in the checkout.
+  return run('npx', ['--no-install', 'folio', ...args], { env: { ...process.env, FOLIO_CLI_FROM_SOURCE: '1' } });
 }
 
 /** Each command starts a Node process that compiles the CLI from source: seconds each, more on a busy machine. */

@@ -6,7 +6,7 @@ import { closeTemporalClient } from '../../../platform/temporal.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { apiUrl, call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
-import { downloadChunked, uploadChunked } from '../../support/chunked-client.js';
+import { downloadChunked, uploadChunked } from '../../support/folio-client.js';
 import { expectedDriveFile, simpleDownload, simpleUpload } from '../../support/drive-files.js';
 
 afterAll(closeTemporalClient);

@@ -9,7 +9,7 @@ import { createPublicLink, removePublicLink } from '../../../domain/drive/sharin
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { call, makeFolder, makeUser, type TestUser } from '../../support/api.js';
-import { api, initiateUpload, sendChunks, uploadChunked } from '../../support/chunked-client.js';
+import { api, initiateUpload, sendChunks, uploadChunked } from '../../support/folio-client.js';
 import { folio } from '../../support/cli.js';
 import { simpleUpload } from '../../support/drive-files.js';
 

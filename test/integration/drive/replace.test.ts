@@ -7,7 +7,7 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { replaceWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
-import { downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/chunked-client.js';
+import { downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/folio-client.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { objectExists } from '../../support/storage.js';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
-import { initiateReplace, uploadChunked } from '../../support/chunked-client.js';
+import { initiateReplace, uploadChunked } from '../../support/folio-client.js';
 
 afterAll(closeTemporalClient);
 

@@ -12,7 +12,7 @@ import type { ThumbnailResult } from '../../../workflows/thumbnail.js';
 import { replaceWorkflowId, thumbnailWorkflowId } from '../../../workflows/ids.js';
 import { call, grant, makeColleague, makeFolder, makeUser, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
-import { replaceChunked, uploadChunked } from '../../support/chunked-client.js';
+import { replaceChunked, uploadChunked } from '../../support/folio-client.js';
 import { simpleUpload } from '../../support/drive-files.js';
 import { changesSince, lastSeq, row } from '../../support/drive-rows.js';
 import { objectExists } from '../../support/storage.js';

@@ -7,7 +7,7 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { uploadWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
-import { downloadChunked, encryptChunk, initiateUpload, sendChunks, uploadChunked, type ClientOptions } from '../../support/chunked-client.js';
+import { downloadChunked, encryptChunk, initiateUpload, sendChunks, uploadChunked, type ClientOptions } from '../../support/folio-client.js';
 import { expectedDriveFile } from '../../support/drive-files.js';
 
 afterAll(closeTemporalClient);

@@ -1,10 +1,10 @@
 // The operator CLI as operators run it: `npx folio ... --json`, one JSON object on stdout.
 import { describe, expect, it } from 'vitest';
 import { call } from '../../support/api.js';
-import { folio, runFolio } from '../../support/cli.js';
+import { CLI_TIMEOUT_MS, folio, runFolio } from '../../support/cli.js';
 
 describe('folio CLI', () => {
-  it('creates a workspace and user, issues a token the API accepts, and an API key it rejects', async () => {
+  it('creates a workspace and user, issues a token the API accepts, and an API key it rejects', { timeout: CLI_TIMEOUT_MS }, async () => {
     const workspace = await folio('workspace', 'create', '--name', 'CLI test', '--storage-limit', '1000000');
     expect(workspace).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const user = await folio('user', 'create', '--workspace', workspace.uuid, '--email', `cli-${Date.now()}@example.test`, '--first-name', 'Cli');
@@ -28,8 +28,8 @@ describe('folio CLI', () => {
       .rejects.toMatchObject({ stderr: expect.stringContaining('unknown scope drive.fly') });
   });
 
-  it('prints help for every command group', async () => {
-    for (const group of [[], ['workspace'], ['user'], ['token'], ['apikey']]) {
+  it('prints help for every command group', { timeout: CLI_TIMEOUT_MS }, async () => {
+    for (const group of [[], ['workspace'], ['user'], ['token'], ['apikey'], ['drive'], ['docs']]) {
       const { stdout } = await runFolio(...group, '--help');
       expect(stdout).toContain('Usage: folio');
     }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { call, firstApiUrl, makeUser } from '../../support/api.js';
-import { initiateUpload } from '../../support/chunked-client.js';
+import { initiateUpload } from '../../support/folio-client.js';
 import { simpleUpload } from '../../support/drive-files.js';
 
 interface Sample {

@@ -8,7 +8,7 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { uploadWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser } from '../../support/api.js';
 import { waitUntil } from '../../support/cascades.js';
-import { sendChunks } from '../../support/chunked-client.js';
+import { sendChunks } from '../../support/folio-client.js';
 import type { ReceivedSpan } from '../../support/otlp-receiver.js';
 
 afterAll(closeTemporalClient);

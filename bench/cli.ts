@@ -1,0 +1,74 @@
+// CLI start-up benchmark (issue 12: "folio, any command, < 0.4 s"): the wall time of `folio --help`, of an API
+// command (`folio drive ls`) and of a database command (`folio workspace create`), from the compiled build in
+// dist/ and from the TypeScript source, beside a bare `node -e 0` measured in the same run.
+//
+//   npx tsc -p tsconfig.build.json   # or npm run build: dist/ is what bin/folio.js runs when present
+//   node --import tsx bench/cli.ts
+//
+// FOLIO_BENCH_RUNS (default 7) runs per command, median reported. FOLIO_BENCH_CLI_BEFORE=<checkout> also times
+// `--help` and `workspace create` of another checkout's bin/folio.js (the code before a change).
+// Starts its own stack for the real commands unless FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN name a running API.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { benchTarget } from './stack.js';
+import { say } from './support.js';
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 7);
+const TARGET_SECONDS = 0.4;
+const root = join(import.meta.dirname, '..');
+
+async function median(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await run(process.execPath, args, { env: { ...process.env, ...env }, cwd: root });
+    times.push((performance.now() - started) / 1000);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
+async function main() {
+  const target = await benchTarget('bench-cli', { worker: false });
+  try {
+    say(`folio CLI start-up — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)}, median of ${RUNS}\n`);
+    const bare = await median(['-e', '0'], {});
+    const rows: [string, number][] = [['node -e 0 (bare start-up)', bare]];
+    const api = ['drive', 'ls', '--url', target.apiUrl, '--token', target.token, '--json'];
+    const database = () => ['workspace', 'create', '--name', `bench-${Date.now()}`, '--json'];
+    // The floor of an API command: node starting and making the same request, nothing else.
+    const request = `await fetch(${JSON.stringify(`${target.apiUrl}/v1/drive/files`)}, { headers: { authorization: ${JSON.stringify(`Bearer ${target.token}`)} } }).then((r) => r.text())`;
+    rows.push(['node + the same GET (fetch)', await median(['--input-type=module', '-e', request], {})]);
+    const builds: [string, Record<string, string>][] = [];
+    if (existsSync(join(root, 'dist/cli/folio.js'))) builds.push(['dist', {}]);
+    else say('(no dist/: run `npx tsc -p tsconfig.build.json` to time the compiled CLI)\n');
+    builds.push(['source', { FOLIO_CLI_FROM_SOURCE: '1' }]);
+    for (const [label, env] of builds) {
+      rows.push([`folio --help (${label})`, await median(['bin/folio.js', '--help'], env)]);
+      rows.push([`folio drive ls (${label})`, await median(['bin/folio.js', ...api], env)]);
+      if (Object.keys(target.env).length) rows.push([`folio workspace create (${label})`, await median(['bin/folio.js', ...database()], { ...target.env, ...env })]);
+    }
+    const before = process.env.FOLIO_BENCH_CLI_BEFORE;
+    if (before) {
+      rows.push(['before: folio --help', await median([join(before, 'bin/folio.js'), '--help'], {})]);
+      if (Object.keys(target.env).length) rows.push(['before: folio workspace create', await median([join(before, 'bin/folio.js'), ...database()], target.env)]);
+    }
+    const width = Math.max(...rows.map(([label]) => label.length));
+    const floor = rows.find(([label]) => label === 'node + the same GET (fetch)')![1];
+    for (const [label, seconds] of rows) {
+      const beside = label.includes('drive ls') ? `, ${(seconds / floor).toFixed(2)}× node + the same GET` : '';
+      const verdict = label.startsWith('node') ? '' : `  ${(seconds / bare).toFixed(1)}× bare node${beside}, target < ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'not met'}`;
+      say(`${label.padEnd(width)}  ${seconds.toFixed(3)} s${verdict}`);
+    }
+  } finally {
+    await target.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,183 @@
+// FolioClient: typed calls for Drive and Documents over one Http, with the chunked transfer built in.
+import { rm } from 'node:fs/promises';
+import { Http, type HttpOptions } from './http.js';
+import { downloadChunks, readState, sendParts, StateWriter, type ByteSource, type DownloadOptions, type TransferOptions } from './transfer.js';
+import type {
+  ChangesPage,
+  CreateFolderRequest,
+  DocumentContent,
+  DriveFile,
+  DriveFolder,
+  DriveList,
+  EditRequest,
+  ReplaceInitiate,
+  UploadInitiate,
+  UploadState,
+} from './types.js';
+
+export interface FolioClientOptions extends HttpOptions {
+  /** Parts in flight for chunked transfers, unless a call says otherwise (default 4). */
+  window?: number;
+}
+
+export interface UploadInput {
+  name: string;
+  contentType: string;
+  size: number;
+  source: ByteSource;
+  folderUuid?: string | null;
+}
+
+export interface ReplaceInput {
+  size: number;
+  source: ByteSource;
+  contentType?: string;
+}
+
+const q = encodeURIComponent;
+
+export class FolioClient {
+  readonly http: Http;
+
+  constructor(private readonly options: FolioClientOptions) {
+    this.http = new Http(options);
+  }
+
+  /** Any API call, for what the typed methods do not cover. */
+  request<T = unknown>(method: string, path: string, json?: unknown, options: { retry?: boolean; signal?: AbortSignal } = {}): Promise<T> {
+    return this.http.request<T>(method, path, json, options);
+  }
+
+  // --- Drive metadata -------------------------------------------------------------------------------
+
+  listFolder(folderUuid?: string | null): Promise<DriveList> {
+    return this.http.request('GET', `/v1/drive/files${folderUuid ? `?folder_uuid=${q(folderUuid)}` : ''}`, undefined, { retry: true });
+  }
+
+  getFile(uuid: string): Promise<DriveFile> {
+    return this.http.request('GET', `/v1/drive/files/${q(uuid)}`, undefined, { retry: true });
+  }
+
+  getFolder(uuid: string): Promise<DriveFolder> {
+    return this.http.request('GET', `/v1/drive/folders/${q(uuid)}`, undefined, { retry: true });
+  }
+
+  createFolder(body: CreateFolderRequest): Promise<DriveFolder> {
+    return this.http.request('POST', '/v1/drive/folders', body);
+  }
+
+  /** One page of the changes feed; a 410 comes as ApiError with code `sync_token_invalid`. */
+  changes(since?: string, limit?: number): Promise<ChangesPage> {
+    const query = new URLSearchParams();
+    if (since !== undefined) query.set('since', since);
+    if (limit !== undefined) query.set('limit', String(limit));
+    const text = query.toString();
+    return this.http.request('GET', `/v1/drive/changes${text ? `?${text}` : ''}`, undefined, { retry: true });
+  }
+
+  // --- Chunked transfer ------------------------------------------------------------------------------
+
+  /** Upload initiate (not retried: a second initiate would stage a second file). */
+  initiateUpload(input: Omit<UploadInput, 'source'>): Promise<UploadInitiate> {
+    return this.http.request('POST', '/v1/drive/uploads', {
+      name: input.name,
+      content_type: input.contentType,
+      plaintext_size_bytes: input.size,
+      ...(input.folderUuid !== undefined ? { folder_uuid: input.folderUuid } : {}),
+    });
+  }
+
+  initiateReplace(fileUuid: string, input: Omit<ReplaceInput, 'source'>): Promise<ReplaceInitiate> {
+    return this.http.request('POST', `/v1/drive/files/${q(fileUuid)}/replace`, {
+      plaintext_size_bytes: input.size,
+      ...(input.contentType ? { content_type: input.contentType } : {}),
+    });
+  }
+
+  /** Initiate, every part, complete. With `stateFile`, an interruption can be resumed by resumeUpload. */
+  async upload(input: UploadInput, options: TransferOptions = {}): Promise<DriveFile> {
+    const initiate = await this.initiateUpload(input);
+    // The first version of a file takes the file's uuid (docs/drive-encryption.md § 2).
+    const state = newState('upload', initiate.file_uuid, initiate.file_uuid, initiate, input.size);
+    return this.finish(state, input.source, options);
+  }
+
+  /** Replace initiate, every part, complete: the new version goes live on completion. */
+  async replace(fileUuid: string, input: ReplaceInput, options: TransferOptions = {}): Promise<DriveFile> {
+    const initiate = await this.initiateReplace(fileUuid, input);
+    return this.finish(newState('replace', fileUuid, initiate.version_uuid, initiate, input.size), input.source, options);
+  }
+
+  /** Continues an upload or replacement from its resume file: only the parts it does not list are sent. */
+  async resume(stateFile: string, source: ByteSource, options: Omit<TransferOptions, 'stateFile'> = {}): Promise<DriveFile> {
+    return this.finish(await readState(stateFile), source, { ...options, stateFile });
+  }
+
+  /** Sends the parts a staged transfer still lacks; answers every part for complete. */
+  sendParts(state: UploadState, source: ByteSource, options: TransferOptions = {}) {
+    return sendParts(this.http, `${transferPath(state)}/part_urls`, new StateWriter(options.stateFile, state), source, this.withWindow(options));
+  }
+
+  complete(state: UploadState, parts: { part_number: number; etag: string }[]): Promise<DriveFile> {
+    return this.http.request('POST', `${transferPath(state)}/complete`, { parts }, { retry: true });
+  }
+
+  /** Gives up a staged transfer and removes its resume file. */
+  async abort(state: UploadState, stateFile?: string): Promise<void> {
+    await this.http.request('POST', `${transferPath(state)}/abort`, undefined, { retry: true });
+    if (stateFile) await rm(stateFile, { force: true });
+  }
+
+  /** Chunks in order to `sink`; answers the plaintext size. */
+  async downloadTo(fileUuid: string, sink: (plaintext: Buffer, index: number) => void | Promise<void>, options: DownloadOptions = {}): Promise<number> {
+    return (await downloadChunks(this.http, fileUuid, sink, this.withWindow(options))).bytes;
+  }
+
+  /** The whole plaintext in memory: for small files; use downloadTo for large ones. */
+  async download(fileUuid: string, options: DownloadOptions = {}): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await this.downloadTo(fileUuid, (plaintext) => void chunks.push(plaintext), options);
+    return Buffer.concat(chunks);
+  }
+
+  // --- Documents --------------------------------------------------------------------------------------
+
+  documentContent(uuid: string): Promise<DocumentContent> {
+    return this.http.request('GET', `/v1/documents/${q(uuid)}/content`, undefined, { retry: true });
+  }
+
+  /** An edit; retried on 5xx only with a batch_id, which the server applies once however often it arrives. */
+  editDocument(uuid: string, body: EditRequest): Promise<DocumentContent> {
+    return this.http.request('POST', `/v1/documents/${q(uuid)}/content`, body, { retry: body.batch_id !== undefined });
+  }
+
+  private async finish(state: UploadState, source: ByteSource, options: TransferOptions): Promise<DriveFile> {
+    const writer = new StateWriter(options.stateFile, state);
+    await writer.save();
+    const parts = await sendParts(this.http, `${transferPath(state)}/part_urls`, writer, source, this.withWindow(options));
+    const file = await this.complete(state, parts);
+    await writer.remove();
+    return file;
+  }
+
+  private withWindow<T extends { window?: number }>(options: T): T {
+    return { ...options, window: options.window ?? this.options.window };
+  }
+}
+
+function newState(kind: UploadState['kind'], fileUuid: string, versionUuid: string, initiate: UploadInitiate | ReplaceInitiate, size: number): UploadState {
+  return {
+    format: 'folio-upload-state-v1',
+    kind,
+    file_uuid: fileUuid,
+    version_uuid: versionUuid,
+    data_key: initiate.data_key,
+    chunk_size_bytes: initiate.chunk_size_bytes,
+    chunk_count: initiate.chunk_count,
+    plaintext_size_bytes: size,
+    parts: {},
+  };
+}
+
+const transferPath = (state: UploadState) =>
+  state.kind === 'upload' ? `/v1/drive/uploads/${q(state.file_uuid)}` : `/v1/drive/files/${q(state.file_uuid)}/replace`;

@@ -1,0 +1,308 @@
+// Chunked transfer (docs/drive-encryption.md §§ 3–4): parts encrypted ahead of the PUTs in flight, a sliding window
+// of parts on the wire, each PUT or ranged GET retried on its own, and the upload's progress kept in a resume file.
+import { open, rename, rm, writeFile, readFile } from 'node:fs/promises';
+import { ApiError, Retryable, withRetry, type Http } from './http.js';
+import { CHUNK_OVERHEAD, chunkOffset, decryptChunk, encryptChunk, importChunkKey, plainLength, type Layout } from './chunks.js';
+import type { CompletedPart, DownloadInit, PartUrl, PartUrls, Progress, UploadState } from './types.js';
+
+/** Plaintext bytes [offset, offset + length) of what is sent: a buffer, or a reader (a file, a generator). */
+export type ByteSource = Uint8Array | ((offset: number, length: number) => Uint8Array | Promise<Uint8Array>);
+
+/** A reader over a file on disk, opened per read so a resumed upload needs nothing but the path. */
+export function fileSource(path: string): ByteSource {
+  return async (offset, length) => {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const { bytesRead } = await handle.read(buffer, done, length - done, offset + done);
+        if (!bytesRead) throw new Error(`${path} is shorter than the upload declared`);
+        done += bytesRead;
+      }
+      return buffer;
+    } finally {
+      await handle.close();
+    }
+  };
+}
+
+const read = async (source: ByteSource, offset: number, length: number): Promise<Uint8Array> =>
+  typeof source === 'function' ? source(offset, length) : source.subarray(offset, offset + length);
+
+export interface TransferOptions {
+  /** Parts on the wire at once (default 4). Encryption runs up to as many parts ahead. */
+  window?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** Called once a part is stored and recorded in the resume file: a hook to stop an upload at a known point. */
+  onPartStored?: (partNumber: number) => void;
+  /** Where to keep the upload's resume file; without it the upload cannot be resumed. */
+  stateFile?: string;
+}
+
+const DEFAULT_WINDOW = 4;
+/** part_urls takes at most 1,000 numbers per request; asking a few windows ahead keeps URLs fresh for long uploads. */
+const URL_BATCH = 256;
+/** Ask again for a URL this close to its expiry. */
+const URL_MARGIN_MS = 60_000;
+
+export const layoutOf = (state: Pick<UploadState, 'chunk_size_bytes' | 'chunk_count' | 'plaintext_size_bytes'>): Layout => ({
+  chunkSizeBytes: state.chunk_size_bytes,
+  chunkCount: state.chunk_count,
+  plaintextSizeBytes: state.plaintext_size_bytes,
+});
+
+export async function readState(path: string): Promise<UploadState> {
+  const state = JSON.parse(await readFile(path, 'utf8')) as UploadState;
+  if (state.format !== 'folio-upload-state-v1') throw new Error(`${path} is not a Folio upload state file`);
+  return state;
+}
+
+/**
+ * Keeps the resume file current: written whole to a temporary name and renamed, so a crash leaves the old file or
+ * the new one. Owner-only (0600): it holds the version's data key (README § Resuming says why).
+ */
+class StateWriter {
+  private chain = Promise.resolve();
+
+  constructor(
+    private readonly path: string | undefined,
+    readonly state: UploadState,
+  ) {}
+
+  save(): Promise<void> {
+    if (!this.path) return Promise.resolve();
+    const path = this.path;
+    const text = JSON.stringify(this.state);
+    this.chain = this.chain.then(async () => {
+      await writeFile(`${path}.tmp`, text, { mode: 0o600 });
+      await rename(`${path}.tmp`, path);
+    });
+    return this.chain;
+  }
+
+  async remove(): Promise<void> {
+    await this.chain;
+    if (this.path) await rm(this.path, { force: true });
+  }
+}
+
+/** Runs task(0..count-1), at most `limit` at once, stopping at the first failure or when the signal fires. */
+async function pool(count: number, limit: number, task: (index: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, count) }, async () => {
+      while (next < count && !failed) {
+        signal?.throwIfAborted();
+        try {
+          await task(next++);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+}
+
+/** Presigned part URLs, asked for in batches of the parts still missing and renewed before they expire. */
+class PartUrlCache {
+  private readonly urls = new Map<number, PartUrl>();
+  private pending?: Promise<void>;
+
+  constructor(
+    private readonly http: Http,
+    private readonly path: string,
+    private readonly order: number[],
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  async get(partNumber: number): Promise<string> {
+    for (let asked = false; ; ) {
+      if (this.fresh(partNumber)) return this.urls.get(partNumber)!.url;
+      if (asked) throw new Error(`part_urls answered no URL for part ${partNumber}`);
+      // One request at a time: a part asking while another batch is on its way waits for that batch first.
+      if (this.pending) {
+        await this.pending;
+        continue;
+      }
+      asked = true;
+      this.pending = this.fetchFor(partNumber).finally(() => (this.pending = undefined));
+      await this.pending;
+    }
+  }
+
+  forget(partNumber: number): void {
+    this.urls.delete(partNumber);
+  }
+
+  private fresh(partNumber: number): boolean {
+    const known = this.urls.get(partNumber);
+    return known !== undefined && Date.parse(known.expires_at) - Date.now() > URL_MARGIN_MS;
+  }
+
+  /** The part asked for and the next parts (in sending order) without a fresh URL, up to a batch. */
+  private async fetchFor(partNumber: number): Promise<void> {
+    const numbers = [partNumber, ...this.order.filter((n) => n !== partNumber && !this.fresh(n))].slice(0, URL_BATCH);
+    const answer = await this.http.request<PartUrls>('POST', this.path, { part_numbers: numbers }, { retry: true, signal: this.signal });
+    for (const part of answer.part_urls) this.urls.set(part.part_number, part);
+  }
+}
+
+/**
+ * Sends every part the state does not hold yet and records each in the state (and its file) as it is stored.
+ * `partUrlsPath` is …/uploads/{uuid}/part_urls or …/files/{uuid}/replace/part_urls.
+ */
+export async function sendParts(
+  http: Http,
+  partUrlsPath: string,
+  writer: StateWriter,
+  source: ByteSource,
+  options: TransferOptions,
+): Promise<CompletedPart[]> {
+  const { state } = writer;
+  const layout = layoutOf(state);
+  const key = await importChunkKey(state.data_key, 'encrypt');
+  const missing = Array.from({ length: state.chunk_count }, (_, i) => i + 1).filter((n) => !(String(n) in state.parts));
+  const window = options.window ?? DEFAULT_WINDOW;
+  const urls = new PartUrlCache(http, partUrlsPath, missing, options.signal);
+  const progress: Progress = { bytesDone: 0, bytesTotal: state.plaintext_size_bytes, partsDone: 0, partsTotal: state.chunk_count };
+  for (const n of Object.keys(state.parts)) {
+    progress.bytesDone += plainLength(layout, Number(n) - 1);
+    progress.partsDone++;
+  }
+  options.onProgress?.({ ...progress });
+
+  // Encrypting part k + window starts when part k goes on the wire: the next frames are ready when a slot frees.
+  const frames = new Map<number, Promise<Buffer>>();
+  const prepare = (k: number) => {
+    if (k >= missing.length || frames.has(k)) return;
+    const index = missing[k]! - 1;
+    const frame = Promise.resolve(read(source, index * layout.chunkSizeBytes, plainLength(layout, index))).then((plaintext) =>
+      encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext),
+    );
+    frame.catch(() => undefined); // Awaited by its sender; a failure ahead of time must not go unhandled.
+    frames.set(k, frame);
+  };
+  for (let k = 0; k < window; k++) prepare(k);
+
+  await pool(
+    missing.length,
+    window,
+    async (k) => {
+      prepare(k + window);
+      const partNumber = missing[k]!;
+      const frame = await frames.get(k)!;
+      frames.delete(k);
+      const etag = await withRetry(
+        http.retryPolicy,
+        async () => {
+          const response = await fetch(await urls.get(partNumber), { method: 'PUT', body: frame, signal: options.signal });
+          const text = await response.text();
+          if (response.status === 403) urls.forget(partNumber); // An expired URL: the retry asks for a new one.
+          if (response.ok) return response.headers.get('etag')!;
+          const error = new ApiError(response.status, text, `PUT part ${partNumber}`);
+          throw response.status >= 500 || response.status === 403 ? new Retryable(error) : error;
+        },
+        options.signal,
+      );
+      state.parts[String(partNumber)] = etag;
+      await writer.save();
+      progress.bytesDone += plainLength(layout, partNumber - 1);
+      progress.partsDone++;
+      options.onProgress?.({ ...progress });
+      options.onPartStored?.(partNumber);
+    },
+    options.signal,
+  );
+  return Object.entries(state.parts)
+    .map(([n, etag]) => ({ part_number: Number(n), etag }))
+    .sort((a, b) => a.part_number - b.part_number);
+}
+
+export { StateWriter };
+
+export interface DownloadOptions {
+  window?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * download_init, then ranged GETs `window` at a time, decrypted as they arrive and handed to `sink` in order. A
+ * GET refused with 403 (the URL's 15 minutes ran out) asks download_init again; if the file was replaced
+ * meanwhile the download stops rather than mixing versions. The total is checked against the declared size.
+ */
+export async function downloadChunks(
+  http: Http,
+  fileUuid: string,
+  sink: (plaintext: Buffer, index: number) => void | Promise<void>,
+  options: DownloadOptions = {},
+): Promise<{ bytes: number; init: DownloadInit }> {
+  const initPath = `/v1/drive/files/${fileUuid}/download_init`;
+  let init = await http.request<DownloadInit>('GET', initPath, undefined, { retry: true, signal: options.signal });
+  const versionUuid = init.version_uuid;
+  const layout: Layout = { chunkSizeBytes: init.chunk_size_bytes, chunkCount: init.chunk_count, plaintextSizeBytes: init.ciphertext_size_bytes - CHUNK_OVERHEAD * init.chunk_count };
+  const key = await importChunkKey(init.data_key, 'decrypt');
+  const window = options.window ?? DEFAULT_WINDOW;
+  const progress: Progress = { bytesDone: 0, bytesTotal: layout.plaintextSizeBytes, partsDone: 0, partsTotal: layout.chunkCount };
+  options.onProgress?.({ ...progress });
+
+  const fetchChunk = (index: number) =>
+    withRetry(
+      http.retryPolicy,
+      async () => {
+        const start = chunkOffset(layout, index);
+        const end = start + plainLength(layout, index) + CHUNK_OVERHEAD - 1;
+        const response = await fetch(init.download_url, { headers: { range: `bytes=${start}-${end}` }, signal: options.signal });
+        const frame = new Uint8Array(await response.arrayBuffer());
+        if (response.status === 206 && frame.length === end - start + 1) return decryptChunk(key, versionUuid, index, layout.chunkCount, frame);
+        const error = new ApiError(response.status, Buffer.from(frame).toString(), `GET chunk ${index}`);
+        if (response.status === 403) {
+          init = await http.request<DownloadInit>('GET', initPath, undefined, { retry: true, signal: options.signal });
+          if (init.version_uuid !== versionUuid) throw new Error(`file ${fileUuid} was replaced during the download`);
+          throw new Retryable(error);
+        }
+        throw response.status >= 500 ? new Retryable(error) : error;
+      },
+      options.signal,
+    );
+
+  // A sliding window: whenever a GET finishes the next chunk is requested, whatever order they finish in, and the
+  // sink takes chunks in order. At most 2 × window chunks are held, so one slow chunk cannot let memory grow.
+  const started = new Map<number, Promise<Buffer>>();
+  let inFlight = 0;
+  let nextToStart = 0;
+  let delivered = 0;
+  let stopped = false;
+  const launch = () => {
+    while (!stopped && inFlight < window && nextToStart < layout.chunkCount && nextToStart < delivered + 2 * window) {
+      const chunk = fetchChunk(nextToStart);
+      inFlight++;
+      chunk.catch(() => undefined).finally(() => {
+        inFlight--;
+        launch();
+      });
+      started.set(nextToStart++, chunk);
+    }
+  };
+  launch();
+  try {
+    for (let index = 0; index < layout.chunkCount; index++) {
+      const plaintext = await started.get(index)!;
+      started.delete(index);
+      delivered++;
+      launch();
+      if (plaintext.length !== plainLength(layout, index)) throw new Error(`chunk ${index} has ${plaintext.length} bytes, not ${plainLength(layout, index)}`);
+      await sink(plaintext, index);
+      progress.bytesDone += plaintext.length;
+      progress.partsDone++;
+      options.onProgress?.({ ...progress });
+    }
+  } finally {
+    stopped = true; // A failed chunk or sink stops further GETs.
+  }
+  return { bytes: progress.bytesDone, init };
+}
