@@ -8,10 +8,11 @@
 // duration the API logs for each request (from the request's arrival to its last byte), so the client and the
 // loopback are not counted. FOLIO_BENCH_EDITS (default 100) edits per size, FOLIO_BENCH_EDITORS (default 8)
 // concurrent editors for FOLIO_BENCH_SECONDS (default 10) seconds; FOLIO_BENCH_SIZES (KB, default 10,100,1024) and
-// FOLIO_BENCH_BUDGET (seconds of edits per size, default 300) bound the run.
+// FOLIO_BENCH_BUDGET (seconds of edits per size, default 300) bound the run. FOLIO_BENCH_CPU_PROF=<dir> profiles the
+// API process (bench/cpu-profile.mjs) into that directory; the profile is written when the stack stops it.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
@@ -38,7 +39,9 @@ interface Stack {
 
 async function ownStack(): Promise<Stack> {
   // The request log lines carry the server-side durations this benchmark reads.
-  const stack = await startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'info' } });
+  const profileDir = process.env.FOLIO_BENCH_CPU_PROF;
+  const profile: Record<string, string> = profileDir ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: profileDir } : {};
+  const stack = await startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'info', ...profile } });
   return { ...stack, apiLog: join(stack.root, 'api.log') };
 }
 

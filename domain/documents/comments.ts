@@ -2,7 +2,7 @@
 // delete a thread or a message. Comment anchors change no markdown, so these writes keep the revision.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addComment, removeCommentMarks, type CommentTarget, type DocumentState } from '../document-engine/index.js';
+import { addComment, removeCommentMarks, WorkingDocument, type CommentTarget, type DocumentState } from '../document-engine/index.js';
 import { notAComment } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
@@ -21,6 +21,7 @@ import {
 } from './threads.js';
 import { notifyDocumentChange } from './live.js';
 import { chargeRevisionLog } from './revision-log.js';
+import { workingDocument } from './working-documents.js';
 
 /** The thread of a locked document, or 404 comment_not_found. */
 async function commentThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, kind: 'comment' | 'any'): Promise<ThreadRow> {
@@ -34,7 +35,7 @@ async function commentThread(tx: Knex.Transaction, document: VisibleDocument, th
 async function threadView(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadView> {
   const [record] = await loadThreadRecords(tx, document.uuid, [threadUuid]);
   if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
-  return placeThreads([record], state ?? (await loadState(tx, document.uuid)))[0]!;
+  return placeThreads([record], state ? WorkingDocument.open(state) : await workingDocument(tx, document))[0]!;
 }
 
 const touched = (tx: Knex.Transaction, document: VisibleDocument) => notifyDocumentChange(tx, document.uuid, 'threads', document.revision);

@@ -18,6 +18,8 @@ export interface DocumentRow {
   owner_uuid: string;
   title: string | null;
   revision: number;
+  /** Names the stored state (db/migrations/016): a new value whenever documents.state is written. bigint, as text. */
+  state_version: string;
   next_suggestion_ref: number;
   trashed_at: Date | null;
   created_at: Date;
@@ -48,6 +50,7 @@ function selectVisibleDocuments(knex: Knex, caller: Caller, settings: DocumentSe
       'd.owner_uuid',
       'd.title',
       'd.revision',
+      'd.state_version',
       'd.next_suggestion_ref',
       'd.trashed_at',
       'd.created_at',
