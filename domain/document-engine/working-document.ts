@@ -14,7 +14,7 @@ export class WorkingDocument {
   private placed: Map<string, ThreadPlacement> | undefined;
 
   private constructor(
-    /** As stored in documents.state. No one may change it. */
+    /** The engine state, as the revision log stores it. No one may change it. */
     readonly state: DocumentState,
     readonly working: Working,
   ) {}

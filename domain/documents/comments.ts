@@ -6,7 +6,7 @@ import { addComment, removeCommentMarks, WorkingDocument, type CommentTarget, ty
 import { notAComment } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
-import { loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
+import type { DocumentSettings, VisibleDocument } from './documents.js';
 import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
 import { checkThreadRoom, lockForChange, storeStateInPlace } from './content.js';
 import {
@@ -50,7 +50,7 @@ export async function createComment(
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
   await checkThreadRoom(tx, settings, document.uuid, 1);
   const threadUuid = randomUUID();
-  const previous = await loadState(tx, document.uuid);
+  const { state: previous } = await workingDocument(tx, document);
   const state = addComment(previous, input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
@@ -123,7 +123,7 @@ export async function deleteComment(tx: Knex.Transaction, caller: Caller, settin
 }
 
 async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
-  const previous = await loadState(tx, document.uuid);
+  const { state: previous } = await workingDocument(tx, document);
   const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   // Taking a comment out is never charged, so a full workspace can always clean up.

@@ -18,9 +18,9 @@ import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
-import { amendRevision, appendRevision, chargeRevisionLog, sameJson, stateJson, type Charge } from './revision-log.js';
+import { amendRevision, appendRevision, chargeRevisionLog, sameJson, type Charge } from './revision-log.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
-import { keepWorkingDocument, workingDocument, workingDocumentIfCurrent } from './working-documents.js';
+import { cachedWorkingDocument, keepWorkingDocument, workingDocument } from './working-documents.js';
 
 /** document_content before presentation. */
 export interface ContentView {
@@ -86,14 +86,12 @@ async function commitRevision(
   details: { cause: string; authorUuid: string; batchId?: string; nextSuggestionRef?: number },
 ): Promise<{ revision: number; charged: number; stateVersion: string }> {
   const revision = document.revision + 1;
-  const json = stateJson(state);
   const charge = details.cause === 'remove_suggestion' ? 'free' : 'charged';
-  const charged = await appendRevision(tx, document, revision, previous, state, json, { ...details, charge });
+  const charged = await appendRevision(tx, document, revision, previous, state, { ...details, charge });
   const [row] = await tx('documents')
     .where({ uuid: document.uuid })
     .update(
       {
-        state: json,
         revision,
         ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
       },
@@ -114,8 +112,8 @@ export async function storeStateInPlace(
   state: DocumentState,
   charge: Charge,
 ): Promise<number> {
+  // The log's trigger gives the document a new state_version (db/migrations/016).
   const charged = await amendRevision(tx, document, previous, state, charge);
-  await tx('documents').where({ uuid: document.uuid }).update({ state: stateJson(state) });
   await notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
   return charged;
 }
@@ -168,8 +166,8 @@ export interface OperationsInput {
  * without waiting for the row lock (the editors who lost a race are not queued behind the one writing), from one read
  * of the row that also tells whether the lock-holding path must answer instead: a batch_id already applied (its
  * stored response), a document in Trash, a base_revision ahead of the document. The answer is the document at the
- * revision read, from the working-document cache; a miss reads the state, and if that is already newer than the
- * revision read, the locked path answers.
+ * revision read when this process holds it parsed (the editors of a busy document keep it so); else the locked path
+ * answers.
  */
 async function refuseIfBehind(
   tx: Knex.Transaction,
@@ -195,7 +193,7 @@ async function refuseIfBehind(
     );
   if (!row || row.batch_stored || row.trashed_at || !(input.baseRevision! < row.revision)) return;
   const seen = { uuid: document.uuid, revision: row.revision as number, state_version: String(row.state_version) };
-  const current = await workingDocumentIfCurrent(tx, seen);
+  const current = cachedWorkingDocument(seen);
   if (current) throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, seen.revision, current))));
 }
 

@@ -5,11 +5,12 @@
 // Correct with any number of API processes because an entry is used only for the exact state it was made from: the
 // caller reads documents.state_version (db/migrations/016) under the row lock or in its read snapshot and asks for
 // that version; any other version (another process wrote, or a write of ours rolled back) is a miss, and the state
-// is read from the row and parsed once. Change notifications (live.ts) only drop entries that another process made
+// is rebuilt from the revision log and parsed once. Change notifications (live.ts) only drop entries that another process made
 // old, so memory is not spent on them; nothing depends on them arriving.
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { WorkingDocument, type DocumentState } from '../document-engine/index.js';
+import { WorkingDocument } from '../document-engine/index.js';
+import { readRevisionState } from './revision-log.js';
 
 /** Bytes of memory an entry holds per character of its markdown (nodes, JSON, block texts and units), measured. */
 const BYTES_PER_CHARACTER = 40;
@@ -29,8 +30,22 @@ interface Entry {
   document: WorkingDocument;
 }
 
+/** How the cache hears of other processes' writes: the live channel's subscribe (LiveHub), handed in by the edge. */
+export type FollowChanges = (documentUuid: string, listener: (event: { event: string; revision?: number }) => void) => Promise<() => void>;
+
+let follow: FollowChanges | undefined;
+/** The subscriptions of the documents held, each ended when its document leaves the cache. */
+const following = new Map<string, Promise<() => void>>();
+
 const cache = new LRUCache<string, Entry>({
   maxSize: CACHE_BYTES,
+  dispose: (_entry, documentUuid, reason) => {
+    // Replaced by a newer state of the same document: still followed.
+    if (reason === 'set') return;
+    const unsubscribe = following.get(documentUuid);
+    following.delete(documentUuid);
+    void unsubscribe?.then((end) => end());
+  },
   // A document larger than a quarter of the cache is parsed per request rather than pushing out everything else.
   maxEntrySize: CACHE_BYTES / 4,
   sizeCalculation: (entry) => Math.max(1, entry.document.markdown.length * BYTES_PER_CHARACTER),
@@ -41,23 +56,20 @@ const cache = new LRUCache<string, Entry>({
  * transaction (under the row lock, or in its read snapshot): from the cache, or read and parsed once and kept.
  */
 export async function workingDocument(knex: Knex, document: StateRef): Promise<WorkingDocument> {
-  const parsed = await workingDocumentIfCurrent(knex, document);
-  if (!parsed) throw new Error(`Document ${document.uuid} changed under its lock or read snapshot: its state was read without either.`);
+  const hit = cachedWorkingDocument(document);
+  if (hit) return hit;
+  // The current revision rebuilt from the log: its rows cannot change while the caller holds the lock or its snapshot.
+  const state = await readRevisionState(knex, document.uuid, document.revision);
+  if (!state) throw new Error(`Document ${document.uuid} has no revision ${document.revision} in its log.`);
+  const parsed = WorkingDocument.open(state);
+  keepWorkingDocument(document, parsed);
   return parsed;
 }
 
-/**
- * workingDocument for a caller that read the version without the lock: undefined when, on a miss, the row already
- * holds another state.
- */
-export async function workingDocumentIfCurrent(knex: Knex, document: StateRef): Promise<WorkingDocument | undefined> {
+/** The working document of that exact state if this process holds it; for a caller holding neither lock nor snapshot. */
+export function cachedWorkingDocument(document: StateRef): WorkingDocument | undefined {
   const hit = cache.get(document.uuid);
-  if (hit?.version === String(document.state_version)) return hit.document;
-  const row = await knex('documents').where({ uuid: document.uuid }).first('state', 'state_version');
-  if (!row || String(row.state_version) !== String(document.state_version)) return undefined;
-  const parsed = WorkingDocument.open(row.state as DocumentState);
-  keepWorkingDocument(document, parsed);
-  return parsed;
+  return hit?.version === String(document.state_version) ? hit.document : undefined;
 }
 
 /**
@@ -66,6 +78,19 @@ export async function workingDocumentIfCurrent(knex: Knex, document: StateRef): 
  */
 export function keepWorkingDocument(document: StateRef, parsed: WorkingDocument): void {
   cache.set(document.uuid, { version: String(document.state_version), revision: document.revision, document: parsed });
+  if (follow && cache.has(document.uuid) && !following.has(document.uuid)) {
+    const uuid = document.uuid;
+    following.set(
+      uuid,
+      // A lost channel only keeps an old entry in memory a while longer: never used, it is pushed out in time.
+      follow(uuid, (event) => (event.revision === undefined ? cache.delete(uuid) : forgetOlderThan(uuid, event.revision))).catch(() => () => undefined),
+    );
+  }
+}
+
+/** Has the cache hear of other processes' writes through the live channel; the API calls it once. */
+export function followDocumentChanges(subscribe: FollowChanges): void {
+  follow = subscribe;
 }
 
 /**
@@ -77,5 +102,3 @@ export function forgetOlderThan(documentUuid: string, revision: number): void {
   if (entry && entry.revision < revision) cache.delete(documentUuid);
 }
 
-/** For tests: what the cache holds of a document. */
-export const cachedVersion = (documentUuid: string): string | undefined => cache.peek(documentUuid)?.version;

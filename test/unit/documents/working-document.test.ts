@@ -9,7 +9,7 @@ import { applyEdit } from '../../../domain/document-engine/engine.js';
 import { parseOperations } from '../../../domain/document-engine/operations.js';
 import { fromWorking, renderMarkdown, stateFromMarkdown, threadPlacements, type DocumentState } from '../../../domain/document-engine/state.js';
 import { WorkingDocument } from '../../../domain/document-engine/working-document.js';
-import { applyStep, diffStates, stateJson } from '../../../domain/documents/revision-log.js';
+import { applyStep, diffStates, stateBytes, stateJson } from '../../../domain/documents/revision-log.js';
 import { docArb, markdownArb, SUGGESTIONS, textArb } from './arbitraries.js';
 import { counters, recipeArb, step, type ApplyEdit } from './recipes.js';
 
@@ -134,5 +134,8 @@ describe('the cached working document', () => {
     expect(after.filter((block, i) => block !== before[i]).length).toBe(1);
     expect(diffStates(document.state, next.state).blocks).toEqual([{ at: 25, remove: 1, insert: [after[25]] }]);
     expect(JSON.parse(stateJson(next.state))).toEqual(JSON.parse(JSON.stringify(next.state)));
+    for (const state of [next.state, document.state, stateFromMarkdown(''), stateFromMarkdown('Ünïcode ✓')]) {
+      expect(stateBytes(state)).toBe(Buffer.byteLength(JSON.stringify(state)));
+    }
   });
 });
