@@ -12,6 +12,7 @@ import { parseMarkdown } from '../domain/document-engine/markdown.js';
 import { textReading } from '../domain/document-engine/quotes.js';
 import { stateFromMarkdown, toWorking, type DocumentState, type NodeJSON, type ThreadAnchor } from '../domain/document-engine/state.js';
 import { steps } from '../domain/document-engine/steps.js';
+import { WorkingDocument } from '../domain/document-engine/working-document.js';
 import { placeThreads, type ThreadRecord } from '../domain/documents/threads.js';
 import { say } from './support.js';
 
@@ -83,7 +84,7 @@ const cases: Case[] = [
     n: 1_000,
     prepare: (n) => {
       const { state, records } = threaded(n);
-      return () => placeThreads(records, state);
+      return () => placeThreads(records, WorkingDocument.open(state));
     },
   },
   {

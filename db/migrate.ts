@@ -17,6 +17,7 @@ import * as adminSessions from './migrations/014_admin_sessions.js';
 import * as drivePush from './migrations/015_drive_push.js';
 import * as driveStagedUploads from './migrations/016_drive_staged_uploads.js';
 import * as credentialRevocations from './migrations/017_credential_revocations.js';
+import * as documentStateVersion from './migrations/018_document_state_version.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '015_drive_push': drivePush,
   '016_drive_staged_uploads': driveStagedUploads,
   '017_credential_revocations': credentialRevocations,
+  '018_document_state_version': documentStateVersion,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -11,9 +11,9 @@ import { anchorsAround, blocksInRange, deleteInline, deleteRange, marksAcross, w
 import { marks, nodes, schema, isAnchorMark, isInlineTextblock, type BlockSuggestion } from './schema.js';
 import { setDocument } from './set-document.js';
 import {
-  fromWorking,
   openSuggestionIds,
   serializeWorking,
+  settle,
   toWorking,
   type DocumentState,
   type FormatChange,
@@ -44,7 +44,16 @@ export const applyEdit = (state: DocumentState, operations: unknown, options: Ed
  * is returned, so the caller's state is untouched: the edit lands whole or not at all.
  */
 export function applyOperations(state: DocumentState, ops: readonly EditOperation[], options: EditOptions): EditResult {
-  let working = toWorking(state);
+  const result = applyOperationsTo(toWorking(state), ops, options);
+  return { state: result.state, suggestionThreadIds: result.suggestionThreadIds };
+}
+
+/**
+ * applyOperations on a working document (a parsed one kept from an earlier request, see WorkingDocument), which it
+ * leaves as it was. The result holds the working document after the edit as well as its state.
+ */
+export function applyOperationsTo(start: Working, ops: readonly EditOperation[], options: EditOptions): EditResult & { working: Working } {
+  let working = start;
   const suggestionThreadIds: string[] = [];
   ops.forEach((op, index) => {
     try {
@@ -68,7 +77,8 @@ export function applyOperations(state: DocumentState, ops: readonly EditOperatio
       throw atOperation(error, index);
     }
   });
-  return { state: fromWorking(working), suggestionThreadIds };
+  const settled = settle(working);
+  return { state: settled.state, working: settled.working, suggestionThreadIds };
 }
 
 const normalized = (working: Working, doc: PMNode): Working => ({ ...working, doc: normalizeDoc(doc, openSuggestionIds(working.threads)) });

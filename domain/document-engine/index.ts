@@ -1,5 +1,6 @@
 // The document engine's public surface, for the API routes and the Temporal activities.
 export { applyEdit, applyOperations, type EditOptions, type EditResult } from './engine.js';
+export { WorkingDocument } from './working-document.js';
 export { addComment, removeCommentMarks, type CommentTarget } from './comments.js';
 export { acceptSuggestion, rejectSuggestion, removeSuggestion } from './suggestions.js';
 export { parseOperations, type EditMode, type EditOperation } from './operations.js';

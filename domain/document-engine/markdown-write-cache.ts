@@ -35,6 +35,21 @@ export function rememberSources(doc: PMNode, content: unknown): void {
   });
 }
 
+/**
+ * The JSON of a top-level block for a state: the JSON it was read from or last written as, else its own toJSON()
+ * (remembered). Blocks an edit keeps are the same nodes, so the new state shares their JSON objects with the old one:
+ * writing a state costs the blocks changed, and comparing two states (sameJson, the revision log's diff) finds the
+ * kept blocks identical at once. No one may change a state's JSON once made.
+ */
+export function blockJson(block: PMNode): object {
+  let json = sourceJson.get(block);
+  if (!json) {
+    json = block.toJSON() as object;
+    sourceJson.set(block, json);
+  }
+  return json;
+}
+
 /** The markdown of a top-level block written under `signature`: from a cache, or `write` it and keep the text. */
 export function cachedBlockText(block: PMNode, signature: string, write: () => string): string {
   const hit = blockTexts.get(block);

@@ -3,7 +3,7 @@ import { Node as PMNode, type Mark } from 'prosemirror-model';
 import { parseMarkdown } from './markdown.js';
 import { serializeInline } from './markdown-inline-writer.js';
 import type { WriteContext } from './markdown-units.js';
-import { rememberSources } from './markdown-write-cache.js';
+import { blockJson, rememberSources } from './markdown-write-cache.js';
 import { serializeDoc, type SerializedDocument } from './markdown-writer.js';
 import { normalizeDoc } from './normalize.js';
 import { steps } from './steps.js';
@@ -105,8 +105,20 @@ export function toWorking(state: DocumentState): Working {
 }
 
 export function fromWorking(working: Working): DocumentState {
+  return settle(working).state;
+}
+
+/**
+ * A working document made final: normalized, and its stored state, which shares the JSON of every block it kept with
+ * the state it was read from (blockJson).
+ */
+export function settle(working: Working): { working: Working; state: DocumentState } {
   const doc = normalizeDoc(working.doc, openSuggestionIds(working.threads));
-  return { version: 1, doc: doc.toJSON() as NodeJSON, threads: working.threads };
+  const content: NodeJSON[] = [];
+  doc.forEach((child) => content.push(blockJson(child) as NodeJSON));
+  // As ProseMirror's toJSON writes a doc: no attrs, and no content when empty.
+  const json: NodeJSON = content.length ? { type: 'doc', content } : { type: 'doc' };
+  return { working: { doc, threads: working.threads }, state: { version: 1, doc: json, threads: working.threads } };
 }
 
 export const openSuggestionIds = (threads: readonly ThreadAnchor[]) =>
@@ -141,7 +153,11 @@ export function threadPlacement(state: DocumentState, threadId: string): ThreadP
  * engine does not know has no text in the document: detached), or of every thread the engine knows.
  */
 export function threadPlacements(state: DocumentState, threadIds?: readonly string[]): Map<string, ThreadPlacement> {
-  const working = toWorking(state);
+  return placementsOf(toWorking(state), threadIds);
+}
+
+/** threadPlacements of a working document. */
+export function placementsOf(working: Working, threadIds?: readonly string[]): Map<string, ThreadPlacement> {
   const placed = placementsIn(working, threadIds === undefined ? undefined : new Set(threadIds));
   if (threadIds === undefined) return placed;
   return new Map(threadIds.map((id) => [id, placed.get(id) ?? detached()]));
@@ -194,7 +210,8 @@ function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string,
     }
   };
 
-  doc.descendants((node, pos) => {
+  // Nothing to gather (no thread asked for has marks to find): the document is not read.
+  if (spans.size > 0 || suggestions.size > 0) doc.descendants((node, pos) => {
     steps.count++;
     const marker = blockSuggestion(node);
     const parts = marker ? suggestions.get(marker.thread) : undefined;

@@ -2,11 +2,11 @@
 // delete a thread or a message. Comment anchors change no markdown, so these writes keep the revision.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addComment, removeCommentMarks, type CommentTarget, type DocumentState } from '../document-engine/index.js';
+import { addComment, removeCommentMarks, WorkingDocument, type CommentTarget, type DocumentState } from '../document-engine/index.js';
 import { notAComment } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
-import { loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
+import type { DocumentSettings, VisibleDocument } from './documents.js';
 import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
 import { checkThreadRoom, lockForChange, storeStateInPlace } from './content.js';
 import {
@@ -21,6 +21,7 @@ import {
 } from './threads.js';
 import { notifyDocumentChange } from './live.js';
 import { chargeRevisionLog } from './revision-log.js';
+import { workingDocument } from './working-documents.js';
 
 /** The thread of a locked document, or 404 comment_not_found. */
 async function commentThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, kind: 'comment' | 'any'): Promise<ThreadRow> {
@@ -34,7 +35,7 @@ async function commentThread(tx: Knex.Transaction, document: VisibleDocument, th
 async function threadView(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadView> {
   const [record] = await loadThreadRecords(tx, document.uuid, [threadUuid]);
   if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
-  return placeThreads([record], state ?? (await loadState(tx, document.uuid)))[0]!;
+  return placeThreads([record], state ? WorkingDocument.open(state) : await workingDocument(tx, document))[0]!;
 }
 
 const touched = (tx: Knex.Transaction, document: VisibleDocument) => notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
@@ -49,7 +50,7 @@ export async function createComment(
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
   await checkThreadRoom(tx, settings, document.uuid, 1);
   const threadUuid = randomUUID();
-  const previous = await loadState(tx, document.uuid);
+  const { state: previous } = await workingDocument(tx, document);
   const state = addComment(previous, input.target, threadUuid);
   await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
@@ -122,7 +123,7 @@ export async function deleteComment(tx: Knex.Transaction, caller: Caller, settin
 }
 
 async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
-  const previous = await loadState(tx, document.uuid);
+  const { state: previous } = await workingDocument(tx, document);
   const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   // Taking a comment out is never charged, so a full workspace can always clean up.

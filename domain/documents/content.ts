@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   acceptSuggestion,
-  applyOperations,
   rejectSuggestion,
   removeSuggestion,
-  renderMarkdown,
+  WorkingDocument,
   type DocumentState,
   type EditMode,
   type EditOperation,
@@ -16,11 +15,12 @@ import {
 import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
-import { findVisibleDocument, loadState, type DocumentSettings, type VisibleDocument } from './documents.js';
+import { findVisibleDocument, type DocumentSettings, type VisibleDocument } from './documents.js';
 import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
 import { notifyDocumentChange } from './live.js';
 import { amendRevision, appendRevision, chargeRevisionLog, sameJson, type Charge } from './revision-log.js';
 import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
+import { cachedWorkingDocument, keepWorkingDocument, workingDocument } from './working-documents.js';
 
 /** document_content before presentation. */
 export interface ContentView {
@@ -42,20 +42,21 @@ export interface WriteResponse {
 interface ContentSnapshot {
   uuid: string;
   revision: number;
-  state: DocumentState;
+  document: WorkingDocument;
   threads: ThreadRecord[];
 }
 
-async function contentSnapshot(knex: Knex, documentUuid: string, revision: number, state: DocumentState): Promise<ContentSnapshot> {
-  return { uuid: documentUuid, revision, state, threads: await loadThreadRecords(knex, documentUuid) };
+async function contentSnapshot(knex: Knex, documentUuid: string, revision: number, document: WorkingDocument): Promise<ContentSnapshot> {
+  return { uuid: documentUuid, revision, document, threads: await loadThreadRecords(knex, documentUuid) };
 }
 
-function renderContent(snapshot: ContentSnapshot, markdown = renderMarkdown(snapshot.state)): ContentView {
+/** The markdown comes from the working document's block strings; one walk places every thread. */
+function renderContent(snapshot: ContentSnapshot): ContentView {
   return {
     uuid: snapshot.uuid,
     revision: snapshot.revision,
-    markdown,
-    threads: placeThreads(snapshot.threads, snapshot.state),
+    markdown: snapshot.document.markdown,
+    threads: placeThreads(snapshot.threads, snapshot.document),
   };
 }
 
@@ -64,8 +65,7 @@ export async function readContent(knex: Knex, caller: Caller, settings: Document
   const snapshot = await knex.transaction(
     async (tx) => {
       const document = await findVisibleDocument(tx, caller, settings, documentUuid);
-      const row = await tx('documents').where({ uuid: document.uuid }).first('revision', 'state');
-      return contentSnapshot(tx, document.uuid, row.revision as number, row.state as DocumentState);
+      return contentSnapshot(tx, document.uuid, document.revision, await workingDocument(tx, document));
     },
     // One snapshot for the document row and its threads.
     { isolationLevel: 'repeatable read', readOnly: true },
@@ -84,20 +84,21 @@ async function commitRevision(
   previous: DocumentState,
   state: DocumentState,
   details: { cause: string; authorUuid: string; batchId?: string; nextSuggestionRef?: number },
-): Promise<{ revision: number; charged: number }> {
+): Promise<{ revision: number; charged: number; stateVersion: string }> {
   const revision = document.revision + 1;
-  const json = JSON.stringify(state);
   const charge = details.cause === 'remove_suggestion' ? 'free' : 'charged';
-  const charged = await appendRevision(tx, document, revision, previous, state, json, { ...details, charge });
-  await tx('documents')
+  const charged = await appendRevision(tx, document, revision, previous, state, { ...details, charge });
+  const [row] = await tx('documents')
     .where({ uuid: document.uuid })
-    .update({
-      state: json,
-      revision,
-      ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
-    });
+    .update(
+      {
+        revision,
+        ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
+      },
+      ['state_version'],
+    );
   await notifyDocumentChange(tx, document.uuid, 'revision', revision);
-  return { revision, charged };
+  return { revision, charged, stateVersion: String(row.state_version) };
 }
 
 /**
@@ -111,8 +112,8 @@ export async function storeStateInPlace(
   state: DocumentState,
   charge: Charge,
 ): Promise<number> {
+  // The log's trigger gives the document a new state_version (db/migrations/018).
   const charged = await amendRevision(tx, document, previous, state, charge);
-  await tx('documents').where({ uuid: document.uuid }).update({ state: JSON.stringify(state) });
   await notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
   return charged;
 }
@@ -145,12 +146,12 @@ export async function checkThreadRoom(tx: Knex.Transaction, settings: DocumentSe
  * Refuses a write whose markdown would pass the size cap. A document already past it (the cap was lowered) may
  * still shrink, so only growth past the cap is refused; the current size is measured only on that rare path.
  */
-function checkDocumentSize(settings: DocumentSettings, markdown: string, current: DocumentState): void {
+function checkDocumentSize(settings: DocumentSettings, markdown: string, current: WorkingDocument): void {
   const { maxBytes } = settings.documentLimits;
   // UTF-8 is at most 3 bytes per UTF-16 unit: most documents pass without being measured.
   if (markdown.length * 3 <= maxBytes) return;
   const bytes = Buffer.byteLength(markdown, 'utf8');
-  if (bytes > maxBytes && bytes > Buffer.byteLength(renderMarkdown(current), 'utf8')) throw documentTooLarge(maxBytes);
+  if (bytes > maxBytes && bytes > Buffer.byteLength(current.markdown, 'utf8')) throw documentTooLarge(maxBytes);
 }
 
 /** An edit or a suggestion as the route's schema checked it. In suggest mode an operation's comment opens its thread. */
@@ -158,6 +159,42 @@ export interface OperationsInput {
   operations: EditOperation[];
   baseRevision?: number;
   batchId?: string;
+}
+
+/**
+ * A base_revision behind the document is a conflict, whatever happens meanwhile: revisions only grow. So it is answered
+ * without waiting for the row lock (the editors who lost a race are not queued behind the one writing), from one read
+ * of the row that also tells whether the lock-holding path must answer instead: a batch_id already applied (its
+ * stored response), a document in Trash, a base_revision ahead of the document. The answer is the document at the
+ * revision read when this process holds it parsed (the editors of a busy document keep it so); else the locked path
+ * answers.
+ */
+async function refuseIfBehind(
+  tx: Knex.Transaction,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+  access: { needs: Role; action: string },
+  input: OperationsInput,
+  present: ContentPresenter,
+): Promise<void> {
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, access);
+  // One statement: one snapshot, so a batch stored with the revision it made is seen together with that revision.
+  const row = await tx('documents as d')
+    .where('d.uuid', document.uuid)
+    .first(
+      'd.revision',
+      'd.state_version',
+      'd.trashed_at',
+      tx.raw('exists (select 1 from document_batches b where b.document_uuid = d.uuid and b.user_uuid = ? and b.batch_id = ?) as batch_stored', [
+        caller.userUuid,
+        input.batchId ?? null,
+      ]),
+    );
+  if (!row || row.batch_stored || row.trashed_at || !(input.baseRevision! < row.revision)) return;
+  const seen = { uuid: document.uuid, revision: row.revision as number, state_version: String(row.state_version) };
+  const current = cachedWorkingDocument(seen);
+  if (current) throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, seen.revision, current))));
 }
 
 async function storedBatch(tx: Knex.Transaction, documentUuid: string, userUuid: string, batchId: string | undefined) {
@@ -180,11 +217,9 @@ export async function writeOperations(
   input: OperationsInput,
   present: ContentPresenter,
 ): Promise<WriteResponse> {
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
-    needs: mode === 'edit' ? 'editor' : 'commenter',
-    action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes',
-    forUpdate: true,
-  });
+  const access = { needs: mode === 'edit' ? 'editor' : 'commenter', action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes' } as const;
+  if (input.baseRevision !== undefined) await refuseIfBehind(tx, caller, settings, documentUuid, access, input, present);
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, { ...access, forUpdate: true });
   const batch = await storedBatch(tx, document.uuid, caller.userUuid, input.batchId);
   if (batch) {
     // A retry is the same request: one sent to the other endpoint is not, and gets no answer that endpoint never gives.
@@ -192,7 +227,7 @@ export async function writeOperations(
     return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
   }
   if (document.trashed_at) throw documentTrashed();
-  const current = await loadState(tx, document.uuid);
+  const current = await workingDocument(tx, document);
   if (input.baseRevision !== undefined) {
     if (input.baseRevision > document.revision) throw invalidBaseRevision();
     if (input.baseRevision < document.revision) {
@@ -204,24 +239,27 @@ export async function writeOperations(
   if (mode === 'suggest') await checkThreadRoom(tx, settings, document.uuid, input.operations.length);
 
   let nextRef = document.next_suggestion_ref;
-  const result = applyOperations(current, input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
-  const changed = result.suggestionThreadIds.length > 0 || !sameJson(result.state.doc, current.doc);
-  const markdown = renderMarkdown(result.state);
-  if (changed) checkDocumentSize(settings, markdown, current);
+  const result = current.edit(input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
+  const next = result.document;
+  // Blocks the edit kept share their JSON with the current state, so this compares only what the edit made.
+  const changed = result.suggestionThreadIds.length > 0 || !sameJson(next.state.doc, current.state.doc);
+  if (changed) checkDocumentSize(settings, next.markdown, current);
   let revision = document.revision;
   let charged = 0;
   if (changed) {
-    ({ revision, charged } = await commitRevision(tx, document, current, result.state, {
+    let stateVersion: string;
+    ({ revision, charged, stateVersion } = await commitRevision(tx, document, current.state, next.state, {
       cause: mode,
       authorUuid: caller.userUuid,
       batchId: input.batchId,
       nextSuggestionRef: nextRef,
     }));
+    keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, next);
   }
-  if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, result.state, result.suggestionThreadIds, input.operations);
+  if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, next.state, result.suggestionThreadIds, input.operations);
 
   const status = mode === 'suggest' ? 201 : 200;
-  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, result.state), markdown);
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, next));
   const body = present(view, mode === 'suggest' ? { suggestions: result.suggestionThreadIds } : undefined);
   if (input.batchId !== undefined) {
     await tx('document_batches').insert({
@@ -279,14 +317,16 @@ export async function decideSuggestion(
 ): Promise<ContentView> {
   const document = await lockForChange(tx, caller, settings, documentUuid, 'editor', decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion');
   await suggestionThread(tx, document.uuid, threadUuid);
-  const state = await loadState(tx, document.uuid);
+  const { state } = await workingDocument(tx, document);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
   const next = decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
-  const { revision, charged } = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
+  const { revision, charged, stateVersion } = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
+  const parsed = WorkingDocument.open(next);
+  keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, parsed);
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
-  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  const view = renderContent(await contentSnapshot(tx, document.uuid, revision, parsed));
   // Last, so the workspace row it locks is held only until the commit.
   await chargeRevisionLog(tx, document, charged);
   return view;
@@ -306,12 +346,12 @@ export async function deleteSuggestion(
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a suggestion');
   const thread = await suggestionThread(tx, document.uuid, threadUuid);
   if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s suggestion');
-  const state = await loadState(tx, document.uuid);
+  const { state } = await workingDocument(tx, document);
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;
   // Taking a suggestion out is never charged (revision-log.ts Charge), so there is nothing to reserve.
   if (thread.status === 'open') ({ revision } = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid }));
   else await storeStateInPlace(tx, document, state, next, 'free');
-  return renderContent(await contentSnapshot(tx, document.uuid, revision, next));
+  return renderContent(await contentSnapshot(tx, document.uuid, revision, WorkingDocument.open(next)));
 }

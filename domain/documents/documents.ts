@@ -1,7 +1,7 @@
 // Documents as a caller sees them: loading with the caller's role, listing newest first, create, and update (rename,
 // trash, restore; a trash schedules the document's purge).
 import type { Knex } from 'knex';
-import { emptyDocumentState, type DocumentState } from '../document-engine/state.js';
+import { emptyDocumentState } from '../document-engine/state.js';
 import type { Config } from '../../platform/config.js';
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
@@ -18,6 +18,8 @@ export interface DocumentRow {
   owner_uuid: string;
   title: string | null;
   revision: number;
+  /** Names the current state (db/migrations/018): a new value whenever the revision log changes. bigint, as text. */
+  state_version: string;
   next_suggestion_ref: number;
   trashed_at: Date | null;
   created_at: Date;
@@ -48,6 +50,7 @@ function selectVisibleDocuments(knex: Knex, caller: Caller, settings: DocumentSe
       'd.owner_uuid',
       'd.title',
       'd.revision',
+      'd.state_version',
       'd.next_suggestion_ref',
       'd.trashed_at',
       'd.created_at',
@@ -86,12 +89,6 @@ export async function findVisibleDocument(
   if (!document) throw documentNotFound();
   if (options.needs && !atLeast(document.my_role, options.needs)) throw forbidden(options.needs, options.action);
   return document;
-}
-
-/** The engine state of a document the caller already holds (and normally has locked). */
-export async function loadState(knex: Knex, documentUuid: string): Promise<DocumentState> {
-  const row = await knex('documents').where({ uuid: documentUuid }).first('state');
-  return row.state as DocumentState;
 }
 
 export interface ListQuery {
@@ -162,7 +159,7 @@ export async function listDocuments(knex: Knex, caller: Caller, settings: Docume
 export async function createDocument(tx: Knex.Transaction, caller: Caller, settings: DocumentSettings, input: { title: string | null }): Promise<VisibleDocument> {
   const state = emptyDocumentState();
   const [row] = await tx('documents')
-    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title: input.title, state: JSON.stringify(state), revision: 1 })
+    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title: input.title, revision: 1 })
     .returning('uuid');
   // Revision 1 is the log's first snapshot. It is not charged to the storage pool (charged_bytes stays 0): the empty
   // state is a few dozen bytes no caller chooses, so a full workspace can still create documents.

@@ -1,6 +1,7 @@
 // The revision log (document_revisions): what each revision changed, with a full snapshot now and then, so that any
-// revision can be read back while a small edit of a large document stores about the size of the edit. The current
-// state stays in documents.state; this log is history. See docs/documents-api.md § Revisions, edits and batches.
+// revision can be read back while a small edit of a large document stores about the size of the edit. It is also
+// where the current state is kept (db/migrations/018): the current revision rebuilt, when the API's cache of parsed
+// documents does not hold it. See docs/documents-api.md § Revisions, edits and batches.
 //
 // A row is `state` (a full snapshot, or null) followed by `delta`, a list of steps applied in order. A step is a
 // block-level diff of the engine state (splices of the document's top-level blocks and of the thread anchors, plus the
@@ -8,10 +9,9 @@
 // `snapshot_revision` (the nearest row at or before r that has a snapshot), applying the steps of every row up to r.
 // Revision 1 is a snapshot; snapshotDue says when the next ones are.
 //
-// Comment anchors change documents.state without a new revision (storeStateInPlace): such a change is appended as one
-// more step to the row of the current revision, so reading revision r gives the document as it last stood at r, and
-// reading the current revision gives exactly documents.state. That also makes documents.state the base every new
-// revision's diff is taken against, without reading the log on the write path.
+// Comment anchors change the state without a new revision (storeStateInPlace): such a change is appended as one more
+// step to the row of the current revision, so reading revision r gives the document as it last stood at r, and
+// reading the current revision gives the current state, the base every new revision's diff is taken against.
 import type { Knex } from 'knex';
 import type { DocumentState, NodeJSON } from '../document-engine/state.js';
 import { reserveStorage } from '../storage-pool.js';
@@ -76,6 +76,50 @@ export function sameJson(a: unknown, b: unknown): boolean {
   }
   for (const key in right) if (right[key] !== undefined) keys--;
   return keys === 0;
+}
+
+// The JSON text of each block of a state, by its JSON object: blocks an edit kept share their objects with the state
+// before it (document-engine blockJson), so writing a state stringifies only the blocks that changed.
+const blockTexts = new WeakMap<object, string>();
+
+const blockBytes = new WeakMap<object, number>();
+
+function blockText(block: object): string {
+  let text = blockTexts.get(block);
+  if (text === undefined) {
+    text = JSON.stringify(block);
+    blockTexts.set(block, text);
+  }
+  return text;
+}
+
+/** JSON.stringify(state), each block's text written once per block object. No one may change a state's JSON once made. */
+export function stateJson(state: DocumentState): string {
+  const blocks = state.doc.content;
+  if (!blocks) return JSON.stringify(state);
+  const texts = blocks.map(blockText);
+  const member = (key: string, value: unknown) => (value === undefined ? [] : [`${JSON.stringify(key)}:${JSON.stringify(value)}`]);
+  const { content: _content, ...docShell } = state.doc;
+  const doc = `{${[...Object.entries(docShell).flatMap(([key, value]) => member(key, value)), `"content":[${texts.join(',')}]`].join(',')}}`;
+  const { doc: _doc, ...rest } = state;
+  return `{${[...Object.entries(rest).flatMap(([key, value]) => member(key, value)), `"doc":${doc}`].join(',')}}`;
+}
+
+/** Buffer.byteLength(stateJson(state)), without writing the whole text: each block's bytes are counted once. */
+export function stateBytes(state: DocumentState): number {
+  const blocks = state.doc.content;
+  if (!blocks) return Buffer.byteLength(JSON.stringify(state), 'utf8');
+  let bytes = Buffer.byteLength(JSON.stringify({ ...state, doc: { ...state.doc, content: [] } }), 'utf8');
+  for (const block of blocks) {
+    let size = blockBytes.get(block);
+    if (size === undefined) {
+      size = Buffer.byteLength(blockText(block), 'utf8');
+      blockBytes.set(block, size);
+    }
+    bytes += size;
+  }
+  // The commas between blocks.
+  return bytes + Math.max(0, blocks.length - 1);
 }
 
 /** JSON with object keys sorted, so equal values read from JSONB and built by the engine give the same string. */
@@ -219,19 +263,21 @@ export function rebuildState(rows: readonly Pick<RevisionRow, 'state' | 'delta'>
  */
 export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) => 2 * diffBytes >= stateBytes || chain.bytes + diffBytes >= stateBytes;
 
-/** The columns of a new revision's row after a row at `chain`, and its size: the UTF-8 bytes of the JSON it stores. */
+/**
+ * The columns of a new revision's row after a row at `chain`, and its size: the UTF-8 bytes of the JSON it stores.
+ * The whole state is written out only for a snapshot.
+ */
 export function revisionEntry(
   revision: number,
   chain: Chain,
   previous: DocumentState,
   next: DocumentState,
-  nextJson: string,
 ): { state: string | null; delta: string; bytes: number; diffBytes: number; chain: Chain } {
   const diff = JSON.stringify([diffStates(previous, next)]);
   const diffBytes = Buffer.byteLength(diff, 'utf8');
-  const stateBytes = Buffer.byteLength(nextJson, 'utf8');
-  if (snapshotDue(chain, diffBytes, stateBytes)) {
-    return { state: nextJson, delta: '[]', bytes: stateBytes, diffBytes, chain: { snapshotRevision: revision, bytes: 0 } };
+  const nextBytes = stateBytes(next);
+  if (snapshotDue(chain, diffBytes, nextBytes)) {
+    return { state: stateJson(next), delta: '[]', bytes: nextBytes, diffBytes, chain: { snapshotRevision: revision, bytes: 0 } };
   }
   return { state: null, delta: diff, bytes: diffBytes, diffBytes, chain: { snapshotRevision: chain.snapshotRevision, bytes: chain.bytes + diffBytes } };
 }
@@ -245,7 +291,7 @@ export type Charge = 'charged' | 'free';
 /**
  * Adds the row of a new revision (not the first: createDocument writes that one, uncounted). Returns the bytes to
  * charge to the workspace's pool with chargeRevisionLog, which the caller does last (see there).
- * `previous` is documents.state before the change, `nextJson` the new state as stored there.
+ * `previous` is the current state before the change.
  */
 export async function appendRevision(
   tx: Knex.Transaction,
@@ -253,12 +299,11 @@ export async function appendRevision(
   revision: number,
   previous: DocumentState,
   next: DocumentState,
-  nextJson: string,
   details: { cause: string; authorUuid: string; batchId?: string; charge: Charge },
 ): Promise<number> {
   const before = await tx('document_revisions').where({ document_uuid: document.uuid, revision: revision - 1 }).first('snapshot_revision', 'chain_bytes');
   const chain = { snapshotRevision: before.snapshot_revision as number, bytes: Number(before.chain_bytes) };
-  const entry = revisionEntry(revision, chain, previous, next, nextJson);
+  const entry = revisionEntry(revision, chain, previous, next);
   const charged = details.charge === 'charged' ? entry.bytes : 0;
   await tx('document_revisions').insert({
     document_uuid: document.uuid,

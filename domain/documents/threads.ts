@@ -1,6 +1,6 @@
 // Threads (comments and suggestions) and their messages as stored, and the views the content read and thread writes answer.
 import type { Knex } from 'knex';
-import { threadPlacements, type DocumentState, type ThreadPlacement } from '../document-engine/index.js';
+import type { ThreadPlacement, WorkingDocument } from '../document-engine/index.js';
 
 export type ThreadKind = 'comment' | 'suggestion';
 export type ThreadStatus = 'open' | 'resolved' | 'closed';
@@ -131,7 +131,8 @@ export async function loadThreadRecords(knex: Knex, documentUuid: string, uuids?
  * Places threads in the engine state: pure CPU work, done outside any lock where it can be. One reading of the
  * document places them all, so a read costs the document's size, not its size times its threads.
  */
-export function placeThreads(records: ThreadRecord[], state: DocumentState): ThreadView[] {
-  const placements = threadPlacements(state, records.map((record) => record.uuid));
+export function placeThreads(records: ThreadRecord[], document: WorkingDocument): ThreadView[] {
+  if (records.length === 0) return [];
+  const placements = document.placements(records.map((record) => record.uuid));
   return records.map((record) => ({ ...record, placement: placements.get(record.uuid)! }));
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { findVisibleDocument } from '../../../domain/documents/documents.js';
 import { tooManyStreams } from '../../../domain/documents/errors.js';
 import { currentRevision, LiveHub, mayStillFollow, type LiveListener } from '../../../domain/documents/live.js';
+import { followDocumentChanges } from '../../../domain/documents/working-documents.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { logger } from '../../../platform/logger.js';
@@ -20,6 +21,8 @@ const EventsStreamSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 // One LISTEN connection per API process, opened with the first stream.
 let hub: LiveHub | undefined;
 const liveHub = () => (hub ??= new LiveHub({ connectionString: config().databaseUrl, log: logger.child({ category: 'documents-live' }) }));
+// The cache of parsed documents lets go of a document another process wrote, heard on the same connection.
+followDocumentChanges((documentUuid, listener) => liveHub().subscribe(documentUuid, listener));
 
 // Open streams end when the process is asked to stop, so the server can close its connections and exit.
 const openStreams = new Set<PassThrough>();

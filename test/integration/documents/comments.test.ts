@@ -1,6 +1,7 @@
 // Comments: anchored on a quote or on the whole document, replies, resolve and reopen, edit and delete, and errors.
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
+import { readRevisionState } from '../../../domain/documents/revision-log.js';
 import { call, makeColleague, makeDocument, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
 import { documentWithCommenter, person, readContent } from '../../support/documents.js';
 
@@ -212,7 +213,8 @@ describe('deleting comments and messages', () => {
     expect(response.body).toBe('');
     expect((await readContent(owner, document.uuid)).body.threads).toEqual([]);
     expect(await db()('document_thread_messages').where({ thread_uuid: made.body.uuid }).first()).toBeUndefined();
-    const state = (await db()('documents').where({ uuid: document.uuid }).first('state')).state;
+    const { revision } = await db()('documents').where({ uuid: document.uuid }).first('revision');
+    const state = await readRevisionState(db(), document.uuid, revision as number);
     expect(JSON.stringify(state)).not.toContain(made.body.uuid);
   });
 

@@ -16,7 +16,11 @@ const usedBytes = async (workspaceUuid: string) => Number((await db()('workspace
 const logBytes = async (documentUuid: string) =>
   Number((await db()('document_revisions').where({ document_uuid: documentUuid }).sum({ n: 'charged_bytes' }).first())!.n);
 const logRows = (documentUuid: string) => db()('document_revisions').where({ document_uuid: documentUuid }).orderBy('revision');
-const currentState = async (documentUuid: string) => (await db()('documents').where({ uuid: documentUuid }).first('state')).state as DocumentState;
+/** The current state: the log's current revision (db/migrations/016 keeps it nowhere else). */
+const currentState = async (documentUuid: string) => {
+  const { revision } = await db()('documents').where({ uuid: documentUuid }).first('revision');
+  return (await readRevisionState(db(), documentUuid, revision as number)) as DocumentState;
+};
 
 /** About 200 KB of markdown: 2,000 distinct paragraphs of 100 characters. */
 const bigMarkdown = () => Array.from({ length: 2000 }, (_, i) => `Paragraph ${String(i).padStart(4, '0')} ${'lorem ipsum '.repeat(7)}end.`.padEnd(100, '.')).join('\n\n');
@@ -29,7 +33,7 @@ describe('the revision log', () => {
     expect(Buffer.byteLength(markdown)).toBeGreaterThan(200_000);
     const document = await makeDocument(owner, { markdown });
     await shareDocument(document.uuid, commenter, 'commenter');
-    const stateBytes = Number((await db()('documents').where({ uuid: document.uuid }).first(db().raw('octet_length(state::text) as n'))).n);
+    const stateBytes = Buffer.byteLength(JSON.stringify(await currentState(document.uuid)));
     // Setting the text is one large change, counted once.
     expect(await usedBytes(owner.workspaceUuid)).toBe(await logBytes(document.uuid));
     expect(await usedBytes(owner.workspaceUuid)).toBeGreaterThan(200_000);
@@ -146,6 +150,8 @@ describe('the revision log', () => {
 describe('the migration to stored deltas (012_document_revision_deltas)', () => {
   it('keeps every full-state row as a snapshot, charges nothing, and records a state that comments changed in place', async () => {
     const migration = await import('../../../db/migrations/012_document_revision_deltas.js');
+    // 012 reads documents.state, which 018 (the current state kept only in the log) takes away: undone first, redone last.
+    const stateInLog = await import('../../../db/migrations/018_document_state_version.js');
     const owner = await makeUser();
     const document = await makeDocument(owner, { markdown: 'Alpha.\n\nBeta.' });
     await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'Beta', with: 'Gamma' }] });
@@ -155,7 +161,8 @@ describe('the migration to stored deltas (012_document_revision_deltas)', () => 
     const states = await Promise.all(expected);
 
     // Back to the old layout, as an older release left it: full states, and the last row as committed, without the
-    // comment that changed documents.state in place afterwards.
+    // comment that changed documents.state in place afterwards (018's down restored that column from the log).
+    await stateInLog.down(db());
     await migration.down(db());
     try {
       const legacy = await logRows(document.uuid).select('revision', 'state');
@@ -163,6 +170,7 @@ describe('the migration to stored deltas (012_document_revision_deltas)', () => 
       await db()('document_revisions').where({ document_uuid: document.uuid, revision: 3 }).update({ state: JSON.stringify(committed) });
     } finally {
       await migration.up(db());
+      await stateInLog.up(db());
     }
 
     const rows = await logRows(document.uuid).select(
@@ -176,12 +184,12 @@ describe('the migration to stored deltas (012_document_revision_deltas)', () => 
     expect(rows).toEqual([
       { revision: 1, snapshot: true, snapshot_revision: 1, chain_bytes: '0', charged_bytes: '0', steps: 0 },
       { revision: 2, snapshot: true, snapshot_revision: 2, chain_bytes: '0', charged_bytes: '0', steps: 0 },
-      // The comment, recorded as one step holding documents.state.
+      // The comment, recorded as one step holding documents.state as 018's down wrote it.
       { revision: 3, snapshot: true, snapshot_revision: 3, chain_bytes: '0', charged_bytes: '0', steps: 1 },
     ]);
     for (const revision of [1, 2, 3]) expect(sameJson(await readRevisionState(db(), document.uuid, revision), states[revision - 1])).toBe(true);
 
-    // Editing on: the next revision is a diff against documents.state, and reads back whole.
+    // Editing on: the next revision is a diff against the current state, and reads back whole.
     const used = await usedBytes(owner.workspaceUuid);
     const next = await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'Gamma', with: 'Delta' }] });
     expect(next.body.revision).toBe(4);

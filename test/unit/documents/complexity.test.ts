@@ -8,6 +8,7 @@ import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
 import { textReading } from '../../../domain/document-engine/quotes.js';
 import { stateFromMarkdown, threadPlacements, toWorking, type DocumentState, type NodeJSON, type ThreadAnchor } from '../../../domain/document-engine/state.js';
 import { steps } from '../../../domain/document-engine/steps.js';
+import { WorkingDocument } from '../../../domain/document-engine/working-document.js';
 import { placeThreads, type ThreadRecord } from '../../../domain/documents/threads.js';
 import { appError } from './helpers.js';
 
@@ -104,13 +105,13 @@ describe('thread placement', { timeout: 120_000 }, () => {
   it('places n threads on a document of n paragraphs in linear steps', () => {
     expectLinear(100, (n) => {
       const { state, records } = threaded(n);
-      return placeThreads(records, state);
+      return placeThreads(records, WorkingDocument.open(state));
     });
   });
 
   it('places every thread where the one-at-a-time placement does', () => {
     const { state, records } = threaded(7);
-    const views = placeThreads(records, state);
+    const views = placeThreads(records, WorkingDocument.open(state));
     expect(views.find((view) => view.uuid === 'c3')?.placement).toEqual({ placement: 'attached', quote: 'word 3', suggested_text: null, suggested_format: null });
     expect(views.find((view) => view.uuid === 's4')?.placement).toEqual({ placement: 'attached', quote: ' and more', suggested_text: ' and more', suggested_format: null });
     expect([...threadPlacements(state).keys()]).toHaveLength(records.length);

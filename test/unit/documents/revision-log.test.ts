@@ -57,13 +57,12 @@ class MemoryLog {
 
   commit(next: DocumentState): void {
     this.revision++;
-    const json = JSON.stringify(next);
-    const entry = revisionEntry(this.revision, this.chain, this.current, next, json);
+    const entry = revisionEntry(this.revision, this.chain, this.current, next);
     this.chain = entry.chain;
     this.stored += entry.bytes;
     this.diffs += entry.diffBytes;
     this.rows.push(throughJsonb({ revision: this.revision, state: entry.state === null ? null : JSON.parse(entry.state), delta: JSON.parse(entry.delta) as RevisionStep[] }));
-    // The next write reads documents.state back from JSONB too.
+    // The next write starts from the state as the log gives it back, through JSONB too.
     this.current = throughJsonb(next);
     this.expected.set(this.revision, plain(next));
   }
@@ -96,7 +95,7 @@ class MemoryLog {
 
 function expectEveryRevisionRebuilds(log: MemoryLog): void {
   for (const [revision, state] of log.expected) expect(plain(log.read(revision)), `revision ${revision}`).toEqual(state);
-  // The current revision reads as documents.state.
+  // The current revision reads as the current state.
   expect(plain(log.read(log.revision))).toEqual(plain(log.current));
   log.expectBounded();
 }
