@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
 
-const duration = (fallback: string) =>
+const duration = (fallback: string, { allowZero = false } = {}) =>
   z
     .string()
     .default(fallback)
     .transform((text, ctx) => {
       const ms = parseDuration(text);
-      if (ms === undefined || ms <= 0) {
+      if (ms === undefined || ms < 0 || (ms === 0 && !allowZero)) {
         ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 10s, 5m, 24h or 30d` });
         return z.NEVER;
       }
@@ -30,8 +30,27 @@ const EnvSchema = z.object({
   FOLIO_HTTP_HEADERS_TIMEOUT: duration('30s'),
   /** … and its whole request within this; the largest simple upload (100 MB) must fit at the slowest client speed you serve. */
   FOLIO_HTTP_REQUEST_TIMEOUT: duration('10m'),
+  /**
+   * Graceful shutdown on SIGTERM (docs/operations.md § Two of each): the API answers /readyz 503 for READY_DELAY while
+   * still serving (so a load balancer stops sending it new requests), then stops accepting connections and gives the
+   * requests in flight up to GRACE to finish before it closes what is left and exits. The worker gives its running
+   * activities GRACE to finish (Temporal's shutdown grace time) before it cancels them.
+   */
+  FOLIO_SHUTDOWN_READY_DELAY: duration('0s', { allowZero: true }),
+  FOLIO_SHUTDOWN_GRACE: duration('30s'),
   /** Large simple uploads (a body over 10 MB, each buffered whole) one API process reads at once; past it 503 with Retry-After. */
   FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: z.coerce.number().int().positive().default(4),
+  /**
+   * HTTPS served by the API itself: a PEM certificate chain file and its private key file, both or neither. Set, the API
+   * speaks TLS 1.2+ with HTTP/2 and HTTP/1.1 (ALPN), sends Strict-Transport-Security, and rereads both files on SIGHUP.
+   */
+  FOLIO_TLS_CERT: z.string().min(1).optional(),
+  FOLIO_TLS_KEY: z.string().min(1).optional(),
+  /**
+   * Reverse proxies in front of the API whose X-Forwarded-Proto/Host/For to believe: 0 believes none (the default; a
+   * client could forge them), N the nearest N hops, so the client address is the one the outermost trusted proxy saw.
+   */
+  FOLIO_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** The address clients use to reach the API; public links and document URLs are built from it. */
   FOLIO_PUBLIC_URL: z.url().optional(),
   /** Where the admin app lives (webhook destinations); served by the API process at this URL's path. */
@@ -148,7 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
-  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
+  const tls = tlsFiles(values.FOLIO_TLS_CERT, values.FOLIO_TLS_KEY);
+  const scheme = tls ? 'https' : 'http';
+  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `${scheme}://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
   return {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
@@ -158,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT,
       maxConcurrentLargeUploads: values.FOLIO_MAX_CONCURRENT_LARGE_UPLOADS,
     },
+    tls,
+    trustProxyHops: values.FOLIO_TRUST_PROXY,
+    shutdown: { readyDelayMs: values.FOLIO_SHUTDOWN_READY_DELAY, graceMs: values.FOLIO_SHUTDOWN_GRACE },
     publicUrl,
     docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
     admin: {
@@ -225,6 +249,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       temporalPort: values.FOLIO_TEMPORAL_METRICS_PORT,
     },
   };
+}
+
+// Both files or neither, and readable now: a typo in a path stops the process at start, not at the first SIGHUP.
+function tlsFiles(cert: string | undefined, key: string | undefined): { certFile: string; keyFile: string } | undefined {
+  if (!cert && !key) return undefined;
+  const problems: string[] = [];
+  if (!cert || !key) problems.push(`  ${cert ? 'FOLIO_TLS_KEY' : 'FOLIO_TLS_CERT'}: required when ${cert ? 'FOLIO_TLS_CERT' : 'FOLIO_TLS_KEY'} is set`);
+  for (const [name, path] of [['FOLIO_TLS_CERT', cert], ['FOLIO_TLS_KEY', key]] as const) {
+    if (path && !existsSync(path)) problems.push(`  ${name}: no file at ${path}`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return { certFile: resolve(cert!), keyFile: resolve(key!) };
 }
 
 function decodeMasterKey(text: string): Buffer {

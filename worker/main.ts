@@ -69,7 +69,8 @@ async function main() {
       workflowModules: [...interceptorModules, ...traced.workflowModules],
     },
     sinks: traced.sinks,
-    shutdownGraceTime: '10 seconds',
+    // SIGTERM: no new tasks are polled, and running activities get this long to finish before they are cancelled.
+    shutdownGraceTime: config().shutdown.graceMs,
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
