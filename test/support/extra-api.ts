@@ -17,11 +17,12 @@ export interface ExtraApi {
   stop(): Promise<void>;
 }
 
-/** Starts it with the stack's environment plus `overrides`, and waits until /readyz answers 200. */
+/** Starts it with the stack's environment plus `overrides` (an empty value removes a variable), and waits until /readyz answers 200. */
 export async function startExtraApi(name: string, overrides: Record<string, string> = {}): Promise<ExtraApi> {
   const root = process.env.FOLIO_TEST_ROOT!;
   const port = await freePort();
   const env = { ...process.env, ...replicaEnv('api', port), ...overrides };
+  for (const [name, value] of Object.entries(overrides)) if (value === '') delete env[name];
   const scheme = env.FOLIO_TLS_CERT ? 'https' : 'http';
   const url = `${scheme}://127.0.0.1:${port}`;
   const logFile = join(root, `${name}.log`);

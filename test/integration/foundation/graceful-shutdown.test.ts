@@ -7,6 +7,9 @@ import { makeUser } from '../../support/api.js';
 import { rememberBearerToken } from '../../support/log-scan.js';
 import { startExtraApi, type ExtraApi } from '../../support/extra-api.js';
 
+// Plain HTTP whichever way the suite runs (FOLIO_TEST_TLS): draining is the same on both; https.test.ts covers TLS.
+const PLAIN = { FOLIO_TLS_CERT: '', FOLIO_TLS_KEY: '' };
+
 let api: ExtraApi | undefined;
 afterEach(async () => {
   await api?.stop();
@@ -73,7 +76,7 @@ async function probeUntil(url: string, done: (answer: Awaited<ReturnType<typeof 
 describe('graceful shutdown of the API', () => {
   it('fails /readyz first, then refuses new connections, answers the request in flight, and exits 0', { timeout: 240_000 }, async () => {
     // The ready delay is the window in which readiness is seen failing; long enough that a busy machine still sees it.
-    api = await startExtraApi('api-shutdown', { FOLIO_SHUTDOWN_READY_DELAY: '10s', FOLIO_SHUTDOWN_GRACE: '120s' });
+    api = await startExtraApi('api-shutdown', { ...PLAIN, FOLIO_SHUTDOWN_READY_DELAY: '10s', FOLIO_SHUTDOWN_GRACE: '120s' });
     const user = await makeUser();
     const body = JSON.stringify({ name: 'finished while draining', parent_uuid: null });
     const held = heldFolderCreate(api.url, user.token, body);
@@ -99,7 +102,7 @@ describe('graceful shutdown of the API', () => {
   });
 
   it('closes a request still in flight when the grace is over, and exits', { timeout: 240_000 }, async () => {
-    api = await startExtraApi('api-shutdown-grace', { FOLIO_SHUTDOWN_GRACE: '2s' });
+    api = await startExtraApi('api-shutdown-grace', { ...PLAIN, FOLIO_SHUTDOWN_GRACE: '2s' });
     const user = await makeUser();
     const held = heldFolderCreate(api.url, user.token, JSON.stringify({ name: 'never finished', parent_uuid: null }));
     await held.inServer;
