@@ -73,6 +73,18 @@ const EnvSchema = z.object({
   FOLIO_TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   FOLIO_TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   FOLIO_TASK_QUEUE: z.string().min(1).default('folio'),
+  /**
+   * An external Temporal cluster over TLS (docs/operations.md § Deploy): FOLIO_TEMPORAL_TLS=true with the system's
+   * authorities; a CA file for a private one (the Helm chart's); a client certificate and key (PEM files) for mTLS
+   * (Temporal Cloud's certificate auth); the name to check the server's certificate against when the address differs.
+   * Any of them turns TLS on. FOLIO_TEMPORAL_API_KEY authenticates with an API key (Temporal Cloud) instead, over TLS.
+   */
+  FOLIO_TEMPORAL_TLS: z.enum(['true', 'false']).default('false'),
+  FOLIO_TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_API_KEY: z.string().min(1).optional(),
 
   /** S3-compatible object storage (MinIO locally). */
   FOLIO_S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
@@ -196,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       address: values.FOLIO_TEMPORAL_ADDRESS,
       namespace: values.FOLIO_TEMPORAL_NAMESPACE,
       taskQueue: values.FOLIO_TASK_QUEUE,
+      tls: temporalTls(values),
+      apiKey: values.FOLIO_TEMPORAL_API_KEY,
     },
     storage: {
       endpoint: values.FOLIO_S3_ENDPOINT,
@@ -248,6 +262,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       workerPort: values.FOLIO_WORKER_METRICS_PORT,
       temporalPort: values.FOLIO_TEMPORAL_METRICS_PORT,
     },
+  };
+}
+
+export interface TemporalTls {
+  serverRootCACertificate?: Buffer;
+  clientCertPair?: { crt: Buffer; key: Buffer };
+  serverNameOverride?: string;
+}
+
+/** The Temporal connection's TLS, read from its files now; undefined is plain TCP (the local dev server). */
+function temporalTls(values: z.infer<typeof EnvSchema>): TemporalTls | undefined {
+  const { FOLIO_TEMPORAL_TLS_CA: ca, FOLIO_TEMPORAL_TLS_CERT: cert, FOLIO_TEMPORAL_TLS_KEY: key, FOLIO_TEMPORAL_TLS_SERVER_NAME: serverName } = values;
+  if (values.FOLIO_TEMPORAL_TLS !== 'true' && !ca && !cert && !key && !serverName && !values.FOLIO_TEMPORAL_API_KEY) return undefined;
+  const problems: string[] = [];
+  if (Boolean(cert) !== Boolean(key)) problems.push(`  ${cert ? 'FOLIO_TEMPORAL_TLS_KEY' : 'FOLIO_TEMPORAL_TLS_CERT'}: required with ${cert ? 'FOLIO_TEMPORAL_TLS_CERT' : 'FOLIO_TEMPORAL_TLS_KEY'} (mTLS needs both)`);
+  const read = (name: string, path: string | undefined) => {
+    if (!path) return undefined;
+    if (!existsSync(path)) {
+      problems.push(`  ${name}: no file at ${path}`);
+      return undefined;
+    }
+    return readFileSync(path);
+  };
+  const caPem = read('FOLIO_TEMPORAL_TLS_CA', ca);
+  const certPem = read('FOLIO_TEMPORAL_TLS_CERT', cert);
+  const keyPem = read('FOLIO_TEMPORAL_TLS_KEY', key);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    ...(caPem ? { serverRootCACertificate: caPem } : {}),
+    ...(certPem && keyPem ? { clientCertPair: { crt: certPem, key: keyPem } } : {}),
+    ...(serverName ? { serverNameOverride: serverName } : {}),
   };
 }
 
