@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import type { MasterKey } from '../domain/drive/crypto.js';
 
 const duration = (fallback: string, { allowZero = false } = {}) =>
   z
@@ -96,6 +97,13 @@ const EnvSchema = z.object({
   /** 32 random bytes, base64: wraps every per-file key. Development keeps a generated one in .data/. */
   FOLIO_MASTER_KEY: z.string().optional(),
   FOLIO_MASTER_KEY_FILE: z.string().default('.data/master.key'),
+  /**
+   * Master-key rotation (docs/operations.md § Master-key rotation): the id (0–255) of FOLIO_MASTER_KEY, which wraps
+   * everything new; and the keys it replaces, as id:base64 pairs separated by commas, which only unwrap until the
+   * rotation workflow has rewrapped every key under the new one. A key of before rotation is id 0.
+   */
+  FOLIO_MASTER_KEY_ID: z.coerce.number().int().min(0).max(255).default(0),
+  FOLIO_PREVIOUS_MASTER_KEYS: z.string().default(''),
 
   /** Default storage pool of a new workspace, in bytes (the CLI can set another). */
   FOLIO_DEFAULT_STORAGE_LIMIT: z.coerce.number().int().positive().default(15 * 1024 ** 3),
@@ -218,7 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       secretKey: values.FOLIO_S3_SECRET_KEY,
       bucket: values.FOLIO_S3_BUCKET,
     },
-    masterKey: resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE),
+    masterKey: masterKeyRing(values.FOLIO_MASTER_KEY_ID, resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE), values.FOLIO_PREVIOUS_MASTER_KEYS),
     defaultStorageLimit: values.FOLIO_DEFAULT_STORAGE_LIMIT,
     tokenTtlMs: values.FOLIO_TOKEN_TTL,
     uploadExpiryMs: values.FOLIO_UPLOAD_EXPIRY,
@@ -308,12 +316,25 @@ function tlsFiles(cert: string | undefined, key: string | undefined): { certFile
   return { certFile: resolve(cert!), keyFile: resolve(key!) };
 }
 
-function decodeMasterKey(text: string): Buffer {
+function decodeMasterKey(text: string, variable = 'FOLIO_MASTER_KEY'): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) {
-    throw new ConfigError('Invalid configuration:\n  FOLIO_MASTER_KEY: must be 32 bytes, base64-encoded');
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: must be 32 bytes, base64-encoded`);
   }
   return key;
+}
+
+/** The current key with its id, and the previous ones that still unwrap (domain/drive/crypto.ts MasterKey). */
+function masterKeyRing(currentId: number, current: Buffer, previousText: string): MasterKey {
+  const previousKeys = new Map<number, Buffer>();
+  for (const entry of previousText.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^(\d{1,3}):(.+)$/.exec(entry);
+    const id = match ? Number(match[1]) : NaN;
+    if (!match || id > 255) throw new ConfigError('Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: each entry is <id 0-255>:<32 bytes, base64>');
+    if (id === currentId || previousKeys.has(id)) throw new ConfigError(`Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: key id ${id} is given twice`);
+    previousKeys.set(id, decodeMasterKey(match[2]!, 'FOLIO_PREVIOUS_MASTER_KEYS'));
+  }
+  return Object.assign(current, { keyId: currentId, previousKeys });
 }
 
 // Production must be given its key: a generated one would make every stored file unreadable on the next host.

@@ -111,4 +111,20 @@ describe('configuration', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('holds the master key with its id and the previous keys of a rotation', () => {
+    const previous = Buffer.alloc(32, 1).toString('base64');
+    const older = Buffer.alloc(32, 2).toString('base64');
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).masterKey.keyId).toBe(0);
+    const rotating = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '2', FOLIO_PREVIOUS_MASTER_KEYS: `0:${older}, 1:${previous}` }).masterKey;
+    expect(rotating.keyId).toBe(2);
+    expect(Buffer.from(rotating)).toEqual(Buffer.from(KEY, 'base64'));
+    expect([...rotating.previousKeys!.entries()]).toEqual([
+      [0, Buffer.from(older, 'base64')],
+      [1, Buffer.from(previous, 'base64')],
+    ]);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PREVIOUS_MASTER_KEYS: `0:${previous}` })).toThrow(/key id 0 is given twice/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '1', FOLIO_PREVIOUS_MASTER_KEYS: previous })).toThrow(/each entry is <id 0-255>/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '1', FOLIO_PREVIOUS_MASTER_KEYS: '0:c2hvcnQ=' })).toThrow(/FOLIO_PREVIOUS_MASTER_KEYS: must be 32 bytes/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '256' })).toThrow(/FOLIO_MASTER_KEY_ID/);
+  });
 });
