@@ -15,6 +15,7 @@ import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { registerAdminCommands } from './admin.js';
 import { registerMailCommands } from './mail.js';
+import { registerMasterKeyCommands } from './master-key.js';
 import { registerPushCommands } from './push.js';
 import { registerWebhookCommands } from './webhooks.js';
 
@@ -242,6 +243,7 @@ export function buildProgram(): Command {
   registerMailCommands(program, output);
   registerWebhookCommands(program, output);
   registerPushCommands(program, output);
+  registerMasterKeyCommands(program, output);
   return program;
 }
 
