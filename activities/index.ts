@@ -5,6 +5,7 @@ import { createDocumentActivities } from './documents.js';
 import { createDriveContentActivities } from './drive-content.js';
 import { createDriveFeedActivities } from './drive-feed.js';
 import { createDriveTrashActivities } from './drive-trash.js';
+import { createMasterKeyActivities } from './master-key.js';
 import { createThumbnailActivities } from './thumbnails.js';
 import { createPushActivities } from './push.js';
 import { createWorkflowOutboxActivities } from './workflow-outbox.js';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createThumbnailActivities(deps),
     ...createPushActivities(deps),
+    ...createMasterKeyActivities(deps),
   };
 }
 

@@ -8,6 +8,7 @@ import { adminApp } from './admin-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { httpMetrics } from './middleware/metrics.js';
+import { closeConnectionWhileDraining, strictTransportSecurity } from './middleware/transport.js';
 import { httpTracing } from './middleware/tracing.js';
 import { tracingEnabled } from '../platform/tracing.js';
 import { requestContext } from './middleware/request-context.js';
@@ -53,9 +54,14 @@ const resourceRouters: Router[] = [
 ];
 
 export function createApp(): Koa {
-  const app = new Koa({ proxy: false });
+  // X-Forwarded-Proto/Host/For are believed only from FOLIO_TRUST_PROXY hops; the client address is then the one the
+  // outermost trusted proxy saw (Koa keeps the last N addresses of X-Forwarded-For), not whatever a client put first.
+  const hops = config().trustProxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
   app.use(httpMetrics());
+  app.use(strictTransportSecurity());
+  app.use(closeConnectionWhileDraining());
   app.use(requestContext());
   if (tracingEnabled()) app.use(httpTracing());
   app.use(errorMapping());

@@ -1,7 +1,10 @@
-// The API process: listens, and on SIGTERM/SIGINT stops taking requests, finishes those in flight, then exits.
+// The API process: listens (HTTP, or HTTPS with FOLIO_TLS_CERT/KEY, reloaded on SIGHUP), and on SIGTERM/SIGINT fails
+// readiness, stops taking connections, gives the requests in flight a bounded time to finish, then exits.
 import '../platform/check-config.js';
-import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
+import { startDraining } from './draining.js';
+import { createListener } from './listener.js';
 import { onExpectContinue } from './middleware/upload-slots.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
@@ -13,7 +16,8 @@ import { closeTemporalClient } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
 import { startSmtpIngress } from '../ingress/smtp.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Closing the database, Temporal and tracing after the last connection may take this long before the exit is forced. */
+const CLOSE_CLIENTS_MS = 5_000;
 
 // A stray rejected promise (a failed background query, a closed stream) is a bug to log, not a reason to drop every
 // request in flight: the process keeps serving. An uncaught exception leaves state unknown, so that one still exits.
@@ -23,55 +27,57 @@ process.on('unhandledRejection', (reason) => {
 
 async function main() {
   const tracing = await startTracing('folio-api');
-  const { host, port, http } = config();
+  const { host, port, http, tls, shutdown } = config();
   await ensureBucket();
   // Held for the process's life: its advisory lock marks its simple uploads as alive, its LISTEN keeps the credential
   // cache honest (platform/process-session.ts).
   await processSession().open();
-  // A client that trickles its headers or its body cannot hold a socket (and a body buffer) forever. Node checks
-  // both timeouts on an interval, so the interval must be well below the shorter one.
   const handle = createApp().callback();
-  const server = createServer(
-    {
-      headersTimeout: http.headersTimeoutMs,
-      requestTimeout: Math.max(http.requestTimeoutMs, http.headersTimeoutMs),
-      connectionsCheckingInterval: Math.min(1000, Math.ceil(http.headersTimeoutMs / 2)),
-    },
-    handle,
-  );
+  const listener = createListener({ headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls }, handle);
   // `Expect: 100-continue`: the simple upload answers it only once it will read the body, so a client learns of a
   // 413 or 503 before sending 100 MB; every other route gets "100 Continue" at once, as Node's default.
-  server.on('checkContinue', (req, res) => {
+  listener.server.on('checkContinue', (req, res) => {
     onExpectContinue(req, res);
     void handle(req, res);
   });
-  // An idle keep-alive connection is closed after this; a client may reuse it at that very moment and lose its request
-  // (EPIPE), and a client whose timers run late (a busy process) sees that often at Node's 5 s default. Above the 60 s
-  // idle timeout of common load balancers, as their guides recommend.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  logger.info({ category: 'lifecycle', address: `http://${host}:${port}` }, 'api listening');
+  await new Promise<void>((resolve) => listener.server.listen(port, host, resolve));
+  logger.info({ category: 'lifecycle', address: `${tls ? 'https' : 'http'}://${host}:${port}` }, 'api listening');
   await startSmtpIngress();
   observeDatabasePool(db());
   observeStoredState(db());
   const metricsServer = await startMetricsServer(config().metrics.host, config().metrics.apiPort);
   if (metricsServer) logger.info({ category: 'lifecycle', address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics` }, 'metrics listening');
 
+  // A renewed certificate (cert-manager, certbot) is picked up without a restart: new handshakes get it, open
+  // connections carry on. A file that cannot be read leaves the old certificate in place.
+  process.on('SIGHUP', () => {
+    if (!tls) return;
+    try {
+      listener.reloadCertificate();
+      logger.info({ category: 'lifecycle' }, 'tls certificate reloaded');
+    } catch (error) {
+      logger.error({ category: 'lifecycle', err: error }, 'tls certificate reload failed; still serving the previous one');
+    }
+  });
+
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ category: 'lifecycle', signal }, 'api stopping');
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    // Readiness fails first; for FOLIO_SHUTDOWN_READY_DELAY the process still serves, while load balancers take it out.
+    startDraining();
+    logger.info({ category: 'lifecycle', signal, ready_delay_ms: shutdown.readyDelayMs, grace_ms: shutdown.graceMs }, 'api stopping');
+    if (shutdown.readyDelayMs) await sleep(shutdown.readyDelayMs);
     metricsServer?.close();
-    server.close(async () => {
-      await Promise.allSettled([closeDb(), closeProcessSession(), closeTemporalClient(), tracing?.shutdown()]);
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    const { cutOff } = await listener.close(shutdown.graceMs);
+    if (cutOff) logger.warn({ category: 'lifecycle', connections: cutOff }, 'shutdown grace over; connections still open were closed');
+    setTimeout(() => process.exit(1), CLOSE_CLIENTS_MS).unref();
+    await Promise.allSettled([closeDb(), closeProcessSession(), closeTemporalClient(), tracing?.shutdown()]);
+    logger.info({ category: 'lifecycle' }, 'api stopped');
+    process.exit(0);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error) => {

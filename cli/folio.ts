@@ -31,6 +31,7 @@ const GROUPS: Record<string, Group> = {
   email: { description: 'Store messages from .eml files (inbound SMTP does the same for live mail).', server: true, load: mail },
   webhook: { description: 'Webhook destinations of a workspace (docs/webhooks.md).', server: true, load: webhooks },
   delivery: { description: 'Deliveries in flight, one per (destination, event): docs/webhooks-on-call.md.', server: true, load: webhooks },
+  'master-key': { description: 'Master keys: rotate every wrapped key to the current one, and see how far it got (docs/operations.md).', server: true, load: async () => (await import('./master-key.js')).registerMasterKeyCommands },
   'push-client': { description: 'Server-managed push clients for Drive push subscriptions (docs/drive-push.md).', server: true, load: async () => (await import('./push.js')).registerPushCommands },
   drive: { description: 'Your Drive over the API: put, get, ls, sync (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./drive.js')).registerDriveCommands },
   docs: { description: 'Documents over the API: get, edit (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./docs.js')).registerDocsCommands },

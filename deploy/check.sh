@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Static checks of the container files (no Docker engine runs here): YAML parses, every FOLIO_ variable they
-# set is one platform/config.ts knows, and every command they run exists in the build.
+# set is one platform/config.ts knows, every command they run exists in the build, and (deploy/validate-manifests.ts)
+# the Kubernetes manifests and the compose file match their schemas, from npm packages, offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import re, sys, yaml, pathlib
 known = set(re.findall(r'\b(FOLIO_[A-Z0-9_]+):', pathlib.Path('platform/config.ts').read_text()))
+# Variables of the compose file itself (interpolated by Compose, never seen by Folio).
+known |= {'FOLIO_DOMAIN', 'FOLIO_API_BIND'}
 problems = []
-for path in ['deploy/compose.yaml', 'deploy/k8s/folio.yaml']:
+manifests = sorted(str(path) for path in pathlib.Path('deploy/k8s').glob('*.yaml'))
+for path in ['deploy/compose.yaml', *manifests]:
     text = pathlib.Path(path).read_text()
     list(yaml.safe_load_all(text))
     for name in set(re.findall(r'\b(FOLIO_[A-Z0-9_]+)\b', text)) - known:
         problems.append(f'{path}: {name} is not a configuration variable')
 docker = pathlib.Path('deploy/Dockerfile').read_text()
-for target in re.findall(r'"(dist/[^"]+)\.js"', docker + pathlib.Path('deploy/compose.yaml').read_text() + pathlib.Path('deploy/k8s/folio.yaml').read_text()):
+for target in re.findall(r'"(dist/[^"]+)\.js"', docker + ''.join(pathlib.Path(path).read_text() for path in ['deploy/compose.yaml', *manifests])):
     source = target.replace('dist/', '', 1) + '.ts'
     if not pathlib.Path(source).exists():
         problems.append(f'{target}.js has no source {source}')
@@ -21,3 +25,4 @@ if problems:
     print('\n'.join(problems)); sys.exit(1)
 print('deploy/: compose, Kubernetes and Dockerfile checks passed')
 PY
+node --import tsx deploy/validate-manifests.ts

@@ -18,3 +18,9 @@ if ! command -v "${FOLIO_CHROMIUM:-chromium}" >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
 step "integration tests (real PostgreSQL, Temporal and MinIO)"; npx vitest run --project integration
+# The same API over HTTPS (its own TLS, HTTP/2 and HTTP/1.1, test CA): a subset that crosses every layer (auth, the
+# slow-loris guard, simple and chunked uploads, document edits) on a stack of its own (docs/operations.md § HTTPS).
+step "integration tests over HTTPS (FOLIO_TEST_TLS=1, a subset)"
+FOLIO_TEST_TLS=1 npx vitest run --project integration \
+  test/integration/foundation/health.test.ts test/integration/foundation/auth.test.ts test/integration/foundation/http-timeouts.test.ts \
+  test/integration/drive/uploads.test.ts test/integration/documents/content.test.ts

@@ -4,14 +4,15 @@ import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
+import type { MasterKey } from '../domain/drive/crypto.js';
 
-const duration = (fallback: string) =>
+const duration = (fallback: string, { allowZero = false } = {}) =>
   z
     .string()
     .default(fallback)
     .transform((text, ctx) => {
       const ms = parseDuration(text);
-      if (ms === undefined || ms <= 0) {
+      if (ms === undefined || ms < 0 || (ms === 0 && !allowZero)) {
         ctx.addIssue({ code: 'custom', message: `"${text}" is not a duration such as 10s, 5m, 24h or 30d` });
         return z.NEVER;
       }
@@ -30,8 +31,27 @@ const EnvSchema = z.object({
   FOLIO_HTTP_HEADERS_TIMEOUT: duration('30s'),
   /** … and its whole request within this; the largest simple upload (100 MB) must fit at the slowest client speed you serve. */
   FOLIO_HTTP_REQUEST_TIMEOUT: duration('10m'),
+  /**
+   * Graceful shutdown on SIGTERM (docs/operations.md § Two of each): the API answers /readyz 503 for READY_DELAY while
+   * still serving (so a load balancer stops sending it new requests), then stops accepting connections and gives the
+   * requests in flight up to GRACE to finish before it closes what is left and exits. The worker gives its running
+   * activities GRACE to finish (Temporal's shutdown grace time) before it cancels them.
+   */
+  FOLIO_SHUTDOWN_READY_DELAY: duration('0s', { allowZero: true }),
+  FOLIO_SHUTDOWN_GRACE: duration('30s'),
   /** Large simple uploads (a body over 10 MB, each buffered whole) one API process reads at once; past it 503 with Retry-After. */
   FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: z.coerce.number().int().positive().default(4),
+  /**
+   * HTTPS served by the API itself: a PEM certificate chain file and its private key file, both or neither. Set, the API
+   * speaks TLS 1.2+ with HTTP/2 and HTTP/1.1 (ALPN), sends Strict-Transport-Security, and rereads both files on SIGHUP.
+   */
+  FOLIO_TLS_CERT: z.string().min(1).optional(),
+  FOLIO_TLS_KEY: z.string().min(1).optional(),
+  /**
+   * Reverse proxies in front of the API whose X-Forwarded-Proto/Host/For to believe: 0 believes none (the default; a
+   * client could forge them), N the nearest N hops, so the client address is the one the outermost trusted proxy saw.
+   */
+  FOLIO_TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** The address clients use to reach the API; public links and document URLs are built from it. */
   FOLIO_PUBLIC_URL: z.url().optional(),
   /** Where the admin app lives (webhook destinations); served by the API process at this URL's path. */
@@ -54,6 +74,18 @@ const EnvSchema = z.object({
   FOLIO_TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   FOLIO_TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   FOLIO_TASK_QUEUE: z.string().min(1).default('folio'),
+  /**
+   * An external Temporal cluster over TLS (docs/operations.md § Deploy): FOLIO_TEMPORAL_TLS=true with the system's
+   * authorities; a CA file for a private one (the Helm chart's); a client certificate and key (PEM files) for mTLS
+   * (Temporal Cloud's certificate auth); the name to check the server's certificate against when the address differs.
+   * Any of them turns TLS on. FOLIO_TEMPORAL_API_KEY authenticates with an API key (Temporal Cloud) instead, over TLS.
+   */
+  FOLIO_TEMPORAL_TLS: z.enum(['true', 'false']).default('false'),
+  FOLIO_TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  FOLIO_TEMPORAL_API_KEY: z.string().min(1).optional(),
 
   /** S3-compatible object storage (MinIO locally). */
   FOLIO_S3_ENDPOINT: z.url().default('http://127.0.0.1:9000'),
@@ -65,6 +97,13 @@ const EnvSchema = z.object({
   /** 32 random bytes, base64: wraps every per-file key. Development keeps a generated one in .data/. */
   FOLIO_MASTER_KEY: z.string().optional(),
   FOLIO_MASTER_KEY_FILE: z.string().default('.data/master.key'),
+  /**
+   * Master-key rotation (docs/operations.md § Master-key rotation): the id (0–255) of FOLIO_MASTER_KEY, which wraps
+   * everything new; and the keys it replaces, as id:base64 pairs separated by commas, which only unwrap until the
+   * rotation workflow has rewrapped every key under the new one. A key of before rotation is id 0.
+   */
+  FOLIO_MASTER_KEY_ID: z.coerce.number().int().min(0).max(255).default(0),
+  FOLIO_PREVIOUS_MASTER_KEYS: z.string().default(''),
 
   /** Default storage pool of a new workspace, in bytes (the CLI can set another). */
   FOLIO_DEFAULT_STORAGE_LIMIT: z.coerce.number().int().positive().default(15 * 1024 ** 3),
@@ -148,7 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
-  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `http://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
+  const tls = tlsFiles(values.FOLIO_TLS_CERT, values.FOLIO_TLS_KEY);
+  const scheme = tls ? 'https' : 'http';
+  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `${scheme}://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
   return {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
@@ -158,6 +199,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       requestTimeoutMs: values.FOLIO_HTTP_REQUEST_TIMEOUT,
       maxConcurrentLargeUploads: values.FOLIO_MAX_CONCURRENT_LARGE_UPLOADS,
     },
+    tls,
+    trustProxyHops: values.FOLIO_TRUST_PROXY,
+    shutdown: { readyDelayMs: values.FOLIO_SHUTDOWN_READY_DELAY, graceMs: values.FOLIO_SHUTDOWN_GRACE },
     publicUrl,
     docsUrl: values.FOLIO_DOCS_URL.replace(/\/$/, ''),
     admin: {
@@ -172,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       address: values.FOLIO_TEMPORAL_ADDRESS,
       namespace: values.FOLIO_TEMPORAL_NAMESPACE,
       taskQueue: values.FOLIO_TASK_QUEUE,
+      tls: temporalTls(values),
+      apiKey: values.FOLIO_TEMPORAL_API_KEY,
     },
     storage: {
       endpoint: values.FOLIO_S3_ENDPOINT,
@@ -180,7 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       secretKey: values.FOLIO_S3_SECRET_KEY,
       bucket: values.FOLIO_S3_BUCKET,
     },
-    masterKey: resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE),
+    masterKey: masterKeyRing(values.FOLIO_MASTER_KEY_ID, resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE), values.FOLIO_PREVIOUS_MASTER_KEYS),
     defaultStorageLimit: values.FOLIO_DEFAULT_STORAGE_LIMIT,
     tokenTtlMs: values.FOLIO_TOKEN_TTL,
     uploadExpiryMs: values.FOLIO_UPLOAD_EXPIRY,
@@ -227,12 +273,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-function decodeMasterKey(text: string): Buffer {
+export interface TemporalTls {
+  serverRootCACertificate?: Buffer;
+  clientCertPair?: { crt: Buffer; key: Buffer };
+  serverNameOverride?: string;
+}
+
+/** The Temporal connection's TLS, read from its files now; undefined is plain TCP (the local dev server). */
+function temporalTls(values: z.infer<typeof EnvSchema>): TemporalTls | undefined {
+  const { FOLIO_TEMPORAL_TLS_CA: ca, FOLIO_TEMPORAL_TLS_CERT: cert, FOLIO_TEMPORAL_TLS_KEY: key, FOLIO_TEMPORAL_TLS_SERVER_NAME: serverName } = values;
+  if (values.FOLIO_TEMPORAL_TLS !== 'true' && !ca && !cert && !key && !serverName && !values.FOLIO_TEMPORAL_API_KEY) return undefined;
+  const problems: string[] = [];
+  if (Boolean(cert) !== Boolean(key)) problems.push(`  ${cert ? 'FOLIO_TEMPORAL_TLS_KEY' : 'FOLIO_TEMPORAL_TLS_CERT'}: required with ${cert ? 'FOLIO_TEMPORAL_TLS_CERT' : 'FOLIO_TEMPORAL_TLS_KEY'} (mTLS needs both)`);
+  const read = (name: string, path: string | undefined) => {
+    if (!path) return undefined;
+    if (!existsSync(path)) {
+      problems.push(`  ${name}: no file at ${path}`);
+      return undefined;
+    }
+    return readFileSync(path);
+  };
+  const caPem = read('FOLIO_TEMPORAL_TLS_CA', ca);
+  const certPem = read('FOLIO_TEMPORAL_TLS_CERT', cert);
+  const keyPem = read('FOLIO_TEMPORAL_TLS_KEY', key);
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    ...(caPem ? { serverRootCACertificate: caPem } : {}),
+    ...(certPem && keyPem ? { clientCertPair: { crt: certPem, key: keyPem } } : {}),
+    ...(serverName ? { serverNameOverride: serverName } : {}),
+  };
+}
+
+// Both files or neither, and readable now: a typo in a path stops the process at start, not at the first SIGHUP.
+function tlsFiles(cert: string | undefined, key: string | undefined): { certFile: string; keyFile: string } | undefined {
+  if (!cert && !key) return undefined;
+  const problems: string[] = [];
+  if (!cert || !key) problems.push(`  ${cert ? 'FOLIO_TLS_KEY' : 'FOLIO_TLS_CERT'}: required when ${cert ? 'FOLIO_TLS_CERT' : 'FOLIO_TLS_KEY'} is set`);
+  for (const [name, path] of [['FOLIO_TLS_CERT', cert], ['FOLIO_TLS_KEY', key]] as const) {
+    if (path && !existsSync(path)) problems.push(`  ${name}: no file at ${path}`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return { certFile: resolve(cert!), keyFile: resolve(key!) };
+}
+
+function decodeMasterKey(text: string, variable = 'FOLIO_MASTER_KEY'): Buffer {
   const key = Buffer.from(text.trim(), 'base64');
   if (key.length !== 32) {
-    throw new ConfigError('Invalid configuration:\n  FOLIO_MASTER_KEY: must be 32 bytes, base64-encoded');
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: must be 32 bytes, base64-encoded`);
   }
   return key;
+}
+
+/** The current key with its id, and the previous ones that still unwrap (domain/drive/crypto.ts MasterKey). */
+function masterKeyRing(currentId: number, current: Buffer, previousText: string): MasterKey {
+  const previousKeys = new Map<number, Buffer>();
+  for (const entry of previousText.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^(\d{1,3}):(.+)$/.exec(entry);
+    const id = match ? Number(match[1]) : NaN;
+    if (!match || id > 255) throw new ConfigError('Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: each entry is <id 0-255>:<32 bytes, base64>');
+    if (id === currentId || previousKeys.has(id)) throw new ConfigError(`Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: key id ${id} is given twice`);
+    previousKeys.set(id, decodeMasterKey(match[2]!, 'FOLIO_PREVIOUS_MASTER_KEYS'));
+  }
+  return Object.assign(current, { keyId: currentId, previousKeys });
 }
 
 // Production must be given its key: a generated one would make every stored file unreadable on the next host.

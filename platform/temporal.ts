@@ -1,7 +1,7 @@
 // The process's Temporal connection. Starting and signalling workflows goes through workflows/client.ts.
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { config } from './config.js';
+import { config, type TemporalTls } from './config.js';
 import { workflowStarts } from './metrics.js';
 import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from '../workflows/ids.js';
 import { currentRequestId } from './request-scope.js';
@@ -34,11 +34,17 @@ const startInterceptor: WorkflowClientInterceptor = {
   },
 };
 
+/** Where and how to reach Temporal, for this client and the worker's native connection alike (TLS, mTLS, API key). */
+export function temporalConnectionOptions(): { address: string; tls?: TemporalTls; apiKey?: string } {
+  const { address, tls, apiKey } = config().temporal;
+  return { address, ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+}
+
 let shared: Promise<Client> | undefined;
 
 export function temporalClient(): Promise<Client> {
   shared ??= (async () => {
-    const connection = await Connection.connect({ address: config().temporal.address });
+    const connection = await Connection.connect(temporalConnectionOptions());
     const workflow: WorkflowClientInterceptor[] = [startInterceptor];
     // Starts carry the active trace context, so a workflow continues the trace of the request that started it.
     if (tracingEnabled()) workflow.push(new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor());

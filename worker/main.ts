@@ -13,6 +13,7 @@ import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js'
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
 import { startTracing } from '../platform/tracing.js';
+import { temporalConnectionOptions } from '../platform/temporal.js';
 import { ensureSchedules } from './schedules.js';
 import { workerTracing } from './tracing.js';
 
@@ -53,7 +54,7 @@ async function main() {
   const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
   await ensureBucket();
-  const connection = await NativeConnection.connect({ address: temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions());
   await ensureSchedules();
   const { code, interceptorModules } = workflowSource();
   const worker = await Worker.create({
@@ -69,7 +70,8 @@ async function main() {
       workflowModules: [...interceptorModules, ...traced.workflowModules],
     },
     sinks: traced.sinks,
-    shutdownGraceTime: '10 seconds',
+    // SIGTERM: no new tasks are polled, and running activities get this long to finish before they are cancelled.
+    shutdownGraceTime: config().shutdown.graceMs,
   });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.

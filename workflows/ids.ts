@@ -53,3 +53,6 @@ export const workspaceUuidOfDrivePushWorkflow = (workflowId: string) => workflow
  */
 export const REQUEST_ID_HEADER = 'folio-request-id';
 export const REQUEST_ID_MEMO = 'requestId';
+
+/** A master-key rotation, keyed by the id of the key it moves every wrapped key to (docs/operations.md). */
+export const masterKeyRotationWorkflowId = (keyId: number) => `master-key-rotation:${keyId}`;

@@ -7,3 +7,4 @@ export { documentPurgeWorkflow } from './documents.js';
 export { webhookDeliveryWorkflow, webhookHistoryPurgeWorkflow } from './webhook-delivery.js';
 export { thumbnailWorkflow } from './thumbnail.js';
 export { drivePushWorkflow } from './push.js';
+export { masterKeyRotationWorkflow } from './master-key-rotation.js';

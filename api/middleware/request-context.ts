@@ -35,6 +35,7 @@ export function requestContext(): Middleware {
             path: loggedPath(ctx.path),
             status: ctx.status,
             duration_ms: Math.round(performance.now() - started),
+            client_address: ctx.ip,
             workspace_uuid: ctx.state.auth?.workspaceUuid,
           },
           'request',

@@ -1,5 +1,6 @@
-// Liveness (/healthz) and readiness (/readyz: PostgreSQL, Temporal and object storage answer).
+// Liveness (/healthz) and readiness (/readyz: not shutting down, and PostgreSQL, Temporal and object storage answer).
 import Router from '@koa/router';
+import { isDraining } from '../draining.js';
 import { db } from '../../platform/database.js';
 import { bucket, storage } from '../../platform/storage.js';
 import { temporalClient } from '../../platform/temporal.js';
@@ -26,6 +27,12 @@ healthRouter.get('/healthz', (ctx) => {
 });
 
 healthRouter.get('/readyz', async (ctx) => {
+  // Shutting down: not ready whatever the dependencies say, so no new request is routed here (docs/operations.md).
+  if (isDraining()) {
+    ctx.status = 503;
+    ctx.body = { status: 'draining' };
+    return;
+  }
   const results = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {

@@ -1,7 +1,7 @@
 // A throw-away Folio stack on free ports, removed by stop(): a fresh PostgreSQL database, an in-memory
 // Temporal dev server, MinIO on a temporary folder, then the worker and API as child processes. The
 // integration suite (test/setup/global.ts) and the benchmarks (bench/) run on it.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,8 @@ export interface EphemeralStackOptions {
    * queue; they differ only in the API port, and leave the ports only one process can hold (SMTP, metrics) to the first.
    */
   replicas?: number;
+  /** Serve the API over HTTPS with this certificate and key, issued by the authority in caFile (test/support/test-ca.ts). */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 /** What a second (third, …) process of a kind changes in the stack's configuration. */
@@ -78,7 +80,9 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     ]);
     stops.push(temporal.stop, minio.stop);
 
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const scheme = options.tls ? 'https' : 'http';
+    const ca = options.tls ? readFileSync(options.tls.caFile) : undefined;
+    const apiUrl = `${scheme}://127.0.0.1:${apiPort}`;
     const env: Record<string, string> = {
       FOLIO_ENV: 'test',
       FOLIO_LOG_LEVEL: 'info',
@@ -102,6 +106,9 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       FOLIO_METRICS_PORT: String(metricsPort),
       FOLIO_WORKER_METRICS_PORT: String(workerMetricsPort),
       FOLIO_TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
+      // The stack's stop() sends SIGTERM and kills what still runs 10 s later; a live stream must not hold an API that long.
+      FOLIO_SHUTDOWN_GRACE: '5s',
+      ...(options.tls ? { FOLIO_TLS_CERT: options.tls.certFile, FOLIO_TLS_KEY: options.tls.keyFile } : {}),
       ...options.env,
     };
 
@@ -111,14 +118,14 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     stops.push(() => stopRecorded(root));
     if (options.worker !== false) startWorker(processEnv, join(root, 'worker.log'), root);
     const api = startApi(processEnv, join(root, 'api.log'), root);
-    await waitForApi(apiUrl, api);
+    await waitForApi(apiUrl, api, undefined, ca);
     const apiUrls = [apiUrl];
     for (let replica = 2; replica <= (options.replicas ?? 1); replica++) {
       if (options.worker !== false) startWorker({ ...processEnv, ...replicaEnv('worker') }, join(root, `worker-${replica}.log`), root, `worker-${replica}`);
       const port = await freePort();
       const another = startApi({ ...processEnv, ...replicaEnv('api', port) }, join(root, `api-${replica}.log`), root, `api-${replica}`);
-      await waitForApi(`http://127.0.0.1:${port}`, another);
-      apiUrls.push(`http://127.0.0.1:${port}`);
+      await waitForApi(`${scheme}://127.0.0.1:${port}`, another, undefined, ca);
+      apiUrls.push(`${scheme}://127.0.0.1:${port}`);
     }
     return { root, env, apiUrl, apiUrls, databaseUrl, stop };
   } catch (error) {

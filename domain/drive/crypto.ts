@@ -18,7 +18,26 @@ export const MAX_CHUNKED_FILE_BYTES = 2 ** 40;
 const CHUNK_AAD_PREFIX = 'folio-drive-chunk-v1';
 const THUMBNAIL_AAD_PREFIX = 'folio-drive-thumbnail-v1';
 const KEY_AAD_PREFIX = 'folio-drive-key-v1';
+/** 0x01: wrapped under master key id 0, the format of before rotation. 0x02: a key id byte follows. */
 const WRAP_FORMAT_V1 = 0x01;
+const WRAP_FORMAT_V2 = 0x02;
+const WRAPPED_V1_BYTES = 1 + NONCE_BYTES + DATA_KEY_BYTES + TAG_BYTES;
+
+/**
+ * The master key that wraps (the bytes themselves, so it goes wherever a key does) with its id, and the previous keys
+ * that still unwrap during a rotation (platform/config.ts builds it; docs/operations.md § Master-key rotation). A plain
+ * Buffer is key id 0 alone.
+ */
+export type MasterKey = Buffer & { readonly keyId?: number; readonly previousKeys?: ReadonlyMap<number, Buffer> };
+
+const keyIdOf = (masterKey: MasterKey) => masterKey.keyId ?? 0;
+
+/** The id of the master key a stored wrapped key is under, or undefined for bytes of no known format. */
+export function wrappedKeyId(wrapped: Buffer): number | undefined {
+  if (wrapped.length === WRAPPED_V1_BYTES && wrapped[0] === WRAP_FORMAT_V1) return 0;
+  if (wrapped.length === WRAPPED_V1_BYTES + 1 && wrapped[0] === WRAP_FORMAT_V2) return wrapped[1];
+  return undefined;
+}
 
 export class ContentIntegrityError extends Error {
   constructor(message: string) {
@@ -132,31 +151,45 @@ export const generateDataKey = (): Buffer => randomBytes(DATA_KEY_BYTES);
 export const encodeDataKey = (key: Buffer): string => key.toString('base64');
 
 /**
- * The stored form of a data key: 0x01 || 12-byte nonce || AES-256-GCM(master key) of the 32 key bytes || 16-byte
- * tag, with the version uuid as AAD so a wrapped key cannot be moved to another version row.
+ * The stored form of a data key: a format byte (0x01 under master key id 0; 0x02 then the key id byte under any other)
+ * || 12-byte nonce || AES-256-GCM(master key) of the 32 key bytes || 16-byte tag, with the version uuid as AAD so a
+ * wrapped key cannot be moved to another version row.
  */
-export function wrapDataKey(masterKey: Buffer, versionUuid: string, dataKey: Buffer): Buffer {
+export function wrapDataKey(masterKey: MasterKey, versionUuid: string, dataKey: Buffer): Buffer {
   if (dataKey.length !== DATA_KEY_BYTES) throw new RangeError('a data key is 32 bytes');
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', masterKey, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(`${KEY_AAD_PREFIX}:${versionUuid.toLowerCase()}`, 'utf8'));
   const body = Buffer.concat([cipher.update(dataKey), cipher.final()]);
-  return Buffer.concat([Buffer.from([WRAP_FORMAT_V1]), nonce, body, cipher.getAuthTag()]);
+  const id = keyIdOf(masterKey);
+  const header = id === 0 ? Buffer.from([WRAP_FORMAT_V1]) : Buffer.from([WRAP_FORMAT_V2, id]);
+  return Buffer.concat([header, nonce, body, cipher.getAuthTag()]);
 }
 
-export function unwrapDataKey(masterKey: Buffer, versionUuid: string, wrapped: Buffer): Buffer {
-  if (wrapped.length !== 1 + NONCE_BYTES + DATA_KEY_BYTES + TAG_BYTES || wrapped[0] !== WRAP_FORMAT_V1) {
-    throw new ContentIntegrityError('unknown wrapped key format');
-  }
-  const nonce = wrapped.subarray(1, 1 + NONCE_BYTES);
-  const decipher = createDecipheriv('aes-256-gcm', masterKey, nonce, { authTagLength: TAG_BYTES });
+export function unwrapDataKey(masterKey: MasterKey, versionUuid: string, wrapped: Buffer): Buffer {
+  const id = wrappedKeyId(wrapped);
+  if (id === undefined) throw new ContentIntegrityError('unknown wrapped key format');
+  const key = id === keyIdOf(masterKey) ? masterKey : masterKey.previousKeys?.get(id);
+  if (!key) throw new ContentIntegrityError(`the wrapped key is under master key id ${id}, which is not configured`);
+  const start = wrapped.length - WRAPPED_V1_BYTES + 1;
+  const nonce = wrapped.subarray(start, start + NONCE_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(`${KEY_AAD_PREFIX}:${versionUuid.toLowerCase()}`, 'utf8'));
   decipher.setAuthTag(wrapped.subarray(wrapped.length - TAG_BYTES));
   try {
-    return Buffer.concat([decipher.update(wrapped.subarray(1 + NONCE_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
+    return Buffer.concat([decipher.update(wrapped.subarray(start + NONCE_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
   } catch {
     throw new ContentIntegrityError('the wrapped key does not open with this master key and version');
   }
+}
+
+/**
+ * The same data key wrapped under the current master key, or null when it already is (a rotation's rewrap, run again,
+ * changes nothing). Throws ContentIntegrityError when no configured key opens it.
+ */
+export function rewrapDataKey(masterKey: MasterKey, versionUuid: string, wrapped: Buffer): Buffer | null {
+  if (wrappedKeyId(wrapped) === keyIdOf(masterKey)) return null;
+  return wrapDataKey(masterKey, versionUuid, unwrapDataKey(masterKey, versionUuid, wrapped));
 }
 
 /** Encrypts a whole plaintext chunk by chunk, yielding each at-rest chunk in order. */

@@ -18,6 +18,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Webhook receivers are HTTPS on 127.0.0.x:443 with certificates of this CA; names resolve through the tests' DNS.
   const caDir = createTestCa();
+  // FOLIO_TEST_TLS=1: the APIs serve HTTPS with the CA's leaf, and the test processes (forked after this) trust the CA.
+  const tls = process.env.FOLIO_TEST_TLS === '1';
+  if (tls) process.env.NODE_EXTRA_CA_CERTS = join(caDir, 'ca.crt');
   // Traces go to a receiver of the suite's own; only requests that send a sampled traceparent are recorded.
   const spansFile = join(caDir, 'spans.jsonl');
   const otlp = await startOtlpReceiver(spansFile);
@@ -28,6 +31,7 @@ export default async function setup(project: TestProject) {
     keep: Boolean(process.env.FOLIO_TEST_KEEP),
     // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
     replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? 1),
+    tls: tls ? { certFile: join(caDir, 'leaf.crt'), keyFile: join(caDir, 'leaf.key'), caFile: join(caDir, 'ca.crt') } : undefined,
     env: {
       FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'info',
       // Durations the spec fixes, shortened so lifecycle tests run in seconds.

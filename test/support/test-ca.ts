@@ -1,5 +1,6 @@
-// A throw-away certificate authority for the webhook receivers of the integration suite, made with openssl at setup:
-// the worker trusts it through NODE_EXTRA_CA_CERTS; the receivers serve a leaf for *.folio.test and loopback addresses.
+// A throw-away certificate authority for the integration suite, made with openssl at setup: the worker (and, with
+// FOLIO_TEST_TLS, the test processes) trust it through NODE_EXTRA_CA_CERTS; the webhook receivers (and the HTTPS API)
+// serve a leaf for *.folio.test and loopback addresses.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,9 @@ import { join } from 'node:path';
 /** Every address a receiver or a trap of the suite listens on, so one leaf serves them all. */
 const LEAF_IPS = [...Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 1}`), '127.1.0.1', '::1'];
 
+const SAN = ['DNS:folio.test', 'DNS:*.folio.test', ...LEAF_IPS.map((ip) => `IP:${ip}`)].join(',');
+const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
 function openssl(args: string[], cwd: string) {
   execFileSync('openssl', args, { cwd, stdio: 'pipe' });
 }
@@ -15,16 +19,23 @@ function openssl(args: string[], cwd: string) {
 /** Creates ca.crt, leaf.crt/leaf.key (signed by it) and rogue.crt/rogue.key (self-signed, trusted by nobody). */
 export function createTestCa(): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-test-ca-'));
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3', '-subj', '/CN=Folio Test CA',
+  openssl(['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3', '-subj', '/CN=Folio Test CA',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
-  const san = ['DNS:folio.test', 'DNS:*.folio.test', ...LEAF_IPS.map((ip) => `IP:${ip}`)].join(',');
-  writeFileSync(join(dir, 'leaf.ext'), `subjectAltName=${san}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-  openssl(['req', ...ec, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=folio.test'], dir);
-  openssl(['x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.crt', '-days', '3', '-extfile', 'leaf.ext'], dir);
-  openssl(['req', '-x509', ...ec, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '3', '-subj', '/CN=rogue.folio.test',
-    '-addext', `subjectAltName=${san}`], dir);
+  issueLeaf(dir, 'leaf', 'folio.test');
+  openssl(['req', '-x509', ...EC, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '3', '-subj', '/CN=rogue.folio.test',
+    '-addext', `subjectAltName=${SAN}`], dir);
   return dir;
+}
+
+/**
+ * Another leaf from the CA in dir, for the same names and addresses: `<name>.crt` and `<name>.key`, its subject CN=`cn`
+ * (a renewed certificate, say). Returns their paths.
+ */
+export function issueLeaf(dir: string, name: string, cn: string): { certFile: string; keyFile: string } {
+  writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${SAN}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
+  openssl(['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '3', '-extfile', `${name}.ext`], dir);
+  return { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };
 }
 
 export interface TestCertificates {

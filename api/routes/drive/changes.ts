@@ -10,9 +10,13 @@ import { decodeSyncToken, deriveSyncTokenKey, encodeSyncToken } from '../../../d
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 
-let key: Buffer | undefined;
-/** The process's sync-token key, derived once from the configured master key. */
-const syncTokenKey = () => (key ??= deriveSyncTokenKey(config().masterKey));
+let keys: Buffer[] | undefined;
+/**
+ * The process's sync-token keys, derived once: the current master key's seals new tokens; during a master-key rotation
+ * the previous keys' still open the tokens clients hold (docs/operations.md § Master-key rotation).
+ */
+const syncTokenKeys = () => (keys ??= [config().masterKey, ...(config().masterKey.previousKeys?.values() ?? [])].map(deriveSyncTokenKey));
+const syncTokenKey = () => syncTokenKeys()[0]!;
 
 /** Query parameters arrive as strings; a repeated parameter arrives as an array and is refused. */
 export const ChangesListSchema = z.object({
@@ -23,8 +27,10 @@ export const ChangesListSchema = z.object({
       .optional()
       .transform((token, ctx) => {
         if (!token) return null;
-        const cursor = decodeSyncToken(token, syncTokenKey());
-        if (cursor) return cursor;
+        for (const key of syncTokenKeys()) {
+          const cursor = decodeSyncToken(token, key);
+          if (cursor) return cursor;
+        }
         ctx.addIssue({ code: 'custom', message: 'since is not a sync token of this server.' });
         return z.NEVER;
       }),

@@ -1,14 +1,17 @@
 // The HTTP server bounds how long a client may take: a slow-loris client trickling its headers is cut off at
 // FOLIO_HTTP_HEADERS_TIMEOUT (15 s in the suite), and everyone else is served meanwhile.
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { apiUrl, call } from '../../support/api.js';
 
 /** Trickles one header line every 250 ms until the server ends the connection or `giveUpMs` passes. */
 function trickleHeaders(giveUpMs: number): Promise<{ closedByServer: boolean; received: string }> {
-  const { hostname, port } = new URL(apiUrl());
+  const { hostname, port, protocol } = new URL(apiUrl());
   return new Promise((resolve) => {
-    const socket: Socket = connect(Number(port), hostname);
+    // Over HTTPS (FOLIO_TEST_TLS) the same trickle inside TLS, as HTTP/1.1; the test process trusts the suite's CA.
+    const socket: Socket =
+      protocol === 'https:' ? tlsConnect({ host: hostname, port: Number(port), ALPNProtocols: ['http/1.1'] }) : connect(Number(port), hostname);
     let received = '';
     let lines = 0;
     const timer = setInterval(() => socket.write(`X-Slow-${lines++}: 1\r\n`), 250);

@@ -17,10 +17,17 @@ import {
   encryptChunk,
   encryptChunks,
   generateDataKey,
+  rewrapDataKey,
   unwrapDataKey,
   wrapDataKey,
+  wrappedKeyId,
   type ChunkLayout,
+  type MasterKey,
 } from '../../../domain/drive/crypto.js';
+
+/** What platform/config.ts builds from FOLIO_MASTER_KEY, FOLIO_MASTER_KEY_ID and FOLIO_PREVIOUS_MASTER_KEYS. */
+const ring = (id: number, key: Buffer, previous: [number, Buffer][] = []): MasterKey =>
+  Object.assign(Buffer.from(key), { keyId: id, previousKeys: new Map(previous) });
 
 const SMALL = { baseChunkSizeBytes: 16 };
 
@@ -193,5 +200,48 @@ describe('streaming base64', () => {
       expect(text).toBe(data.toString('base64'));
       expect(text.length).toBe(base64Length(data.length));
     }
+  });
+});
+
+describe('master-key rotation', () => {
+  it('wraps under a key id other than 0 in format 0x02, the id in the second byte', () => {
+    const master = ring(7, randomBytes(32));
+    const version = randomUUID();
+    const dataKey = generateDataKey();
+    const wrapped = wrapDataKey(master, version, dataKey);
+    expect(wrapped.length).toBe(62);
+    expect([wrapped[0], wrapped[1]]).toEqual([2, 7]);
+    expect(wrappedKeyId(wrapped)).toBe(7);
+    expect(unwrapDataKey(master, version, wrapped)).toEqual(dataKey);
+    // The id picks the key: under another id the same bytes meet another key (or none) and do not open.
+    const relabelled = Buffer.from(wrapped);
+    relabelled[1] = 8;
+    expect(() => unwrapDataKey(ring(7, master, [[8, randomBytes(32)]]), version, relabelled)).toThrow(ContentIntegrityError);
+    expect(() => unwrapDataKey(master, version, relabelled)).toThrow(/master key id 8, which is not configured/);
+  });
+
+  it('unwraps under a previous key, rewraps under the current one, and leaves a current one alone', () => {
+    const oldKey = randomBytes(32);
+    const version = randomUUID();
+    const dataKey = generateDataKey();
+    const before = wrapDataKey(oldKey, version, dataKey);
+    expect(wrappedKeyId(before)).toBe(0);
+
+    const rotating = ring(1, randomBytes(32), [[0, oldKey]]);
+    expect(unwrapDataKey(rotating, version, before)).toEqual(dataKey);
+    const after = rewrapDataKey(rotating, version, before)!;
+    expect(wrappedKeyId(after)).toBe(1);
+    expect(rewrapDataKey(rotating, version, after)).toBeNull();
+
+    // The old key gone: what was rewrapped opens, what was not is refused by name.
+    const rotated = ring(1, rotating);
+    expect(unwrapDataKey(rotated, version, after)).toEqual(dataKey);
+    expect(() => unwrapDataKey(rotated, version, before)).toThrow(/master key id 0, which is not configured/);
+  });
+
+  it('refuses bytes of no known format', () => {
+    expect(wrappedKeyId(Buffer.alloc(61, 3))).toBeUndefined();
+    expect(wrappedKeyId(Buffer.alloc(62, 1))).toBeUndefined();
+    expect(() => unwrapDataKey(randomBytes(32), randomUUID(), Buffer.alloc(40))).toThrow(/unknown wrapped key format/);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../platform/config.js';
 import { parseDuration } from '../../../platform/duration.js';
@@ -53,5 +56,75 @@ describe('configuration', () => {
     expect(parseDuration('1.5h')).toBe(5_400_000);
     expect(parseDuration('10')).toBeUndefined();
     expect(parseDuration('ten s')).toBeUndefined();
+  });
+  it('sets the shutdown timings, a ready delay of 0 included', () => {
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).shutdown).toEqual({ readyDelayMs: 0, graceMs: 30_000 });
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_SHUTDOWN_READY_DELAY: '5s', FOLIO_SHUTDOWN_GRACE: '1m' }).shutdown).toEqual({ readyDelayMs: 5_000, graceMs: 60_000 });
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_SHUTDOWN_GRACE: '0s' })).toThrow(/FOLIO_SHUTDOWN_GRACE/);
+  });
+
+  it('serves HTTPS only with both a certificate and a key file that exist, and builds https public URLs then', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-config-'));
+    writeFileSync(join(dir, 'a.crt'), 'cert');
+    writeFileSync(join(dir, 'a.key'), 'key');
+    try {
+      expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).tls).toBeUndefined();
+      const tls = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TLS_CERT: join(dir, 'a.crt'), FOLIO_TLS_KEY: join(dir, 'a.key') });
+      expect(tls.tls).toEqual({ certFile: join(dir, 'a.crt'), keyFile: join(dir, 'a.key') });
+      expect(tls.publicUrl).toBe('https://127.0.0.1:8080');
+      expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TLS_CERT: join(dir, 'a.crt') })).toThrow(/FOLIO_TLS_KEY: required when FOLIO_TLS_CERT is set/);
+      expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TLS_CERT: join(dir, 'a.crt'), FOLIO_TLS_KEY: join(dir, 'missing.key') })).toThrow(/FOLIO_TLS_KEY: no file at/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('trusts no proxy by default, and the number of hops it is told', () => {
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).trustProxyHops).toBe(0);
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TRUST_PROXY: '2' }).trustProxyHops).toBe(2);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TRUST_PROXY: 'yes' })).toThrow(/FOLIO_TRUST_PROXY/);
+  });
+
+  it('reaches Temporal over plain TCP by default, and over TLS or mTLS with the files it is given', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-config-'));
+    for (const name of ['ca.pem', 'client.pem', 'client.key']) writeFileSync(join(dir, name), name);
+    try {
+      expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).temporal.tls).toBeUndefined();
+      expect(loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TEMPORAL_TLS: 'true' }).temporal.tls).toEqual({});
+      const mtls = loadConfig({
+        FOLIO_MASTER_KEY: KEY,
+        FOLIO_TEMPORAL_TLS_CA: join(dir, 'ca.pem'),
+        FOLIO_TEMPORAL_TLS_CERT: join(dir, 'client.pem'),
+        FOLIO_TEMPORAL_TLS_KEY: join(dir, 'client.key'),
+        FOLIO_TEMPORAL_TLS_SERVER_NAME: 'temporal.internal',
+      }).temporal.tls;
+      expect(mtls).toEqual({
+        serverRootCACertificate: Buffer.from('ca.pem'),
+        clientCertPair: { crt: Buffer.from('client.pem'), key: Buffer.from('client.key') },
+        serverNameOverride: 'temporal.internal',
+      });
+      const cloud = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TEMPORAL_API_KEY: 'key' }).temporal;
+      expect(cloud).toMatchObject({ tls: {}, apiKey: 'key' });
+      expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TEMPORAL_TLS_CERT: join(dir, 'client.pem') })).toThrow(/FOLIO_TEMPORAL_TLS_KEY: required/);
+      expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_TEMPORAL_TLS_CA: join(dir, 'nope.pem') })).toThrow(/FOLIO_TEMPORAL_TLS_CA: no file at/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('holds the master key with its id and the previous keys of a rotation', () => {
+    const previous = Buffer.alloc(32, 1).toString('base64');
+    const older = Buffer.alloc(32, 2).toString('base64');
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).masterKey.keyId).toBe(0);
+    const rotating = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '2', FOLIO_PREVIOUS_MASTER_KEYS: `0:${older}, 1:${previous}` }).masterKey;
+    expect(rotating.keyId).toBe(2);
+    expect(Buffer.from(rotating)).toEqual(Buffer.from(KEY, 'base64'));
+    expect([...rotating.previousKeys!.entries()]).toEqual([
+      [0, Buffer.from(older, 'base64')],
+      [1, Buffer.from(previous, 'base64')],
+    ]);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PREVIOUS_MASTER_KEYS: `0:${previous}` })).toThrow(/key id 0 is given twice/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '1', FOLIO_PREVIOUS_MASTER_KEYS: previous })).toThrow(/each entry is <id 0-255>/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '1', FOLIO_PREVIOUS_MASTER_KEYS: '0:c2hvcnQ=' })).toThrow(/FOLIO_PREVIOUS_MASTER_KEYS: must be 32 bytes/);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_MASTER_KEY_ID: '256' })).toThrow(/FOLIO_MASTER_KEY_ID/);
   });
 });
