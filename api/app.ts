@@ -26,6 +26,7 @@ import { commentsRouter } from './routes/documents/comments.js';
 import { contentRouter } from './routes/documents/content.js';
 import { documentsRouter } from './routes/documents/documents.js';
 import { liveRouter } from './routes/documents/live.js';
+import { revisionsRouter } from './routes/documents/revisions.js';
 import { suggestionsRouter } from './routes/documents/suggestions.js';
 import { healthRouter } from './routes/health.js';
 import { adminWebhooksRouter } from './routes/admin/webhooks.js';
@@ -48,6 +49,7 @@ const resourceRouters: Router[] = [
   commentsRouter,
   attachmentsRouter,
   liveRouter,
+  revisionsRouter,
   emailsRouter,
   adminWebhooksRouter,
 ];

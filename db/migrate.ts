@@ -15,6 +15,7 @@ import * as documentRevisionDeltas from './migrations/012_document_revision_delt
 import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
 import * as adminSessions from './migrations/014_admin_sessions.js';
 import * as drivePush from './migrations/015_drive_push.js';
+import * as documentRevisionRestores from './migrations/016_document_revision_restores.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013_drive_thumbnails': driveThumbnails,
   '014_admin_sessions': adminSessions,
   '015_drive_push': drivePush,
+  '016_document_revision_restores': documentRevisionRestores,
 };
 
 const source: Knex.MigrationSource<string> = {
