@@ -25,6 +25,7 @@ import { attachmentsRouter } from './routes/documents/attachments.js';
 import { commentsRouter } from './routes/documents/comments.js';
 import { contentRouter } from './routes/documents/content.js';
 import { documentsRouter } from './routes/documents/documents.js';
+import { exportRouter } from './routes/documents/export.js';
 import { liveRouter } from './routes/documents/live.js';
 import { revisionsRouter } from './routes/documents/revisions.js';
 import { suggestionsRouter } from './routes/documents/suggestions.js';
@@ -50,6 +51,7 @@ const resourceRouters: Router[] = [
   attachmentsRouter,
   liveRouter,
   revisionsRouter,
+  exportRouter,
   emailsRouter,
   adminWebhooksRouter,
 ];

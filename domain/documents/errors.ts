@@ -68,6 +68,8 @@ export const invalidFilename = () =>
 export const emptyFile = () => new AppError(422, 'empty_file', 'The attachment has no bytes.');
 export const invalidLimit = () => new AppError(422, 'invalid_limit', 'limit must be a whole number from 1 to 100.');
 export const invalidRevision = () => new AppError(422, 'invalid_revision', 'The revision in the path must be a whole number from 1.');
+export const invalidExportFormat = () => new AppError(422, 'invalid_format', 'format must be md or html.');
+export const invalidSuggestionsView = () => new AppError(422, 'invalid_suggestions', 'suggestions must be show, accept or reject.');
 export const invalidCursor = () => new AppError(422, 'invalid_cursor', 'cursor must be the next_cursor of a previous page of the same list.');
 export const invalidQuery = () => new AppError(422, 'invalid_query', 'q must be a single string of at most 255 characters.');
 
