@@ -16,6 +16,7 @@ import * as driveThumbnails from './migrations/013_drive_thumbnails.js';
 import * as adminSessions from './migrations/014_admin_sessions.js';
 import * as drivePush from './migrations/015_drive_push.js';
 import * as documentRevisionRestores from './migrations/016_document_revision_restores.js';
+import * as webhookTestResend from './migrations/016_webhook_test_resend.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '014_admin_sessions': adminSessions,
   '015_drive_push': drivePush,
   '016_document_revision_restores': documentRevisionRestores,
+  '016_webhook_test_resend': webhookTestResend,
 };
 
 const source: Knex.MigrationSource<string> = {
