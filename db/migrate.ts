@@ -17,6 +17,7 @@ import * as adminSessions from './migrations/014_admin_sessions.js';
 import * as drivePush from './migrations/015_drive_push.js';
 import * as documentRevisionRestores from './migrations/016_document_revision_restores.js';
 import * as webhookTestResend from './migrations/016_webhook_test_resend.js';
+import * as driveChangesNotify from './migrations/016_drive_changes_notify.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '015_drive_push': drivePush,
   '016_document_revision_restores': documentRevisionRestores,
   '016_webhook_test_resend': webhookTestResend,
+  '016_drive_changes_notify': driveChangesNotify,
 };
 
 const source: Knex.MigrationSource<string> = {
