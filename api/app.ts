@@ -26,7 +26,9 @@ import { attachmentsRouter } from './routes/documents/attachments.js';
 import { commentsRouter } from './routes/documents/comments.js';
 import { contentRouter } from './routes/documents/content.js';
 import { documentsRouter } from './routes/documents/documents.js';
+import { exportRouter } from './routes/documents/export.js';
 import { liveRouter } from './routes/documents/live.js';
+import { revisionsRouter } from './routes/documents/revisions.js';
 import { suggestionsRouter } from './routes/documents/suggestions.js';
 import { healthRouter } from './routes/health.js';
 import { adminWebhooksRouter } from './routes/admin/webhooks.js';
@@ -49,6 +51,8 @@ const resourceRouters: Router[] = [
   commentsRouter,
   attachmentsRouter,
   liveRouter,
+  revisionsRouter,
+  exportRouter,
   emailsRouter,
   adminWebhooksRouter,
 ];

@@ -3,7 +3,7 @@
 import { userInfo } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import { presentAttemptPage, presentDailyStats, presentDelivery, presentDestination, presentDestinationWithSecret, presentSecrets } from '../api/presenters/webhooks.js';
-import { dailyStats, listAttempts, listDeliveries, retryDeliveryNow, terminateDelivery, type DeliveryStateFilter } from '../domain/webhooks/deliveries.js';
+import { dailyStats, findDelivery, listAttempts, listDeliveries, resendDelivery, retryDeliveryNow, terminateDelivery, type DeliveryStateFilter } from '../domain/webhooks/deliveries.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -14,7 +14,7 @@ import {
   updateDestination,
   type StatusChange,
 } from '../domain/webhooks/destinations.js';
-import { eventUuidOf } from '../domain/webhooks/events.js';
+import { eventUuidOf, sendTestEvent } from '../domain/webhooks/events.js';
 import { targetPolicyFrom } from '../domain/webhooks/target.js';
 import type { UnitOfWork } from '../domain/unit-of-work.js';
 import { config } from '../platform/config.js';
@@ -30,6 +30,12 @@ function eventOption(value: string): string {
   const uuid = eventUuidOf(value);
   if (!uuid) throw new InvalidArgumentError('must be an event id (whevt_<uuid>)');
   return uuid;
+}
+
+function roundOption(value: string): number {
+  const round = Number(value);
+  if (!Number.isInteger(round) || round < 0) throw new InvalidArgumentError('must be a whole number from 0');
+  return round;
 }
 
 function stateOption(value: string): DeliveryStateFilter {
@@ -163,9 +169,10 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .description('Make a delivery waiting between attempts make its next attempt now (the attempt number goes on in sequence).')
     .requiredOption('--destination <uuid>', 'destination uuid')
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
+    .option('--round <n>', 'a manual resend of the event (default 0: the first delivery)', roundOption, 0)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
-      const key = { destinationUuid: options.destination, eventUuid: options.event };
+      const key = { destinationUuid: options.destination, eventUuid: options.event, round: options.round };
       output(presentDelivery(await withWorkflows((unit) => retryDeliveryNow(unit, key))), options);
     });
   delivery
@@ -175,10 +182,34 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
     .requiredOption('--reason <text>', 'why, for the record')
     .option('--actor <name>', 'who (default operator:<login name>)')
+    .option('--round <n>', 'a manual resend of the event (default 0: the first delivery)', roundOption, 0)
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      const key = { destinationUuid: options.destination, eventUuid: options.event, round: options.round };
+      const by = { actor: options.actor ?? `operator:${userInfo().username}`, reason: options.reason };
+      output(presentDelivery(await withWorkflows((unit) => terminateDelivery(unit, key, by))), options);
+    });
+  // Extensions (docs/extensions.md § Webhooks).
+  delivery
+    .command('resend')
+    .description('Send one past event to one destination again: a new delivery of the same event id, attempts numbered from 1.')
+    .requiredOption('--destination <uuid>', 'destination uuid')
+    .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const key = { destinationUuid: options.destination, eventUuid: options.event };
-      const by = { actor: options.actor ?? `operator:${userInfo().username}`, reason: options.reason };
-      output(presentDelivery(await withWorkflows((unit) => terminateDelivery(unit, key, by))), options);
+      output(presentDelivery(await withWorkflows((unit) => resendDelivery(unit, key))), options);
+    });
+  webhook
+    .command('test')
+    .description('Send a signed webhook.test event to an active destination (once; recorded; never counts towards disabling).')
+    .argument('<uuid>', 'destination uuid')
+    .option('--json', 'print one JSON object')
+    .action(async (uuid: string, options) => {
+      const delivered = await withWorkflows(async (unit) => {
+        const eventUuid = await sendTestEvent(unit, uuid);
+        return (await findDelivery(unit.tx, { destinationUuid: uuid, eventUuid }))!;
+      });
+      output(presentDelivery(delivered), options);
     });
 }

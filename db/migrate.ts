@@ -18,6 +18,9 @@ import * as drivePush from './migrations/015_drive_push.js';
 import * as driveStagedUploads from './migrations/016_drive_staged_uploads.js';
 import * as credentialRevocations from './migrations/017_credential_revocations.js';
 import * as documentStateVersion from './migrations/018_document_state_version.js';
+import * as documentRevisionRestores from './migrations/019_document_revision_restores.js';
+import * as webhookTestResend from './migrations/020_webhook_test_resend.js';
+import * as driveChangesNotify from './migrations/021_drive_changes_notify.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -38,6 +41,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '016_drive_staged_uploads': driveStagedUploads,
   '017_credential_revocations': credentialRevocations,
   '018_document_state_version': documentStateVersion,
+  '019_document_revision_restores': documentRevisionRestores,
+  '020_webhook_test_resend': webhookTestResend,
+  '021_drive_changes_notify': driveChangesNotify,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -13,12 +13,17 @@ export interface DriveCascadeStart {
   workspaceUuid: string;
 }
 
-/** One email.received delivery to one destination: ids only, like every workflow input. */
+/** One event's delivery to one destination: ids only, like every workflow input. */
 export interface WebhookDeliveryStart {
   destinationUuid: string;
   eventUuid: string;
   workspaceUuid: string;
-  mailboxUuid: string;
+  /** null for a webhook.test (an extension), which names no mailbox. */
+  mailboxUuid: string | null;
+  /** A manual resend's round (1, 2, …); absent for the spec's delivery (round 0). */
+  round?: number;
+  /** The attempts the delivery makes when not the spec's five (a webhook.test makes one). */
+  maxAttempts?: number;
 }
 
 /** The thumbnail of one file version (domain/drive/thumbnails.ts): ids only. */
@@ -44,8 +49,8 @@ export interface WorkflowRequests {
   wakeDocumentPurge(documentUuid: string): void;
   /** `folio delivery retry`: the waiting delivery attempts now. `terminate`: Temporal ends it with the reason. */
   /** `afterAttempt`: the attempt the caller saw finished; the wait after it ends even if the timer has not begun. */
-  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; afterAttempt: number }): void;
-  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string }, reason: string): void;
+  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number; afterAttempt: number }): void;
+  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number }, reason: string): void;
 }
 
 /** Lifecycles started before anything is staged (outside any transaction), so every staged upload has one. */

@@ -37,6 +37,13 @@ export const webhookAttempts = new Counter({
   registers: [registry],
 });
 
+/** Drive changes long-polls (an extension) parked in this process, waiting for a change. */
+export const driveChangeWaits = new Gauge({
+  name: 'folio_drive_change_waits',
+  help: 'GET /v1/drive/changes/wait requests of this process waiting for a change.',
+  registers: [registry],
+});
+
 /** The process's PostgreSQL pool (tarn, under knex): connections in use, idle, and requests waiting for one. */
 export function observeDatabasePool(knex: Knex): void {
   const pool = (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;

@@ -50,7 +50,7 @@ export function outboxWorkflowId(request: OutboxRequest): string {
     case 'driveCascade':
       return driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid);
     case 'webhookDelivery':
-      return webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid);
+      return webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid, request.round);
     case 'thumbnail':
       return thumbnailWorkflowId(request.fileUuid, request.versionUuid);
     case 'documentPurge':
@@ -140,16 +140,23 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
   async function startWebhookDelivery(client: Client, request: WebhookDeliveryStart): Promise<void> {
     try {
       await client.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-        workflowId: webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid),
+        workflowId: webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid, request.round),
         taskQueue,
         // Ids only: the history shows which destination, event and mailbox, never the message.
-        args: [{ destinationUuid: request.destinationUuid, eventUuid: request.eventUuid }],
+        args: [
+          {
+            destinationUuid: request.destinationUuid,
+            eventUuid: request.eventUuid,
+            ...(request.round ? { round: request.round } : {}),
+            ...(request.maxAttempts ? { maxAttempts: request.maxAttempts } : {}),
+          },
+        ],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           ...searchAttributes(request.workspaceUuid, request.eventUuid),
           { key: FOLIO_WEBHOOK_DESTINATION, value: request.destinationUuid },
           { key: FOLIO_WEBHOOK_EVENT, value: `whevt_${request.eventUuid}` },
-          { key: FOLIO_MAILBOX, value: request.mailboxUuid },
+          ...(request.mailboxUuid ? [{ key: FOLIO_MAILBOX, value: request.mailboxUuid }] : []),
           { key: FOLIO_WEBHOOK_OUTCOME, value: 'pending' },
         ],
       });
@@ -245,12 +252,12 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
             void wakes.push(() => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid })),
           wakeDocumentPurge: (documentUuid) =>
             void wakes.push(() => wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, { document_uuid: documentUuid })),
-          retryWebhookDelivery: ({ destinationUuid, eventUuid, afterAttempt }) =>
+          retryWebhookDelivery: ({ destinationUuid, eventUuid, round, afterAttempt }) =>
             void wakes.push(() =>
-              wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid), retryWebhookDeliverySignal, { destination_uuid: destinationUuid }, { afterAttempt }),
+              wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid, round), retryWebhookDeliverySignal, { destination_uuid: destinationUuid }, { afterAttempt }),
             ),
-          terminateWebhookDelivery: ({ destinationUuid, eventUuid }, reason) =>
-            void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid), reason)),
+          terminateWebhookDelivery: ({ destinationUuid, eventUuid, round }, reason) =>
+            void wakes.push(() => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid, round), reason)),
         };
         const result = await work({ tx, workflows });
         // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.

@@ -30,10 +30,12 @@ export const documentPurgeWorkflowId = (documentUuid: string) => `document-purge
 export const documentUuidOfPurgeWorkflow = (workflowId: string) => workflowId.replace(/^document-purge:/, '');
 
 /** One event's delivery to one destination (spec/webhooks.md): both ids, so neither a retry nor a sweep starts two. */
-export const webhookDeliveryWorkflowId = (destinationUuid: string, eventUuid: string) => `webhook-delivery:${destinationUuid}:${eventUuid}`;
-export function webhookDeliveryOfWorkflow(workflowId: string): { destinationUuid: string; eventUuid: string } | undefined {
-  const match = /^webhook-delivery:([0-9a-f-]{36}):([0-9a-f-]{36})$/.exec(workflowId);
-  return match ? { destinationUuid: match[1]!, eventUuid: match[2]! } : undefined;
+/** A manual resend (an extension) is round 1, 2, … of the same pair: `…:resend-<round>`. */
+export const webhookDeliveryWorkflowId = (destinationUuid: string, eventUuid: string, round = 0) =>
+  `webhook-delivery:${destinationUuid}:${eventUuid}${round ? `:resend-${round}` : ''}`;
+export function webhookDeliveryOfWorkflow(workflowId: string): { destinationUuid: string; eventUuid: string; round: number } | undefined {
+  const match = /^webhook-delivery:([0-9a-f-]{36}):([0-9a-f-]{36})(?::resend-([1-9]\d*))?$/.exec(workflowId);
+  return match ? { destinationUuid: match[1]!, eventUuid: match[2]!, round: Number(match[3] ?? 0) } : undefined;
 }
 export const WEBHOOK_HISTORY_PURGE_SCHEDULE_ID = 'folio-webhook-history-purge';
 

@@ -44,3 +44,20 @@ export const operationsInput: InputErrors = {
   ...documentsInput,
   fields: { 'body.base_revision': invalidBaseRevision, 'body.batch_id': invalidBatchId },
 };
+
+const MAX_PAGE_LIMIT = 100;
+const DEFAULT_PAGE_LIMIT = 25;
+
+/** A list's page query: limit 1..100 (default 25) and cursor (empty means the first page). */
+export const pageQuery = {
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_PAGE_LIMIT))
+    .default(DEFAULT_PAGE_LIMIT),
+  cursor: z
+    .string()
+    .optional()
+    .transform((cursor) => cursor || undefined),
+};

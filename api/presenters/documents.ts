@@ -2,6 +2,7 @@
 import { attachmentMarkdown, type AttachmentRow } from '../../domain/documents/attachments.js';
 import type { ContentPresenter, ContentView } from '../../domain/documents/content.js';
 import type { VisibleDocument } from '../../domain/documents/documents.js';
+import type { RevisionPage, RevisionView } from '../../domain/documents/history.js';
 import type { MessageView, ThreadView } from '../../domain/documents/threads.js';
 import { presentPerson } from './person.js';
 
@@ -27,14 +28,21 @@ export function presentDocument(document: VisibleDocument, { callerUuid, docsUrl
   };
 }
 
+/** A page of a Documents list: the list object the spec shows, with next_cursor. */
+const presentList = <T>(url: string, page: { hasMore: boolean; nextCursor: string | null }, data: T[]) => ({
+  object: 'list',
+  url,
+  has_more: page.hasMore,
+  data,
+  next_cursor: page.nextCursor,
+});
+
 export function presentDocumentList(url: string, page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null }, viewer: DocumentViewer) {
-  return {
-    object: 'list',
+  return presentList(
     url,
-    has_more: page.hasMore,
-    data: page.documents.map((document) => presentDocument(document, viewer)),
-    next_cursor: page.nextCursor,
-  };
+    page,
+    page.documents.map((document) => presentDocument(document, viewer)),
+  );
 }
 
 function presentMessage(message: MessageView, callerUuid: string) {
@@ -108,3 +116,30 @@ export function attachmentDisposition(attachment: Pick<AttachmentRow, 'filename'
   const encoded = encodeURIComponent(attachment.filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${attachment.inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+/** A revision of a document's history (an extension, docs/extensions.md § Documents history). */
+export function presentRevision(view: RevisionView, callerUuid: string) {
+  return {
+    object: 'document_revision',
+    revision: view.revision,
+    created_at: view.createdAt.toISOString(),
+    author: view.author ? presentPerson(view.author, callerUuid) : null,
+    cause: view.cause,
+    restored_from: view.restoredFrom,
+    summary: { blocks_changed: view.summary.blocks_changed, blocks_added: view.summary.blocks_added, blocks_removed: view.summary.blocks_removed },
+  };
+}
+
+export const presentRevisionList = (url: string, page: RevisionPage, callerUuid: string) =>
+  presentList(
+    url,
+    page,
+    page.revisions.map((view) => presentRevision(view, callerUuid)),
+  );
+
+/** One revision with the markdown at it. */
+export const presentRevisionContent = (uuid: string, view: RevisionView & { markdown: string }, callerUuid: string) => ({
+  ...presentRevision(view, callerUuid),
+  uuid,
+  markdown: view.markdown,
+});

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { PartUrl, StagedContent } from '../../domain/drive/content.js';
 import { base64Length, base64Stream, encodeDataKey, type ChunkLayout } from '../../domain/drive/crypto.js';
 import type { VisibleItem } from '../../domain/drive/rows.js';
+import type { UploadStatus } from '../../domain/drive/upload-status.js';
 
 /** The upload initiate fields; the replace initiate answers the same with version_uuid for file_uuid. */
 export function presentStagedContent(staged: StagedContent, idField: 'file_uuid' | 'version_uuid') {
@@ -13,6 +14,20 @@ export function presentStagedContent(staged: StagedContent, idField: 'file_uuid'
     chunk_size_bytes: staged.layout.chunkSizeBytes,
     chunk_count: staged.layout.chunkCount,
     storage_upload_id: staged.uploadId,
+  };
+}
+
+/** A chunked upload in flight (an extension): its layout, the parts storage holds, and when it expires. */
+export function presentUploadStatus(status: UploadStatus) {
+  return {
+    object: 'drive_upload',
+    file_uuid: status.version.file_uuid,
+    upload_status: 'uploading',
+    chunk_size_bytes: status.version.chunk_size_bytes,
+    chunk_count: status.version.chunk_count,
+    storage_upload_id: status.version.storage_upload_id,
+    parts: status.parts.map((part) => ({ part_number: part.part, size_bytes: part.size, etag: part.etag })),
+    expires_at: status.expiresAt.toISOString(),
   };
 }
 

@@ -19,6 +19,8 @@ export const forbiddenOwnMessage = () => new AppError(403, 'forbidden', 'Only th
 
 export const documentNotFound = () => new AppError(404, 'not_found', 'No such document, or it is not visible to you.');
 export const attachmentNotFound = () => new AppError(404, 'not_found', 'No such attachment on this document.');
+export const revisionNotFound = (revision: number) =>
+  new AppError(404, 'revision_not_found', `This document has no revision ${revision}.`);
 export const commentNotFound = () => new AppError(404, 'comment_not_found', 'No such comment or message on this document.');
 
 export const conflict = (current: Record<string, unknown>) =>
@@ -65,6 +67,9 @@ export const invalidFilename = () =>
   new AppError(422, 'invalid_filename', 'The filename query parameter is required: a name of 1 to 255 characters without control characters.');
 export const emptyFile = () => new AppError(422, 'empty_file', 'The attachment has no bytes.');
 export const invalidLimit = () => new AppError(422, 'invalid_limit', 'limit must be a whole number from 1 to 100.');
+export const invalidRevision = () => new AppError(422, 'invalid_revision', 'The revision in the path must be a whole number from 1.');
+export const invalidExportFormat = () => new AppError(422, 'invalid_format', 'format must be md or html.');
+export const invalidSuggestionsView = () => new AppError(422, 'invalid_suggestions', 'suggestions must be show, accept or reject.');
 export const invalidCursor = () => new AppError(422, 'invalid_cursor', 'cursor must be the next_cursor of a previous page of the same list.');
 export const invalidQuery = () => new AppError(422, 'invalid_query', 'q must be a single string of at most 255 characters.');
 

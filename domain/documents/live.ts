@@ -1,9 +1,9 @@
 // The live channel's fan-out: writers NOTIFY inside their transaction (delivered at commit), and each API process
 // keeps one LISTEN connection that hands notifications to the open event streams of that document.
 import type { Knex } from 'knex';
-import pg from 'pg';
 import type { Logger } from '../../platform/logger.js';
 import type { Caller } from '../caller.js';
+import { NotificationHub } from '../notification-hub.js';
 import { findVisibleDocument, type DocumentSettings } from './documents.js';
 
 /** The PostgreSQL channel. Payloads carry ids and numbers only, never content: `<document uuid> <event> <revision>`. */
@@ -49,98 +49,28 @@ export async function mayStillFollow(knex: Knex, caller: Caller, settings: Docum
   );
 }
 
-const RECONNECT_DELAY_MS = 1000;
-
-/**
- * One LISTEN connection per process, opened with the first subscriber. After a lost connection it reconnects and
- * tells every subscriber to resync, since notifications sent meanwhile are lost.
- */
+/** One LISTEN connection per process for the live channel (domain/notification-hub.ts), keyed by document. */
 export class LiveHub {
-  private readonly listeners = new Map<string, Set<LiveListener>>();
-  private client: pg.Client | undefined;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
+  private readonly hub: NotificationHub<LiveEvent>;
 
   /** `connectionString` is the database's; the LISTEN connection is its own, outside the pool. */
-  constructor(private readonly options: { connectionString: string; log: Pick<Logger, 'warn'> }) {}
-
-  async subscribe(documentUuid: string, listener: LiveListener): Promise<() => void> {
-    let set = this.listeners.get(documentUuid);
-    if (!set) this.listeners.set(documentUuid, (set = new Set()));
-    set.add(listener);
-    try {
-      await this.connect();
-    } catch (error) {
-      this.remove(documentUuid, listener);
-      throw error;
-    }
-    return () => this.remove(documentUuid, listener);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
-  }
-
-  private remove(documentUuid: string, listener: LiveListener) {
-    const set = this.listeners.get(documentUuid);
-    set?.delete(listener);
-    if (set?.size === 0) this.listeners.delete(documentUuid);
-  }
-
-  private connect(): Promise<void> {
-    if (this.client) return Promise.resolve();
-    this.connecting ??= this.open().finally(() => {
-      this.connecting = undefined;
+  constructor(options: { connectionString: string; log: Pick<Logger, 'warn'> }) {
+    this.hub = new NotificationHub({
+      ...options,
+      channel: DOCUMENT_CHANNEL,
+      name: 'live channel',
+      parse: (payload) => {
+        const event = parsePayload(payload);
+        return event && { key: event.documentUuid, event };
+      },
     });
-    return this.connecting;
   }
 
-  private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.connectionString });
-    client.on('notification', (message) => {
-      const event = parsePayload(message.payload);
-      if (!event) return;
-      for (const listener of this.listeners.get(event.documentUuid) ?? []) listener(event);
-    });
-    client.on('error', (error) => {
-      this.options.log.warn({ err: error }, 'live channel connection failed');
-      this.lost(client);
-    });
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${DOCUMENT_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    this.client = client;
+  subscribe(documentUuid: string, listener: LiveListener): Promise<() => void> {
+    return this.hub.subscribe(documentUuid, (event) => listener(event === 'resync' ? { event: 'resync', documentUuid } : event));
   }
 
-  private lost(client: pg.Client) {
-    if (this.client !== client) return;
-    this.client = undefined;
-    client.removeAllListeners('end');
-    void client.end().catch(() => undefined);
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect() {
-    if (this.closed || this.listeners.size === 0) return;
-    setTimeout(() => {
-      this.connect().then(
-        () => {
-          for (const [documentUuid, set] of this.listeners) for (const listener of set) listener({ event: 'resync', documentUuid });
-        },
-        (error) => {
-          this.options.log.warn({ err: error }, 'live channel reconnect failed');
-          this.scheduleReconnect();
-        },
-      );
-    }, RECONNECT_DELAY_MS).unref();
+  close(): Promise<void> {
+    return this.hub.close();
   }
 }

@@ -64,6 +64,22 @@ export async function readChanges(knex: Knex, caller: Caller, cursor: FeedCursor
   );
 }
 
+/**
+ * An empty page whose cursor is the head of the log (an extension, Graph's `token=latest`): a client that needs no
+ * snapshot starts following changes from now.
+ */
+export async function latestChanges(knex: Knex, caller: Caller): Promise<FeedPage> {
+  return knex.transaction(
+    async (tx) => {
+      const { head } = await logBounds(tx, caller.workspaceUuid);
+      const asOf = ((await tx.raw('select now() as now')).rows[0] as { now: Date }).now;
+      const cursor: FeedCursor = { phase: 'delta', workspaceUuid: caller.workspaceUuid, userUuid: caller.userUuid, seq: head.toString() };
+      return { entries: [], cursor, hasMore: false, asOf };
+    },
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
 /** The pruning floor and the newest seq of a workspace's log (at least the floor; 0 for an empty log). */
 async function logBounds(knex: Knex, workspaceUuid: string): Promise<{ floor: bigint; head: bigint }> {
   const floorRow = await knex('drive_change_log_floors').where({ workspace_uuid: workspaceUuid }).first('pruned_through_seq');

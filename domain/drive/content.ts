@@ -270,14 +270,19 @@ async function presignParts(store: ContentStore, version: VersionRow, partNumber
   return presignPartUrls(store, version.storage_key, version.storage_upload_id!, wanted);
 }
 
-/** Part URLs of the caller's upload in flight: 404 if unknown, 422 invalid_upload_status if completed. */
-export async function presignUploadParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
-  const item = await ownUpload(deps.db, caller, fileUuid, { forUpdate: false });
+/** The caller's chunked upload in flight and its staged version: 404 if unknown, 422 invalid_upload_status if completed. */
+export async function stagedChunkedUpload(knex: Knex, caller: Caller, fileUuid: string): Promise<VersionRow & { storage_upload_id: string }> {
+  const item = await ownUpload(knex, caller, fileUuid, { forUpdate: false });
   if (!item) throw notFound();
   if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is already completed.');
-  const version = await stagedVersionOf(deps.db, item.uuid, { createdBy: caller.userUuid });
+  const version = await stagedVersionOf(knex, item.uuid, { createdBy: caller.userUuid });
   if (!version?.storage_upload_id) throw notFound();
-  return presignParts(deps, version, partNumbers);
+  return version as VersionRow & { storage_upload_id: string };
+}
+
+/** Part URLs of the caller's upload in flight: 404 if unknown, 422 invalid_upload_status if completed. */
+export async function presignUploadParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
+  return presignParts(deps, await stagedChunkedUpload(deps.db, caller, fileUuid), partNumbers);
 }
 
 /**

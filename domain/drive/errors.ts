@@ -16,6 +16,10 @@ export const invalidVariant = () => new AppError(400, 'invalid_variant', 'Unknow
 export const tooManyUuids = () => new AppError(400, 'too_many_uuids', 'At most 25 uuids per thumbnail batch.');
 export const syncTokenInvalid = () =>
   new AppError(410, 'sync_token_invalid', 'The changes cursor cannot be honored; discard it and reseed without since.');
+export const tooManyWaits = (maxWaits: number, retryAfterSeconds: number) =>
+  new AppError(429, 'too_many_waits', `You have ${maxWaits} changes long-polls open, the most one person may hold; let one end first.`, { max_waits: maxWaits }, {
+    'Retry-After': String(retryAfterSeconds),
+  });
 export const invalidUploadStatus = (description = 'The upload is not in a state that allows this.') =>
   new AppError(422, 'invalid_upload_status', description);
 export const invalidParts = (partNumbers: number[]) =>

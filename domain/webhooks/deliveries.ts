@@ -4,7 +4,8 @@
 import type { Knex } from 'knex';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { notFound } from '../errors.js';
-import { eventId } from './events.js';
+import { isUuid } from '../uuid.js';
+import { EMAIL_RECEIVED, eventId, TEST_ATTEMPTS } from './events.js';
 import { invalidTransition } from './errors.js';
 import { signingSecrets, type SecretRow } from './secrets.js';
 
@@ -16,10 +17,14 @@ export const deliveryId = (attemptUuid: string) => `whdel_${attemptUuid}`;
 export interface DeliveryKey {
   destinationUuid: string;
   eventUuid: string;
+  /** 0 for the spec's delivery of the event; 1, 2, … for manual resends (docs/extensions.md § Webhooks). */
+  round?: number;
 }
 
 export interface AttemptKey extends DeliveryKey {
   attempt: number;
+  /** The attempts this delivery makes: 5 (the spec), or 1 for a webhook.test. */
+  maxAttempts?: number;
 }
 
 /** What the workflow learns of an attempt: ids and outcomes only. */
@@ -29,10 +34,10 @@ export type AttemptPlan =
   | { action: 'finished'; outcome: AttemptOutcome }
   | { action: 'send'; url: string; secrets: string[]; body: Buffer; eventType: string };
 
-const keyOf = (key: DeliveryKey) => ({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid });
+const keyOf = (key: DeliveryKey) => ({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid, round: key.round ?? 0 });
 
 /** The body every attempt of an event sends, byte for byte: identifiers only (spec/webhooks.md § Delivery request). */
-export function eventBody(event: { uuid: string; type: string; workspace_uuid: string; email_uuid: string; created_at: Date }): Buffer {
+export function eventBody(event: { uuid: string; type: string; workspace_uuid: string; email_uuid: string | null; created_at: Date }): Buffer {
   return Buffer.from(
     JSON.stringify({
       id: eventId(event.uuid),
@@ -40,7 +45,8 @@ export function eventBody(event: { uuid: string; type: string; workspace_uuid: s
       workspace_uuid: event.workspace_uuid,
       // ISO 8601 with an explicit offset: always UTC, written +00:00 rather than Z.
       created_at: event.created_at.toISOString().replace('Z', '+00:00'),
-      data: { email_uuid: event.email_uuid },
+      // webhook.test (an extension) carries no data.
+      data: event.type === EMAIL_RECEIVED ? { email_uuid: event.email_uuid } : {},
     }),
   );
 }
@@ -83,7 +89,7 @@ export async function claimAttempt(knex: Knex, key: AttemptKey, attemptUuid: str
   return knex.transaction(async (tx) => {
     const [row] = await tx('webhook_attempts')
       .insert({ uuid: attemptUuid, ...keyOf(key), attempt: key.attempt })
-      .onConflict(['destination_uuid', 'event_uuid', 'attempt'])
+      .onConflict(['destination_uuid', 'event_uuid', 'round', 'attempt'])
       .ignore()
       .returning('uuid');
     if (!row) return undefined;
@@ -131,8 +137,11 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       const row = await tx('webhook_attempts').where({ uuid: attemptUuid }).first();
       return row?.error_class === 'address_refused' ? 'disabled' : row?.outcome === 'success' ? 'success' : 'failure';
     }
+    // Only the spec's own deliveries of email.received move the auto-disable counter: a webhook.test or a manual
+    // resend never does (docs/extensions.md § Webhooks).
+    const counted = (key.round ?? 0) === 0 && (await tx('webhook_events').where({ uuid: key.eventUuid }).first('type'))?.type === EMAIL_RECEIVED;
     if (success) {
-      await tx('webhook_destinations').where({ uuid: key.destinationUuid }).update({ consecutive_failures: 0 });
+      if (counted) await tx('webhook_destinations').where({ uuid: key.destinationUuid }).update({ consecutive_failures: 0 });
       await finishDelivery(tx, key, 'succeeded');
       return 'success';
     }
@@ -141,7 +150,7 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       await finishDelivery(tx, key, 'stopped');
       return 'disabled';
     }
-    if (key.attempt < MAX_ATTEMPTS) {
+    if (key.attempt < (key.maxAttempts ?? MAX_ATTEMPTS)) {
       await tx('webhook_deliveries')
         .where(keyOf(key))
         .whereIn('state', IN_FLIGHT)
@@ -149,6 +158,7 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       return 'failure';
     }
     await finishDelivery(tx, key, 'failed');
+    if (!counted) return 'failure';
     const [destination] = await tx('webhook_destinations')
       .where({ uuid: key.destinationUuid })
       .increment('consecutive_failures', 1)
@@ -191,8 +201,9 @@ export async function retryDeliveryNow(unit: UnitOfWork, key: DeliveryKey): Prom
 export interface DeliveryRow {
   destination_uuid: string;
   event_uuid: string;
+  round: number;
   workspace_uuid: string;
-  mailbox_uuid: string;
+  mailbox_uuid: string | null;
   state: string;
   attempts: number;
   next_attempt_at: Date | null;
@@ -235,6 +246,7 @@ export interface AttemptRow {
   uuid: string;
   destination_uuid: string;
   event_uuid: string;
+  round: number;
   attempt: number;
   outcome: 'pending' | 'success' | 'failure';
   status_code: number | null;
@@ -323,4 +335,38 @@ export async function purgeWebhookHistory(knex: Knex, cutoff: Date, batch = 5000
     .whereNotExists(knex('webhook_deliveries').whereRaw('webhook_deliveries.event_uuid = webhook_events.uuid'))
     .delete();
   return total;
+}
+
+/**
+ * A manual resend of one past event to one destination (an extension, docs/extensions.md § Webhooks; GitHub's
+ * redeliver): a new delivery of the same event id, round n + 1, its attempts numbered from 1 again and signed anew.
+ * Only an event the destination was sent in the first place (round 0 exists) can be resent: an event that occurred
+ * while the destination was paused or disabled never had a delivery, and is never replayed. Refused while the
+ * destination is not active or another delivery of the event to it is in flight.
+ */
+export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promise<DeliveryRow> {
+  const { tx } = unit;
+  if (!isUuid(key.destinationUuid)) throw notFound();
+  const destination = await tx('webhook_destinations').where({ uuid: key.destinationUuid }).forUpdate().first('status');
+  const rounds: DeliveryRow[] = await tx('webhook_deliveries').where({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid }).orderBy('round');
+  const original = rounds[0];
+  if (!destination || !original || original.round !== 0) {
+    throw notFound('That event was never sent to this destination (not subscribed, or paused or disabled when it occurred); missed events are never replayed.');
+  }
+  if (destination.status !== 'active') throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
+  const inFlight = rounds.find((row) => IN_FLIGHT.includes(row.state));
+  if (inFlight) throw invalidTransition(`A delivery of that event to this destination is still ${inFlight.state} (round ${inFlight.round}).`);
+  const round = rounds[rounds.length - 1]!.round + 1;
+  const [row] = await tx('webhook_deliveries')
+    .insert({ ...keyOf({ ...key, round }), workspace_uuid: original.workspace_uuid, mailbox_uuid: original.mailbox_uuid })
+    .returning('*');
+  const event = await tx('webhook_events').where({ uuid: key.eventUuid }).first('type');
+  await unit.workflows.startWebhookDelivery({
+    ...key,
+    round,
+    workspaceUuid: original.workspace_uuid,
+    mailboxUuid: original.mailbox_uuid,
+    maxAttempts: event.type === EMAIL_RECEIVED ? MAX_ATTEMPTS : TEST_ATTEMPTS,
+  });
+  return row as DeliveryRow;
 }

@@ -2,10 +2,16 @@
 // with one delivery per active destination subscribed to the mailbox, each started through the outbox after commit.
 import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
+import { invalidTransition } from './errors.js';
 
 export const EVENT_ID_PREFIX = 'whevt_';
 export const EMAIL_RECEIVED = 'email.received';
+/** An extension (docs/extensions.md § Webhooks), outside the spec's single event type: sent only on request. */
+export const WEBHOOK_TEST = 'webhook.test';
+/** A webhook.test is sent once: its answer is what the operator wants to see, now. */
+export const TEST_ATTEMPTS = 1;
 
 export const eventId = (eventUuid: string) => `${EVENT_ID_PREFIX}${eventUuid}`;
 
@@ -52,4 +58,23 @@ export async function recordEmailReceived(
     await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid });
   }
   return eventId(eventUuid);
+}
+
+/**
+ * Records a webhook.test event and its one delivery to an active destination (409 otherwise), started through the
+ * outbox: signed as every delivery is, sent once, kept in the history, and never moving the auto-disable counter.
+ * Answers the event's uuid.
+ */
+export async function sendTestEvent(unit: UnitOfWork, destinationUuid: string): Promise<string> {
+  const { tx } = unit;
+  if (!isUuid(destinationUuid)) throw notFound();
+  const destination = await tx('webhook_destinations').where({ uuid: destinationUuid }).forUpdate().first('status', 'workspace_uuid');
+  if (!destination) throw notFound();
+  if (destination.status !== 'active') throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
+  const eventUuid = randomUUID();
+  const workspaceUuid = destination.workspace_uuid as string;
+  await tx('webhook_events').insert({ uuid: eventUuid, workspace_uuid: workspaceUuid, type: WEBHOOK_TEST });
+  await tx('webhook_deliveries').insert({ destination_uuid: destinationUuid, event_uuid: eventUuid, workspace_uuid: workspaceUuid });
+  await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid, mailboxUuid: null, maxAttempts: TEST_ATTEMPTS });
+  return eventUuid;
 }

@@ -5,7 +5,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../../../domain/errors.js';
 import { listWorkspaceMailboxes } from '../../../domain/email/mailboxes.js';
-import { dailyStats, lastFinishedAttempts, listAttempts } from '../../../domain/webhooks/deliveries.js';
+import { dailyStats, lastFinishedAttempts, listAttempts, resendDelivery } from '../../../domain/webhooks/deliveries.js';
+import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -22,6 +23,7 @@ import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
 import { isUuid } from '../../../domain/uuid.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
+import { runInTransaction } from '../../middleware/transaction.js';
 import { pageContext, type AdminAppSettings } from '../session.js';
 import { destinationPage, type DestinationView } from '../views/destination.js';
 import { destinationFormPage, destinationsPage, NOTICES, type DestinationFormValues, type Notice } from '../views/destinations.js';
@@ -192,6 +194,32 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
     await db().transaction((tx) => rotateSigningSecret(tx, deps, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }));
     redirectTo(ctx, `/webhooks/${destination.uuid}`, 'rotated');
+  });
+
+  // Extensions (docs/extensions.md § Webhooks). A refusal (not active, in flight, never sent) is said on the page.
+  const refusedOr = async (work: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) return false;
+      throw error;
+    }
+  };
+
+  router.post('/webhooks/:uuid/test', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const sent = await refusedOr(() => runInTransaction((unit) => sendTestEvent(unit, destination.uuid)));
+    redirectTo(ctx, `/webhooks/${destination.uuid}`, sent ? 'test_sent' : 'test_refused');
+  });
+
+  router.post('/webhooks/:uuid/events/:event/resend', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const eventUuid = eventUuidOf(ctx.params.event ?? '');
+    const sent = eventUuid !== undefined && (await refusedOr(() => runInTransaction((unit) => resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid }))));
+    redirectTo(ctx, `/webhooks/${destination.uuid}`, sent ? 'resent' : 'resend_refused');
   });
 
   return router;

@@ -71,7 +71,7 @@ function secretSection(page: PageContext, view: DestinationView) {
 </section>`;
 }
 
-function attemptRows(view: DestinationView) {
+function attemptRows(page: PageContext, view: DestinationView) {
   return view.attempts.map((attempt) => {
     const result = attempt.outcome === 'pending' ? 'in flight' : attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error_class ?? 'error');
     return html`<tr class="attempt ${attempt.outcome}">
@@ -92,6 +92,7 @@ function attemptRows(view: DestinationView) {
       <dt>x-service-signature</dt><dd>t=…,v1=… <span class="muted">(HMAC of the body; not kept)</span></dd>
       <dt>Response</dt><dd>${attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error_class ?? 'none yet')}${attempt.response_time_ms !== null ? ` in ${attempt.response_time_ms} ms` : ''}</dd>
     </dl>
+    ${actionForm(page, `${page.base}/webhooks/${view.destination.uuid}/events/${eventId(attempt.event_uuid)}/resend`, 'Resend event', { confirm: 'Send this event to the destination again?' })}
   </details></td>
 </tr>`;
   });
@@ -110,7 +111,10 @@ export function destinationPage(page: PageContext, view: DestinationView) {
     ${destination.description ? html`<p>${destination.description}</p>` : ''}
     <p class="muted small">Mailboxes: ${destination.mailboxes.length ? destination.mailboxes.map((uuid) => html`<span class="chip">${view.mailboxAddress.get(uuid) ?? uuid}</span>`) : 'none'}</p>
   </div>
-  <a class="button plain" href="${base}/edit">Edit</a>
+  <div>
+    ${actionForm(page, `${base}/test`, 'Send test event')}
+    <a class="button plain" href="${base}/edit">Edit</a>
+  </div>
 </div>
 ${view.notice ? html`<p class="notice" role="status">${NOTICES[view.notice]}</p>` : ''}
 <div class="grid">
@@ -132,7 +136,7 @@ ${view.notice ? html`<p class="notice" role="status">${NOTICES[view.notice]}</p>
   ${view.attempts.length
     ? html`<div class="table-wrap"><table class="attempts">
     <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">Result</th><th scope="col">Response time</th><th scope="col"><span class="visually-hidden">Details</span></th></tr></thead>
-    <tbody>${attemptRows(view)}</tbody>
+    <tbody>${attemptRows(page, view)}</tbody>
   </table></div>
   ${view.nextCursor ? html`<p><a class="button plain" href="${base}?before=${view.nextCursor}#attempts-title">Older attempts</a></p>` : ''}`
     : html`<p class="muted">No attempts yet. They appear here as mail arrives in a subscribed mailbox.</p>`}

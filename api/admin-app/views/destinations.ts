@@ -11,6 +11,10 @@ export const NOTICES = {
   resumed: 'Resumed.',
   enabled: 'Turned on. Events that arrived while it was disabled are not delivered.',
   rotated: 'New signing secret issued. The previous one keeps signing for 24 hours.',
+  test_sent: 'Test event sent (webhook.test, once). Its attempt appears below; it never counts towards disabling.',
+  test_refused: 'A test event goes only to an active destination: resume or enable it first.',
+  resent: 'Event sent again as a new delivery; its attempts appear below, numbered from 1.',
+  resend_refused: 'That event cannot be sent again now: the destination is not active, a delivery of it is still in flight, or it was never sent here.',
 } as const;
 export type Notice = keyof typeof NOTICES;
 

@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { invalidBody, notFound } from '../../../domain/errors.js';
 import { isUuid } from '../../../domain/uuid.js';
-import { dailyStats, listAttempts, listDeliveries, retryDeliveryNow, terminateDelivery } from '../../../domain/webhooks/deliveries.js';
+import { dailyStats, findDelivery, listAttempts, listDeliveries, resendDelivery, retryDeliveryNow, terminateDelivery } from '../../../domain/webhooks/deliveries.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -16,7 +16,7 @@ import {
   updateDestination,
   type StatusChange,
 } from '../../../domain/webhooks/destinations.js';
-import { eventUuidOf } from '../../../domain/webhooks/events.js';
+import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
 import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
@@ -66,6 +66,7 @@ export const WebhooksDeliveriesSchema = z.object({
   query: z.object({ state: z.enum(['waiting', 'running', 'done']).optional(), limit: z.coerce.number().int().min(1).max(100).default(100) }),
 });
 export const WebhooksDeliveryRetrySchema = z.object({ params: DeliveryParams });
+export const WebhooksDeliveryResendSchema = z.object({ params: DeliveryParams });
 export const WebhooksDeliveryTerminateSchema = z.object({ params: DeliveryParams, body: z.object({ reason: z.string().min(1).max(1000) }) });
 
 const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin()];
@@ -163,3 +164,21 @@ adminWebhooksRouter.post(
     ctx.body = presentDelivery(await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }));
   },
 );
+
+// Extensions (docs/extensions.md § Webhooks): a signed webhook.test event, and a manual resend of one past event.
+adminWebhooksRouter.post('/:uuid/test', ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksShowSchema);
+  const unit = unitOf(ctx.state);
+  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+  const event = await sendTestEvent(unit, destination.uuid);
+  ctx.status = 202;
+  ctx.body = presentDelivery((await findDelivery(unit.tx, { destinationUuid: destination.uuid, eventUuid: event }))!);
+});
+
+adminWebhooksRouter.post('/:uuid/deliveries/:event/resend', ...admin, validate(WebhooksDeliveryResendSchema, adminInput), transaction(), async (ctx) => {
+  const { params } = input(ctx.state, WebhooksDeliveryResendSchema);
+  const unit = unitOf(ctx.state);
+  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+  ctx.status = 202;
+  ctx.body = presentDelivery(await resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid: params.event }));
+});

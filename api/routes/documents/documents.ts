@@ -8,14 +8,13 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
+import { pageQuery } from '../../middleware/documents-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentDocument, presentDocumentList, type DocumentViewer } from '../../presenters/documents.js';
 
 const MAX_TITLE_LENGTH = 255;
-const MAX_LIMIT = 100;
-const DEFAULT_LIMIT = 25;
 
 /** A title: a string of at most 255 characters, or null; "" and null both mean untitled (null). */
 const title = z
@@ -24,7 +23,7 @@ const title = z
   .nullable()
   .transform((text) => text || null);
 
-/** q (title contains, case-insensitive; empty means all), limit 1..100 (default 25), cursor (empty means the first page). A repeated parameter is refused. */
+/** q (title contains, case-insensitive; empty means all), limit and cursor (pageQuery). A repeated parameter is refused. */
 const DocumentsListSchema = z.object({
   query: z.object({
     q: z
@@ -32,16 +31,7 @@ const DocumentsListSchema = z.object({
       .max(255)
       .optional()
       .transform((q) => q || undefined),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/)
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_LIMIT))
-      .default(DEFAULT_LIMIT),
-    cursor: z
-      .string()
-      .optional()
-      .transform((cursor) => cursor || undefined),
+    ...pageQuery,
   }),
 });
 const listInput = { ...documentsInput, fields: { 'query.q': invalidQuery, 'query.limit': invalidLimit, 'query.cursor': invalidCursor } };

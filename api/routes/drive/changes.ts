@@ -2,13 +2,17 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { driveInput, input, validate } from '../../middleware/validate.js';
+import { driveInput, input, validate, type InputErrors } from '../../middleware/validate.js';
 import { presentChangesPage } from '../../presenters/drive-changes.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, readChanges } from '../../../domain/drive/changes-feed.js';
-import { syncTokenInvalid } from '../../../domain/drive/errors.js';
+import { driveChangesHub, waitForVisibleChange } from '../../../domain/drive/change-notifications.js';
+import { DEFAULT_PAGE_SIZE, latestChanges, MAX_PAGE_SIZE, readChanges } from '../../../domain/drive/changes-feed.js';
+import { syncTokenInvalid, tooManyWaits } from '../../../domain/drive/errors.js';
 import { decodeSyncToken, deriveSyncTokenKey, encodeSyncToken } from '../../../domain/drive/sync-token.js';
+import { invalidBody } from '../../../domain/errors.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
+import { logger } from '../../../platform/logger.js';
+import { driveChangeWaits } from '../../../platform/metrics.js';
 
 let keys: Buffer[] | undefined;
 /**
@@ -40,14 +44,70 @@ export const ChangesListSchema = z.object({
       .transform(Number)
       .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
       .default(DEFAULT_PAGE_SIZE),
+    // An extension (docs/extensions.md § Drive changes extras): `latest` answers an empty page at the head.
+    sync_token: z.literal('latest').optional(),
+  }).refine((query) => !(query.sync_token && query.since), { message: 'since and sync_token=latest exclude each other', path: ['sync_token'] }),
+});
+
+/** A token's cursor, for the long-poll: required, and a token of this server. */
+const sealedToken = z.string().transform((token, ctx) => {
+  const cursor = token ? decodeSyncToken(token, syncTokenKey()) : undefined;
+  if (cursor) return cursor;
+  ctx.addIssue({ code: 'custom', message: 'sync_token is not a sync token of this server.' });
+  return z.NEVER;
+});
+
+const MAX_WAIT_SECONDS = 120;
+const DEFAULT_WAIT_SECONDS = 30;
+/** Long-polls one person may hold open in one API process; each holds a request and reads the feed when woken. */
+export const MAX_WAITS_PER_USER = 3;
+
+export const ChangesWaitSchema = z.object({
+  query: z.object({
+    sync_token: sealedToken,
+    timeout: z
+      .string()
+      .regex(/^[0-9]{1,3}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_WAIT_SECONDS))
+      .default(DEFAULT_WAIT_SECONDS),
   }),
 });
+
+/** A token that is not this server's is 410 sync_token_invalid, as for since; an absent one 400 invalid_body. */
+const waitInput: InputErrors = {
+  ...driveInput,
+  fields: { 'query.sync_token': (issue) => (issue.code === 'custom' ? syncTokenInvalid() : invalidBody('sync_token is required.', { fields: ['sync_token'] })) },
+};
+
+// One LISTEN connection per API process, opened with the first long-poll.
+let hub: ReturnType<typeof driveChangesHub> | undefined;
+const changesHub = () => (hub ??= driveChangesHub({ connectionString: config().databaseUrl, log: logger.child({ category: 'drive-changes' }) }));
+const waitsByUser = new Map<string, number>();
+const parked = { enter: () => driveChangeWaits.inc(), leave: () => driveChangeWaits.dec() };
 
 export const changesRouter = new Router({ prefix: '/v1/drive' });
 
 changesRouter.get('/changes', requireScope('drive.read'), validate(ChangesListSchema, { ...driveInput, fields: { 'query.since': syncTokenInvalid } }), async (ctx) => {
   const { query } = input(ctx.state, ChangesListSchema);
   const me = callerOf(ctx.state);
-  const page = await readChanges(db(), me, query.since, query.limit);
+  const page = query.sync_token === 'latest' ? await latestChanges(db(), me) : await readChanges(db(), me, query.since, query.limit);
   ctx.body = presentChangesPage(page, encodeSyncToken(page.cursor, syncTokenKey()), me.userUuid);
+});
+
+changesRouter.get('/changes/wait', requireScope('drive.read'), validate(ChangesWaitSchema, waitInput), async (ctx) => {
+  const { query } = input(ctx.state, ChangesWaitSchema);
+  const me = callerOf(ctx.state);
+  const open = waitsByUser.get(me.userUuid) ?? 0;
+  if (open >= MAX_WAITS_PER_USER) throw tooManyWaits(MAX_WAITS_PER_USER, DEFAULT_WAIT_SECONDS);
+  waitsByUser.set(me.userUuid, open + 1);
+  try {
+    const changes = await waitForVisibleChange(db(), changesHub(), me, query.sync_token, query.timeout * 1000, parked);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { changes };
+  } finally {
+    const left = (waitsByUser.get(me.userUuid) ?? 1) - 1;
+    if (left > 0) waitsByUser.set(me.userUuid, left);
+    else waitsByUser.delete(me.userUuid);
+  }
 });

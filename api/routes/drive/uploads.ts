@@ -9,8 +9,10 @@ import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile } from '../../presenters/drive.js';
-import { presentPartUrls, presentStagedContent } from '../../presenters/drive-content.js';
+import { presentPartUrls, presentStagedContent, presentUploadStatus } from '../../presenters/drive-content.js';
 import { abortUpload, beginUpload, completeUpload, presignUploadParts } from '../../../domain/drive/content.js';
+import { readUploadStatus } from '../../../domain/drive/upload-status.js';
+import { config } from '../../../platform/config.js';
 
 export const UploadsCreateSchema = z.object({
   body: z.object({
@@ -26,6 +28,8 @@ export const UploadsPartUrlsSchema = z.object({ params: z.object({ uuid: uuidPar
 export const UploadsCompleteSchema = z.object({ params: z.object({ uuid: uuidParam }), body: CompleteBody });
 
 export const UploadsAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+
+export const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads' });
 
@@ -66,4 +70,11 @@ uploadsRouter.post('/:uuid/abort', requireScope('drive.create'), validate(Upload
   const { params } = input(ctx.state, UploadsAbortSchema);
   await abortUpload(contentDeps(), unitOf(ctx.state), callerOf(ctx.state), params.uuid);
   ctx.status = 204;
+});
+
+// An extension (docs/extensions.md § Upload session status): the parts storage holds, so a client resumes.
+uploadsRouter.get('/:uuid', requireScope('drive.create'), validate(UploadsStatusSchema, driveInput), async (ctx) => {
+  const { params } = input(ctx.state, UploadsStatusSchema);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = presentUploadStatus(await readUploadStatus(contentDeps(), callerOf(ctx.state), params.uuid, config().uploadExpiryMs));
 });

@@ -16,7 +16,7 @@ const usedBytes = async (workspaceUuid: string) => Number((await db()('workspace
 const logBytes = async (documentUuid: string) =>
   Number((await db()('document_revisions').where({ document_uuid: documentUuid }).sum({ n: 'charged_bytes' }).first())!.n);
 const logRows = (documentUuid: string) => db()('document_revisions').where({ document_uuid: documentUuid }).orderBy('revision');
-/** The current state: the log's current revision (db/migrations/016 keeps it nowhere else). */
+/** The current state: the log's current revision (db/migrations/018 keeps it nowhere else). */
 const currentState = async (documentUuid: string) => {
   const { revision } = await db()('documents').where({ uuid: documentUuid }).first('revision');
   return (await readRevisionState(db(), documentUuid, revision as number)) as DocumentState;

@@ -248,6 +248,8 @@ describe('delivery history', () => {
       object: 'webhook_attempt',
       delivery_id: expect.stringMatching(/^whdel_/),
       event_id: expect.stringMatching(/^whevt_/),
+      // An extension (docs/extensions.md § Webhooks): 0 for the spec's own delivery of the event.
+      round: 0,
       attempt: expect.any(Number),
       outcome: expect.stringMatching(/^(success|failure)$/),
       status_code: expect.any(Number),

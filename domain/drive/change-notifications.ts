@@ -1,0 +1,70 @@
+// The Drive changes long-poll (an extension, docs/extensions.md § Drive changes extras; Dropbox's list_folder/longpoll):
+// wait until a change the caller can see commits, on the drive_changes trigger's notifications (migration
+// 021_drive_changes_notify), or until the timeout.
+import type { Knex } from 'knex';
+import type { Logger } from '../../platform/logger.js';
+import type { Caller } from '../caller.js';
+import { NotificationHub } from '../notification-hub.js';
+import { isUuid } from '../uuid.js';
+import { MAX_PAGE_SIZE, readChanges } from './changes-feed.js';
+import type { FeedCursor } from './sync-token.js';
+
+const DRIVE_CHANGES_CHANNEL = 'folio_drive_changes';
+
+/** One LISTEN connection per process; a notification names the workspace whose log grew. */
+export const driveChangesHub = (options: { connectionString: string; log: Pick<Logger, 'warn'> }) =>
+  new NotificationHub<true>({
+    ...options,
+    channel: DRIVE_CHANGES_CHANNEL,
+    name: 'drive changes channel',
+    parse: (payload) => (payload && isUuid(payload) ? { key: payload, event: true } : undefined),
+  });
+
+/**
+ * Whether a change the caller can see committed after `cursor` (true at once if one already has), waiting at most
+ * `timeoutMs`. It listens before it reads, so a change that commits between the read and the wait still wakes it;
+ * a change the caller cannot see moves its position on and it waits again. `parked` brackets each wait (a gauge).
+ */
+export async function waitForVisibleChange(
+  knex: Knex,
+  hub: NotificationHub<true>,
+  caller: Caller,
+  cursor: FeedCursor,
+  timeoutMs: number,
+  parked: { enter(): void; leave(): void },
+): Promise<boolean> {
+  let heard: boolean;
+  let wake = () => {};
+  const unsubscribe = await hub.subscribe(caller.workspaceUuid, () => {
+    heard = true;
+    wake();
+  });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    let position = cursor;
+    for (;;) {
+      heard = false;
+      for (;;) {
+        const page = await readChanges(knex, caller, position, MAX_PAGE_SIZE);
+        if (page.entries.length) return true;
+        position = page.cursor;
+        if (!page.hasMore) break;
+      }
+      // Heard while reading: read again. No await between this check and the wait, so nothing is missed.
+      if (heard) continue;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      parked.enter();
+      const woke = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), left);
+        wake = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      }).finally(() => parked.leave());
+      if (!woke) return false;
+    }
+  } finally {
+    unsubscribe();
+  }
+}

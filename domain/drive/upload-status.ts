@@ -1,0 +1,21 @@
+// Upload session status (an extension, docs/extensions.md § Upload session status; Dropbox upload sessions, OneDrive
+// nextExpectedRanges): the parts the store holds for the caller's chunked upload in flight, so an interrupted client
+// resumes without sending them again.
+import type { Caller } from '../caller.js';
+import { stagedChunkedUpload, type StoredContent } from './content.js';
+import { listUploadedParts, type UploadedPart } from './content-objects.js';
+import type { VersionRow } from './rows.js';
+
+export interface UploadStatus {
+  version: VersionRow;
+  parts: UploadedPart[];
+  /** When the upload's lifecycle discards it if not completed: its start plus FOLIO_UPLOAD_EXPIRY. */
+  expiresAt: Date;
+}
+
+/** The caller's chunked upload in flight with the parts S3 lists (ListParts): 404 if unknown, 422 once completed. */
+export async function readUploadStatus(deps: StoredContent, caller: Caller, fileUuid: string, uploadExpiryMs: number): Promise<UploadStatus> {
+  const version = await stagedChunkedUpload(deps.db, caller, fileUuid);
+  const parts = await listUploadedParts(deps, version.storage_key, version.storage_upload_id);
+  return { version, parts: parts.sort((a, b) => a.part - b.part), expiresAt: new Date(new Date(version.created_at).getTime() + uploadExpiryMs) };
+}
