@@ -28,7 +28,7 @@ export default defineConfig({
           include: ['test/faults/**/*.test.ts'],
           globalSetup: ['test/faults/setup.ts'],
           setupFiles: ['test/support/stack.ts'],
-          testTimeout: 600_000,
+          testTimeout: 900_000,
           hookTimeout: 300_000,
           fileParallelism: false,
         },

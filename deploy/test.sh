@@ -18,3 +18,6 @@ if ! command -v "${FOLIO_CHROMIUM:-chromium}" >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
 step "integration tests (real PostgreSQL, Temporal and MinIO)"; npx vitest run --project integration
+# Processes killed and services restarted under running work, then invariants checked (docs/faults.md); CI size unless
+# FOLIO_FAULTS_SCALE=large. The seed is printed first; FOLIO_FAULTS_SEED replays it.
+step "fault tests (SIGKILL, restarts, dropped connections)"; npx vitest run --project faults

@@ -44,25 +44,32 @@ export class Chaos {
   private loop: Promise<void> = Promise.resolve();
   private readonly startedAt = Date.now();
 
-  constructor(seed: number, options: { minGapMs?: number; maxGapMs?: number; targets?: KillTarget[] } = {}) {
+  /**
+   * `kills` kills at most, each after a pause of minGapMs to maxGapMs once the previous one's processes are back: a
+   * Temporal activity on a killed worker is retried only after its heartbeat timeout (10 to 30 s), so kills much
+   * closer than that would starve the work rather than test its recovery.
+   */
+  constructor(seed: number, options: { kills: number; minGapMs?: number; maxGapMs?: number; targets?: KillTarget[] }) {
     const step = fc.record({
-      afterMs: fc.integer({ min: options.minGapMs ?? 1_000, max: options.maxGapMs ?? 6_000 }),
+      afterMs: fc.integer({ min: options.minGapMs ?? 2_000, max: options.maxGapMs ?? 12_000 }),
       target: fc.constantFrom<KillTarget>(...(options.targets ?? ['worker', 'api', 'both'])),
       downMs: fc.integer({ min: 0, max: 2_000 }),
     });
-    this.plan = draw(step, seed, 500);
+    this.plan = draw(step, seed, options.kills);
   }
 
   start(): this {
     this.running = true;
     this.loop = (async () => {
-      for (let index = 0; this.running; index++) {
-        const step = this.plan[index % this.plan.length]!;
+      for (const step of this.plan) {
         await this.pause(step.afterMs);
         if (!this.running) return;
         await this.kill(step.target);
         await this.pause(step.downMs);
         await this.restore(step.target);
+        const kill = this.kills.at(-1)!;
+        console.log(`[faults] killed ${step.target} at ${Math.round(kill.atMs / 1000)} s, serving again ${Math.round((Date.now() - this.startedAt - kill.atMs) / 1000)} s later`);
+        if (!this.running) return;
       }
     })();
     return this;
@@ -82,9 +89,9 @@ export class Chaos {
     if (target !== 'worker') killAll('api');
   }
 
+  /** Starts again what the kill took, and waits until it serves: the next pause counts from there. */
   async restore(target: KillTarget): Promise<void> {
-    if (target !== 'api') await startAllAgain('worker');
-    if (target !== 'worker') await startAllAgain('api');
+    await Promise.all([target !== 'api' && startAllAgain('worker', { ready: true }), target !== 'worker' && startAllAgain('api')]);
   }
 
   private pause(ms: number): Promise<void> {

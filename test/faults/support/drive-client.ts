@@ -31,10 +31,10 @@ export interface Attempts {
 }
 
 /** A simple upload (POST /v1/drive/files); a retry refused as name_taken means the first one landed. Answers the uuid. */
-export async function simpleUploadRetrying(user: TestUser, name: string, data: Buffer): Promise<string> {
+export async function simpleUploadRetrying(user: TestUser, name: string, data: Buffer, contentType = 'application/octet-stream'): Promise<string> {
   const response = await callRetrying('POST', '/v1/drive/files', {
     token: user.token,
-    json: { name, content_type: 'application/octet-stream', data: data.toString('base64') },
+    json: { name, content_type: contentType, data: data.toString('base64') },
   });
   if (response.status === 201) return response.body.uuid;
   if (response.status === 422 && response.body.error === 'name_taken') {
