@@ -53,7 +53,7 @@ async function probe(user: TestUser): Promise<void> {
   expect((await callRetrying('POST', `/v1/drive/folders/${folder.body.uuid}/trash`, { token: user.token })).status).toBe(200);
   const deadline = Date.now() + RECOVERY_BOUND_MS;
   for (;;) {
-    const operation = await db()('drive_trash_operations').where({ root_uuid: folder.body.uuid }).first('status');
+    const operation = await db()('drive_trash_operations').where({ root_uuid: folder.body.uuid }).first('status').catch(() => undefined);
     if (operation?.status === 'completed') return;
     if (Date.now() > deadline) throw new Error('the probe trash cascade did not complete');
     await sleep(200);
