@@ -31,6 +31,9 @@ export default async function setup(project: TestProject) {
       // the invariants wait out what a killed client abandoned (docs/faults.md § Grace periods).
       FOLIO_UPLOAD_EXPIRY: '30s',
       FOLIO_FILE_VERSION_RETENTION: '10s',
+      // A receiver on this busy machine may take seconds to answer: the integration suite's 2 s would count a slow
+      // answer as a failure, and two events failed in a row disable a destination, which no fault should cause.
+      FOLIO_WEBHOOK_TIMEOUT: '15s',
       FOLIO_WORKFLOW_BUNDLE: bundle,
     },
   });
