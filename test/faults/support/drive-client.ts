@@ -40,7 +40,7 @@ export async function simpleUploadRetrying(user: TestUser, name: string, data: B
   if (response.status === 422 && response.body.error === 'name_taken') {
     // The request whose answer was lost had created it: find it by its name, as a client would.
     const listing = await callRetrying('GET', '/v1/drive/files', { token: user.token });
-    const found = listing.body.data.find((item: { name: string }) => item.name === name);
+    const found = listing.status === 200 ? listing.body.files.find((item: { name: string }) => item.name === name) : undefined;
     if (found) return found.uuid;
   }
   throw new Error(`simple upload of ${name}: ${response.status} ${JSON.stringify(response.body)}`);
