@@ -1,4 +1,5 @@
-// Two projects: pure unit tests, and integration tests against the real stack started in test/setup/stack.ts.
+// Three projects: pure unit tests, integration tests against the real stack started in test/setup/global.ts, and the
+// fault suite (test/faults/, docs/faults.md) on a stack of its own whose processes it kills and restarts.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -18,6 +19,17 @@ export default defineConfig({
           setupFiles: ['test/support/stack.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          globalSetup: ['test/faults/setup.ts'],
+          setupFiles: ['test/support/stack.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

@@ -24,3 +24,6 @@ step "integration tests over HTTPS (FOLIO_TEST_TLS=1, a subset)"
 FOLIO_TEST_TLS=1 npx vitest run --project integration \
   test/integration/foundation/health.test.ts test/integration/foundation/auth.test.ts test/integration/foundation/http-timeouts.test.ts \
   test/integration/drive/uploads.test.ts test/integration/documents/content.test.ts
+# Processes killed and services restarted under running work, then invariants checked (docs/faults.md); CI size unless
+# FOLIO_FAULTS_SCALE=large. The seed is printed first; FOLIO_FAULTS_SEED replays it.
+step "fault tests (SIGKILL, restarts, dropped connections)"; npx vitest run --project faults

@@ -17,10 +17,11 @@ import { temporalConnectionOptions } from '../platform/temporal.js';
 import { ensureSchedules } from './schedules.js';
 import { workerTracing } from './tracing.js';
 
-// Production images ship a prebuilt bundle (deploy/Dockerfile), built with the workflow interceptors in it;
-// development bundles from source at start, with the interceptors named here.
+// Production images ship a prebuilt bundle (deploy/Dockerfile), built with the workflow interceptors in it, and so
+// does the fault suite through FOLIO_WORKFLOW_BUNDLE (its workers restart often); development bundles from source at
+// start, with the interceptors named here.
 function workflowSource(): { code: { workflowBundle: { codePath: string } } | { workflowsPath: string }; interceptorModules: string[] } {
-  const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+  const bundle = process.env.FOLIO_WORKFLOW_BUNDLE || fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
   if (existsSync(bundle)) return { code: { workflowBundle: { codePath: bundle } }, interceptorModules: [] };
   const extension = fileURLToPath(import.meta.url).endsWith('.ts') ? '.ts' : '.js';
   return {

@@ -1,6 +1,7 @@
 // A throw-away Folio stack on free ports, removed by stop(): a fresh PostgreSQL database, an in-memory
-// Temporal dev server, MinIO on a temporary folder, then the worker and API as child processes. The
-// integration suite (test/setup/global.ts) and the benchmarks (bench/) run on it.
+// Temporal dev server (or one keeping its data in a SQLite file, with `persistentTemporal`), MinIO on a temporary
+// folder, then the worker and API as child processes. The integration suite (test/setup/global.ts), the fault suite
+// (test/faults/) and the benchmarks (bench/) run on it.
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { migrateLatest } from '../../db/migrate.js';
 import { createDb } from '../../platform/database.js';
 import { startApi, startWorker, waitForApi } from './folio-processes.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopRecorded } from './services.js';
+import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopPid, stopRecorded } from './services.js';
 import { ensureTools } from './tools.js';
 
 export interface EphemeralStack {
@@ -41,6 +42,11 @@ export interface EphemeralStackOptions {
   replicas?: number;
   /** Serve the API over HTTPS with this certificate and key, issued by the authority in caFile (test/support/test-ca.ts). */
   tls?: { certFile: string; keyFile: string; caFile: string };
+  /**
+   * Temporal keeps its data in root/temporal.sqlite, and Temporal and MinIO get pid files in root, so that
+   * restartTemporal and restartMinio can stop either and start it again, data kept (the fault suite).
+   */
+  persistentTemporal?: boolean;
 }
 
 /** What a second (third, …) process of a kind changes in the stack's configuration. */
@@ -74,9 +80,10 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     const [metricsPort, workerMetricsPort, temporalMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
+    const restartable = options.persistentTemporal ? { dbFile: temporalDbFile(root), pidDir: root } : {};
     const [temporal, minio] = await Promise.all([
-      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log') }),
-      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, ...s3, logFile: join(root, 'minio.log') }),
+      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log'), ...restartable }),
+      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, ...s3, logFile: join(root, 'minio.log'), pidDir: restartable.pidDir }),
     ]);
     stops.push(temporal.stop, minio.stop);
 
@@ -134,4 +141,40 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await stop();
     throw error;
   }
+}
+
+const temporalDbFile = (root: string) => join(root, 'temporal.sqlite');
+const portOf = (url: string) => Number(new URL(url.includes('://') ? url : `tcp://${url}`).port);
+const recordedPid = (root: string, name: string) => Number(readFileSync(join(root, `${name}.pid`), 'utf8').split('\n')[0]);
+
+/**
+ * Stops the Temporal dev server of a stack started with `persistentTemporal` (SIGTERM, SIGKILL after a grace period)
+ * and starts it again on the same address with the same SQLite file: workflows, timers and schedules survive.
+ */
+export async function restartTemporal(root: string, env: Record<string, string | undefined>): Promise<void> {
+  await stopPid(recordedPid(root, 'temporal'));
+  // The new process is stopped through its pid file by the stack's stop(), so it does not hold the caller open.
+  await startTemporal({
+    port: portOf(env.FOLIO_TEMPORAL_ADDRESS!),
+    uiPort: portOf(env.FOLIO_TEMPORAL_UI_URL!),
+    dbFile: temporalDbFile(root),
+    logFile: join(root, 'temporal.log'),
+    pidDir: root,
+    unref: true,
+  });
+}
+
+/** Stops a `persistentTemporal` stack's MinIO and starts it again on the same address and data folder. */
+export async function restartMinio(root: string, env: Record<string, string | undefined>): Promise<void> {
+  await stopPid(recordedPid(root, 'minio'));
+  await startMinio({
+    dataDir: join(root, 'minio'),
+    port: portOf(env.FOLIO_S3_ENDPOINT!),
+    consolePort: await freePort(),
+    accessKey: env.FOLIO_S3_ACCESS_KEY!,
+    secretKey: env.FOLIO_S3_SECRET_KEY!,
+    logFile: join(root, 'minio.log'),
+    pidDir: root,
+    unref: true,
+  });
 }

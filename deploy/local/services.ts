@@ -63,12 +63,14 @@ export function spawnService(
   name: string,
   command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; logFile: string; pidDir?: string; cwd?: string },
+  options: { env?: NodeJS.ProcessEnv; logFile: string; pidDir?: string; cwd?: string; unref?: boolean },
 ): { child: ChildProcess; service: RunningService } {
   const log = openSync(options.logFile, 'a');
   const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', log, log] });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
+  // A process started for someone else to stop (through its pid file) must not keep this one alive.
+  if (options.unref) child.unref();
   const pid = child.pid;
   const pidFile = options.pidDir ? join(options.pidDir, `${name}.pid`) : undefined;
   if (pidFile) writeFileSync(pidFile, `${pid}\n${command}\n`);
@@ -118,6 +120,7 @@ export interface TemporalOptions {
   logFile: string;
   pidDir?: string;
   namespace?: string;
+  unref?: boolean;
 }
 
 export async function startTemporal(options: TemporalOptions): Promise<RunningService & { address: string; uiUrl: string }> {
@@ -162,6 +165,7 @@ export interface MinioOptions {
   secretKey: string;
   logFile: string;
   pidDir?: string;
+  unref?: boolean;
 }
 
 export async function startMinio(options: MinioOptions): Promise<RunningService & { endpoint: string; consoleUrl: string }> {

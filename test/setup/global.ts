@@ -1,4 +1,5 @@
-// Integration suite global setup: a throw-away stack (deploy/local/ephemeral-stack.ts) for this run only.
+// Integration suite global setup: a throw-away stack (deploy/local/ephemeral-stack.ts) for this run only. The fault
+// suite (test/faults/setup.ts) starts its own the same way.
 // Test files read its configuration through test/support/stack.ts.
 import type { TestProject } from 'vitest/node';
 import { rmSync } from 'node:fs';
@@ -15,7 +16,20 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+export interface SuiteOptions {
+  label: string;
+  /** Temporal keeps its data in a SQLite file, and Temporal and MinIO can be restarted (the fault suite). */
+  persistentTemporal?: boolean;
+  /** Settings that differ from the integration suite's. */
+  env?: Record<string, string>;
+}
+
+export default function setup(project: TestProject) {
+  return startSuiteStack(project, { label: 'test' });
+}
+
+/** Starts a suite's stack and provides its configuration to the test files; answers the teardown. */
+export async function startSuiteStack(project: TestProject, options: SuiteOptions) {
   // Webhook receivers are HTTPS on 127.0.0.x:443 with certificates of this CA; names resolve through the tests' DNS.
   const caDir = createTestCa();
   // FOLIO_TEST_TLS=1: the APIs serve HTTPS with the CA's leaf, and the test processes (forked after this) trust the CA.
@@ -26,7 +40,8 @@ export default async function setup(project: TestProject) {
   const otlp = await startOtlpReceiver(spansFile);
   const dnsPort = await freeUdpPort();
   const stack = await startEphemeralStack({
-    label: 'test',
+    label: options.label,
+    persistentTemporal: options.persistentTemporal,
     preferPrivatePostgres: process.env.FOLIO_TEST_PRIVATE_POSTGRES === '1',
     keep: Boolean(process.env.FOLIO_TEST_KEEP),
     // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
@@ -66,6 +81,7 @@ export default async function setup(project: TestProject) {
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
       OTEL_TRACES_SAMPLER: 'parentbased_always_off',
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      ...options.env,
     },
   });
   project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile, FOLIO_TEST_API_URLS: stack.apiUrls.join(',') });
