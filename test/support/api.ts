@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { issueAccessToken } from '../../domain/accounts/credentials.js';
 import { rememberBearerToken } from './log-scan.js';
+import { checkApiResponse } from './openapi-check.js';
 import { SCOPES, type Scope } from '../../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../../domain/accounts/workspaces.js';
 import { db } from '../../platform/database.js';
@@ -41,7 +42,10 @@ export async function call<T = any>(
   const response = await fetch(apiUrl() + path, { method, headers, body });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  const answer = { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  // Every answer is held to openapi/folio.yaml: an undeclared status, field or error code fails the test.
+  checkApiResponse({ method, path, ...answer });
+  return answer;
 }
 
 export interface TestWorkspace {
