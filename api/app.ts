@@ -33,7 +33,7 @@ import { adminWebhooksRouter } from './routes/admin/webhooks.js';
 import { emailsRouter } from './routes/emails/emails.js';
 
 /** Each resource router mounts itself under /v1; see api/routes/. */
-const resourceRouters: Router[] = [
+export const resourceRouters: Router[] = [
   filesRouter,
   fileContentRouter,
   foldersRouter,
