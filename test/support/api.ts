@@ -48,6 +48,16 @@ export async function call<T = any>(
   return answer;
 }
 
+/**
+ * fetch() on the API for a test that reads the body itself (bytes, a stream): the status, headers and content type
+ * are held to openapi/folio.yaml as call() holds everything; the body is left unread.
+ */
+export async function fetchApi(path: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(apiUrl() + path, init);
+  checkApiResponse({ method: init.method ?? 'GET', path, status: response.status, headers: response.headers });
+  return response;
+}
+
 export interface TestWorkspace {
   uuid: string;
 }
