@@ -1,6 +1,7 @@
 // Lints openapi/folio.yaml (run by npm test): valid OpenAPI 3.1 (@seriousme/openapi-schema-validator, offline), plus
 // Folio's rules: named, tagged, scoped operations; error codes listed per status; exact response objects.
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'yaml';
 
@@ -78,7 +79,8 @@ export async function lintOpenApi(text: string): Promise<string[]> {
   return problems;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/deploy\//, '/deploy/'))) {
+// Run as a script (npm test); imported by test/unit/api/openapi.test.ts for lintOpenApi alone.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const problems = await lintOpenApi(readFileSync(FILE, 'utf8'));
   if (problems.length) {
     console.error(`${FILE}:\n- ${problems.join('\n- ')}`);

@@ -36,6 +36,15 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
     expect(await lintOpenApi(text)).toEqual([]);
   }, 60_000);
 
+  it('reports a document that breaks the rules', async () => {
+    const broken = text
+      .replace('      operationId: getFolder\n', '')
+      .replace("'422': { description: Refused, content: { application/json: { schema: { $ref: '#/components/schemas/DriveError', properties: { error: { enum: [invalid_upload_status] } } } } } }", "'422': { description: Refused, content: { application/json: { schema: { $ref: '#/components/schemas/DriveError' } } } }");
+    const problems = await lintOpenApi(broken);
+    expect(problems).toContain('GET /v1/drive/folders/{uuid}: no operationId');
+    expect(problems.some((problem) => /error answer is DriveError or ApiError with its codes listed/.test(problem))).toBe(true);
+  }, 60_000);
+
   it('lists exactly the routes the app serves, each method of each path', async () => {
     const { resourceRouters } = await import('../../../api/app.js');
     const { healthRouter } = await import('../../../api/routes/health.js');
