@@ -49,7 +49,8 @@ export function openApiChecker(yamlText: string) {
 
   const routes: Route[] = Object.entries(document.paths as Json).map(([template, item]) => ({
     template,
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    // The router also serves a path with one trailing slash (/v1/drive/files/).
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
     params: (template.match(/\{/g) ?? []).length,
     item: item as Json,
   }));
@@ -92,7 +93,8 @@ export function openApiChecker(yamlText: string) {
       responses = document['x-folio-unrouted'].responses;
       operationName = 'an unknown route or method (x-folio-unrouted)';
     }
-    const declared = responses[String(response.status)];
+    // What the HTTP server answers to any request before routing (x-folio-transport), whatever the operation.
+    const declared = responses[String(response.status)] ?? document['x-folio-transport'].responses[String(response.status)];
     if (!declared) {
       throw new Error(`OpenAPI: ${where}, a status ${operationName} does not declare (declared: ${Object.keys(responses).join(', ')}). Body: ${shown()}`);
     }
