@@ -83,7 +83,7 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   });
 
   it('refuses a status the operation does not declare, and lists those it does', () => {
-    expect(() => checkApiResponse(getFile(409, { error: 'conflict' }))).toThrow(/answered 409, a status getFile .* does not declare \(declared: 200, 401, 403, 404\)/);
+    expect(() => checkApiResponse(getFile(409, { error: 'conflict' }))).toThrow(/answered 409, a status getFile .* does not declare \(declared: 200, 400, 401, 403, 404\)/);
     expect(() => checkApiResponse(getFile(500, { error: 'internal_error' }))).toThrow(/does not declare/);
     // Before any route, Node's HTTP server may refuse an oversized request line (x-folio-transport).
     expect(() => checkApiResponse(getFile(431, ''))).not.toThrow();
