@@ -31,11 +31,12 @@ import { liveRouter } from './routes/documents/live.js';
 import { revisionsRouter } from './routes/documents/revisions.js';
 import { suggestionsRouter } from './routes/documents/suggestions.js';
 import { healthRouter } from './routes/health.js';
+import { apiReferenceRouter } from './routes/api-reference.js';
 import { adminWebhooksRouter } from './routes/admin/webhooks.js';
 import { emailsRouter } from './routes/emails/emails.js';
 
 /** Each resource router mounts itself under /v1; see api/routes/. */
-const resourceRouters: Router[] = [
+export const resourceRouters: Router[] = [
   filesRouter,
   fileContentRouter,
   foldersRouter,
@@ -70,6 +71,8 @@ export function createApp(): Koa {
   if (tracingEnabled()) app.use(httpTracing());
   app.use(errorMapping());
   app.use(healthRouter.routes());
+  // The OpenAPI document and its reference page describe the API to anyone, as a published spec does.
+  app.use(apiReferenceRouter.routes());
   // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.
   app.use(publicLinksRouter.routes()).use(publicLinksRouter.allowedMethods());
   // The admin app answers under its own path with its own (cookie) sign-in; see docs/admin-app.md.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: typecheck, lint, unit tests, then integration tests against real, ephemeral services.
+# The whole test suite: typecheck, lint, the OpenAPI document, unit tests, then integration tests against real, ephemeral services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,7 @@ step "typecheck"; npx tsc --noEmit
 step "lint"; npx eslint .
 step "import cycles"; npx dpdm --no-warning --no-tree --exit-code circular:1 'api/**/*.ts' 'domain/**/*.ts' 'activities/**/*.ts' 'workflows/**/*.ts' 'worker/**/*.ts' 'cli/**/*.ts' 'db/**/*.ts' 'platform/**/*.ts'
 step "deploy files"; bash deploy/check.sh
+step "OpenAPI document"; node --import tsx deploy/lint-openapi.ts
 step "unit tests"; npx vitest run --project unit
 # The admin app's browser tests drive Debian's chromium (Playwright's own download cannot be reached from here).
 if ! command -v "${FOLIO_CHROMIUM:-chromium}" >/dev/null 2>&1; then

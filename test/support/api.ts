@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { issueAccessToken } from '../../domain/accounts/credentials.js';
 import { rememberBearerToken } from './log-scan.js';
+import { checkApiResponse } from './openapi-check.js';
 import { SCOPES, type Scope } from '../../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../../domain/accounts/workspaces.js';
 import { db } from '../../platform/database.js';
@@ -47,7 +48,20 @@ export async function call<T = any>(
   const response = await fetch((options.api ?? apiUrl()) + path, { method, headers, body });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  const answer = { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  // Every answer is held to openapi/folio.yaml: an undeclared status, field or error code fails the test.
+  checkApiResponse({ method, path, ...answer });
+  return answer;
+}
+
+/**
+ * fetch() on the API for a test that reads the body itself (bytes, a stream): the status, headers and content type
+ * are held to openapi/folio.yaml as call() holds everything; the body is left unread.
+ */
+export async function fetchApi(path: string, init: RequestInit = {}, api = apiUrl()): Promise<Response> {
+  const response = await fetch(api + path, init);
+  checkApiResponse({ method: init.method ?? 'GET', path, status: response.status, headers: response.headers });
+  return response;
 }
 
 export interface TestWorkspace {

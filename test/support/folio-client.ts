@@ -2,9 +2,10 @@
 // started (each replica in turn), and every bearer token remembered for the log scan. The function names are
 // those the tests used before the package existed, so each test keeps its assertions as they were.
 import { FolioClient, type ByteSource, type TransferOptions } from '../../clients/typescript/src/index.js';
-import type { ReplaceInitiate, ResponseRecord, UploadInitiate, UploadState } from '../../clients/typescript/src/types.js';
+import type { ReplaceInitiate, UploadInitiate, UploadState } from '../../clients/typescript/src/types.js';
 import { apiUrl } from './api.js';
 import { rememberBearerToken } from './log-scan.js';
+import { checkApiResponse } from './openapi-check.js';
 
 export { ApiError, encryptChunk, type ByteSource } from '../../clients/typescript/src/index.js';
 
@@ -16,21 +17,14 @@ export interface ClientOptions {
   concurrency?: number;
 }
 
-let responseCheck: ((record: ResponseRecord) => void) | undefined;
-
-/** Where the suite plugs its check of every JSON answer (the OpenAPI document's response validator). */
-export function checkClientResponsesWith(check: (record: ResponseRecord) => void): void {
-  responseCheck = check;
-}
-
-/** The client a test uses: the test's token, the suite's API, every JSON answer through the response check. */
+/** The client a test uses: the test's token, the suite's API, every answer checked against the OpenAPI document. */
 export function folioClient(options: ClientOptions): FolioClient {
   rememberBearerToken(options.token);
   return new FolioClient({
     baseUrl: options.baseUrl ?? apiUrl(),
     token: options.token,
     window: options.concurrency,
-    onResponse: (record) => responseCheck?.(record),
+    onResponse: checkApiResponse,
   });
 }
 

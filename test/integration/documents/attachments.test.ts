@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { apiUrl, call, makeDocument, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
+import { apiUrl, call, fetchApi, makeDocument, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
 import { documentWithColleagues } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -162,7 +162,7 @@ describe('uploading attachments', () => {
         controller.enqueue(piece);
       },
     });
-    const response = await fetch(`${apiUrl()}/v1/documents/${document.uuid}/attachments?filename=big.bin`, {
+    const response = await fetchApi(`/v1/documents/${document.uuid}/attachments?filename=big.bin`, {
       method: 'POST',
       headers: { authorization: `Bearer ${user.token}` },
       body,
@@ -222,7 +222,7 @@ describe('reading and downloading attachments', () => {
     const document = await makeDocument(user);
     const bytes = Buffer.from('Grüße, "quoted"; and more\n'.repeat(1000));
     const made = await upload(user, document.uuid, 'Prüfbericht "2026".txt', bytes);
-    const response = await fetch(`${apiUrl()}/v1/documents/${document.uuid}/attachments/${made.body.uuid}/download`, {
+    const response = await fetchApi(`/v1/documents/${document.uuid}/attachments/${made.body.uuid}/download`, {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(response.status).toBe(200);
@@ -236,7 +236,7 @@ describe('reading and downloading attachments', () => {
 
     const png = await image('png');
     const picture = await upload(user, document.uuid, 'p.png', png);
-    const inline = await fetch(`${apiUrl()}/v1/documents/${document.uuid}/attachments/${picture.body.uuid}/download`, {
+    const inline = await fetchApi(`/v1/documents/${document.uuid}/attachments/${picture.body.uuid}/download`, {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(inline.headers.get('content-type')).toBe('image/png');

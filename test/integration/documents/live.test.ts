@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { notifyDocumentChange } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
-import { apiUrl, call, firstApiUrl, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import { apiUrl, call, fetchApi, firstApiUrl, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
 
 interface SseEvent {
   event: string;
@@ -25,7 +25,7 @@ class EventStream {
 
   static async open(token: string, documentUuid: string, api = apiUrl()): Promise<EventStream> {
     const controller = new AbortController();
-    const response = await fetch(`${api}/v1/documents/${documentUuid}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+    const response = await fetchApi(`/v1/documents/${documentUuid}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal }, api);
     return new EventStream(response, response.body!.getReader(), controller);
   }
 

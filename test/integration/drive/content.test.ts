@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { apiUrl, call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
+import { apiUrl, call, fetchApi, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { downloadChunked, uploadChunked } from '../../support/folio-client.js';
 import { expectedDriveFile, simpleDownload, simpleUpload } from '../../support/drive-files.js';
 
@@ -269,7 +269,7 @@ describe('Downloads', () => {
     const stored = await readObject(key);
     stored[100]! ^= 0xff;
     await storage().putObject(bucket(), key, stored);
-    const response = await fetch(`${apiUrl()}/v1/drive/files/${file.uuid}/download`, { headers: { authorization: `Bearer ${user.token}` } });
+    const response = await fetchApi(`/v1/drive/files/${file.uuid}/download`, { headers: { authorization: `Bearer ${user.token}` } });
     const outcome = await response.text().then(
       (text) => ({ complete: true, text }),
       () => ({ complete: false, text: '' }),

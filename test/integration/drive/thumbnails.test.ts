@@ -10,7 +10,7 @@ import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import type { ThumbnailResult } from '../../../workflows/thumbnail.js';
 import { replaceWorkflowId, thumbnailWorkflowId } from '../../../workflows/ids.js';
-import { call, grant, makeColleague, makeFolder, makeUser, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
+import { call, fetchApi, grant, makeColleague, makeFolder, makeUser, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
 import { replaceChunked, uploadChunked } from '../../support/folio-client.js';
 import { simpleUpload } from '../../support/drive-files.js';
@@ -44,7 +44,7 @@ const thumbnail = (user: TestUser, uuid: string, query = '', headers: Record<str
 
 /** The raw bytes of a thumbnail response (call() reads bodies as text). */
 async function thumbnailBytes(user: TestUser, uuid: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetch(`${process.env.FOLIO_API_URL}/v1/drive/files/${uuid}/thumbnail`, { headers: { authorization: `Bearer ${user.token}` } });
+  const response = await fetchApi(`/v1/drive/files/${uuid}/thumbnail`, { headers: { authorization: `Bearer ${user.token}` } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
