@@ -1,5 +1,6 @@
 // One more API process of the suite's stack, with settings of a test's own (shutdown timings, TLS, trusted proxies), on
-// a port of its own; its log and pid file sit beside the stack's, so the suite's end scans and stops it too.
+// a port of its own; its log and pid file sit beside the stack's, so the suite's end scans and stops it too. Also how a
+// test sees what two processes share (a revocation), or kills one outright in the middle of a request.
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ export interface ExtraApi {
   logFile: string;
   /** Resolves with the exit code once the process has exited. */
   exited: Promise<number | null>;
+  /** SIGKILL, no graceful shutdown: the process and its PostgreSQL sessions end as in a crash. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,5 +38,10 @@ export async function startExtraApi(name: string, overrides: Record<string, stri
     await service.stop();
     throw error;
   }
-  return { url, port, child, logFile, exited, stop: () => service.stop() };
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited;
+    await service.stop();
+  };
+  return { url, port, child, logFile, exited, kill, stop: () => service.stop() };
 }

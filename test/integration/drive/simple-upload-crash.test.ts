@@ -7,7 +7,7 @@ import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { STAGED_UPLOAD_SWEEP_SCHEDULE_ID, uploadWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, type TestUser } from '../../support/api.js';
-import { startExtraApi } from '../../support/api-process.js';
+import { startExtraApi } from '../../support/extra-api.js';
 import { waitUntil } from '../../support/cascades.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { runScheduleNow } from '../../support/schedules.js';
@@ -58,7 +58,7 @@ describe('Simple upload without a workflow', () => {
   it('is left alone by a sweep while its API process lives, and completes', async () => {
     const user = await makeUser();
     const data = randomBytes(2000);
-    const api = await startExtraApi();
+    const api = await startExtraApi('upload-api-1');
     try {
       const upload = await uploadHeldAtCommit(api.url, user, data);
       expect(await runScheduleNow(STAGED_UPLOAD_SWEEP_SCHEDULE_ID)).toEqual({ swept: 0 });
@@ -78,7 +78,7 @@ describe('Simple upload without a workflow', () => {
   it('leaves nothing once the sweep has run when its API process dies after storing the bytes, before the commit', async () => {
     const user = await makeUser();
     const before = await usedBytes(user);
-    const api = await startExtraApi();
+    const api = await startExtraApi('upload-api-2');
     const upload = await uploadHeldAtCommit(api.url, user, randomBytes(3000));
     await api.kill();
     await upload.release();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { issueApiKey, revokeAccessToken } from '../../../domain/accounts/credentials.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, tokenFor } from '../../support/api.js';
-import { startExtraApi } from '../../support/api-process.js';
+import { startExtraApi } from '../../support/extra-api.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
 
 describe('bearer authentication', () => {
@@ -46,7 +46,7 @@ describe('bearer authentication', () => {
 
   it('refuses a token revoked with `folio token revoke` on the very next request to every API process, though each had it cached', { timeout: CLI_TIMEOUT_MS }, async () => {
     const user = await makeUser();
-    const other = await startExtraApi();
+    const other = await startExtraApi('revocation-api-1');
     try {
       const apis = [process.env.FOLIO_API_URL!, other.url];
       const status = async (base: string) => (await fetch(`${base}/v1/drive/files`, { headers: { authorization: `Bearer ${user.token}` } })).status;
