@@ -8,7 +8,7 @@ import { startApi, startWorker, waitForApi } from '../../deploy/local/folio-proc
 
 type Kind = 'worker' | 'api';
 const root = () => process.env.FOLIO_TEST_ROOT!;
-const namesOf = (kind: Kind) => readdirSync(root()).filter((file) => new RegExp(`^${kind}(-\\d+)?\\.pid$`).test(file)).map((file) => file.replace(/\.pid$/, ''));
+export const namesOf = (kind: Kind) => readdirSync(root()).filter((file) => new RegExp(`^${kind}(-\\d+)?\\.pid$`).test(file)).map((file) => file.replace(/\.pid$/, ''));
 const killed: Record<Kind, string[]> = { worker: [], api: [] };
 
 /** SIGKILLs every process of the kind the stack's pid files name. */
@@ -23,10 +23,10 @@ export function killAll(kind: Kind): void {
   }
 }
 
-const startedLines = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"worker started"')).length : 0);
+export const startedLines = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"worker started"')).length : 0);
 
 /** Waits until the worker logging to `log` has written one more "worker started" line than `before`. */
-async function workerStarted(log: string, before: number, child: { exitCode: number | null }, timeoutMs = 180_000): Promise<void> {
+export async function workerStarted(log: string, before: number, child: { exitCode: number | null }, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (startedLines(log) <= before) {
     if (child.exitCode !== null) throw new Error(`the worker exited with code ${child.exitCode}; see ${log}`);
