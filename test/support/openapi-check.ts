@@ -45,6 +45,7 @@ export function openApiChecker(yamlText: string) {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addKeyword('x-folio-decision');
+  ajv.addKeyword('x-folio-extension');
   ajv.addSchema({ $id: SCHEMAS_ROOT, $defs: document.components.schemas });
 
   const routes: Route[] = Object.entries(document.paths as Json).map(([template, item]) => ({
