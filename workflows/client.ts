@@ -143,7 +143,7 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
         workflowId: webhookDeliveryWorkflowId(request.destinationUuid, request.eventUuid),
         taskQueue,
         // Ids only: the history shows which destination, event and mailbox, never the message.
-        args: [{ destinationUuid: request.destinationUuid, eventUuid: request.eventUuid }],
+        args: [{ destinationUuid: request.destinationUuid, eventUuid: request.eventUuid, localAttempts: true }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           ...searchAttributes(request.workspaceUuid, request.eventUuid),
