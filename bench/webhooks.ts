@@ -81,7 +81,12 @@ async function cpuSnapshot(processes: Record<string, number>, backendPids: () =>
   // The worker's threads by name: the main thread, the workflow threads, the SDK core's runtime, libuv's pool.
   if (processes.worker) {
     for (const task of readdirSync(`/proc/${processes.worker}/task`)) {
-      const stat: string = readFileSync(`/proc/${processes.worker}/task/${task}/stat`, 'utf8');
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${processes.worker}/task/${task}/stat`, 'utf8');
+      } catch {
+        continue; // The thread ended since the listing.
+      }
       const key = `thread:${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`;
       snapshot[key] = (snapshot[key] ?? 0) + processCpuMs(Number(task), processes.worker);
     }
@@ -194,7 +199,14 @@ async function measure(events: number, concurrency: number) {
   const bareBefore = await bare();
 
   // Folio: one mailbox, one destination, a receiver answering 204 at once; the first POST of each event is timed.
-  const receiver = await startReceiver('127.0.0.2');
+  // The first loopback address whose port 443 is free: other runs on this machine may hold some.
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  for (let host = 2; !receiver; host++) {
+    receiver = await startReceiver(`127.0.0.${host}`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE' || host === 254) throw error;
+      return undefined;
+    });
+  }
   receiver.answer(() => ({ status: 204 }));
   const firstPost = new Map<string, number>();
   const seen = () => {
@@ -250,7 +262,12 @@ async function measure(events: number, concurrency: number) {
   console.log(`CPU per bare workflow: ${bareBefore.cpu} before, ${bareAfter.cpu} after`);
   console.log(`CPU per delivery (email stored, event recorded, workflow, POST): ${folioCpu}`);
   console.log(`history events of one bare workflow: ${await historyEvents(client, bareIds[0]!)}`);
-  console.log(`history events of one delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids[0]!))}`);
+  console.log(`history events of the first delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids[0]!))}`);
+  console.log(`history events of the last delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids.at(-1)!))}`);
+  // More than one attempt per event means an attempt ran twice (a workflow task or heartbeat timed out on the loaded
+  // machine, and the claim closed the first run as interrupted), which costs a second attempt.
+  const attempts = await db()('webhook_attempts').where({ destination_uuid: destination.uuid }).select(db().raw('count(*)::int as attempts'), db().raw(`count(*) filter (where error_class = 'interrupted')::int as interrupted`)).first();
+  console.log(`attempts recorded: ${attempts.attempts} for ${events} events (${attempts.interrupted} interrupted)`);
   const half = bareRate / 2;
   const paced = await run(Math.min(events, Math.round(half * 20)), half);
   console.log(`email deliver → first POST at ${half.toFixed(1)}/s (half the bare rate): p50 ${paced.p50.toFixed(0)} ms, p99 ${paced.p99.toFixed(0)} ms`);
