@@ -4,8 +4,9 @@ import { Context } from '@temporalio/activity';
 import { claimAttempt, deliveryId, purgeWebhookHistory, recordAttempt, type AttemptKey, type AttemptOutcome, type RecordRules } from '../domain/webhooks/deliveries.js';
 import { eventId } from '../domain/webhooks/events.js';
 import { signatureHeader } from '../domain/webhooks/signature.js';
-import { judgeTarget, targetPolicyFrom } from '../domain/webhooks/target.js';
+import { judgeTarget, targetPolicyFrom, type TargetPolicy } from '../domain/webhooks/target.js';
 import { postPinned } from '../domain/webhooks/transport.js';
+import type { Config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
 import { webhookAttempts } from '../platform/metrics.js';
 import type { ActivityDeps } from './deps.js';
@@ -19,6 +20,12 @@ export interface AttemptActivityResult {
 
 export function createWebhookActivities(deps: ActivityDeps) {
   const log = logger.child({ category: 'webhooks' });
+  // One resolver per configuration, not one per attempt (each is a DNS channel of its own).
+  const policies = new WeakMap<object, TargetPolicy>();
+  const policyOf = (settings: Config['webhook']) => {
+    if (!policies.has(settings)) policies.set(settings, targetPolicyFrom(settings));
+    return policies.get(settings)!;
+  };
 
   async function attempt(key: AttemptKey): Promise<AttemptActivityResult> {
     const settings = deps.settings().webhook;
@@ -41,7 +48,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
 
     // Judged again at every attempt (after the claim, so the number is spent whatever the verdict), and the
     // connection goes to the address judged here.
-    const target = await judgeTarget(claim.url, targetPolicyFrom(settings));
+    const target = await judgeTarget(claim.url, policyOf(settings));
     if (!target.allowed) {
       const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
       if (target.inward) log.warn({ destination_uuid: key.destinationUuid, reason: target.reason }, 'webhook target points inward; disabling the destination');
