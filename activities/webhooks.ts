@@ -1,11 +1,12 @@
 // Activities of webhook delivery: one attempt (plan, URL check, claim, signed POST to the checked address, record),
 // and the purge of old delivery history. Logs carry ids and outcomes only: never a subject, an address or a body.
-import { randomUUID } from 'node:crypto';
-import { claimAttempt, deliveryId, planAttempt, purgeWebhookHistory, recordAttempt, type AttemptKey, type AttemptOutcome, type RecordRules } from '../domain/webhooks/deliveries.js';
+import { Context } from '@temporalio/activity';
+import { claimAttempt, deliveryId, purgeWebhookHistory, recordAttempt, type AttemptKey, type AttemptOutcome, type RecordRules } from '../domain/webhooks/deliveries.js';
 import { eventId } from '../domain/webhooks/events.js';
 import { signatureHeader } from '../domain/webhooks/signature.js';
-import { judgeTarget, targetPolicyFrom } from '../domain/webhooks/target.js';
+import { judgeTarget, targetPolicyFrom, type TargetPolicy } from '../domain/webhooks/target.js';
 import { postPinned } from '../domain/webhooks/transport.js';
+import type { Config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
 import { webhookAttempts } from '../platform/metrics.js';
 import type { ActivityDeps } from './deps.js';
@@ -19,6 +20,12 @@ export interface AttemptActivityResult {
 
 export function createWebhookActivities(deps: ActivityDeps) {
   const log = logger.child({ category: 'webhooks' });
+  // One resolver per configuration, not one per attempt (each is a DNS channel of its own).
+  const policies = new WeakMap<object, TargetPolicy>();
+  const policyOf = (settings: Config['webhook']) => {
+    if (!policies.has(settings)) policies.set(settings, targetPolicyFrom(settings));
+    return policies.get(settings)!;
+  };
 
   async function attempt(key: AttemptKey): Promise<AttemptActivityResult> {
     const settings = deps.settings().webhook;
@@ -35,14 +42,13 @@ export function createWebhookActivities(deps: ActivityDeps) {
       return { outcome, retryDelayMs: rules.retryDelayMs };
     };
 
-    const plan = await planAttempt(deps.db, deps.masterKey, key, rules);
-    if (plan.action === 'finished') return done(plan.outcome);
+    const claim = await claimAttempt(deps.db, deps.masterKey, key, rules);
+    if (claim.action === 'finished') return done(claim.outcome);
+    const { attemptUuid } = claim;
 
-    // Judged again at every attempt, and the connection goes to the address judged here.
-    const target = await judgeTarget(plan.url, targetPolicyFrom(settings));
-    const attemptUuid = await claimAttempt(deps.db, key, randomUUID());
-    // Another run of this activity claimed the number first: throw, and the retry closes that claim (planAttempt).
-    if (!attemptUuid) throw new Error(`attempt ${key.attempt} was claimed by another run`);
+    // Judged again at every attempt (after the claim, so the number is spent whatever the verdict), and the
+    // connection goes to the address judged here.
+    const target = await judgeTarget(claim.url, policyOf(settings));
     if (!target.allowed) {
       const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
       if (target.inward) log.warn({ destination_uuid: key.destinationUuid, reason: target.reason }, 'webhook target points inward; disabling the destination');
@@ -53,19 +59,22 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'Folio-Webhooks/1',
-      'x-service-signature': signatureHeader(plan.secrets, timestamp, plan.body),
-      'x-service-event': plan.eventType,
+      'x-service-signature': signatureHeader(claim.secrets, timestamp, claim.body),
+      'x-service-event': claim.eventType,
       'x-service-delivery-id': deliveryId(attemptUuid),
       'x-service-attempt': String(key.attempt),
     };
-    const result = await postPinned(target, plan.body, headers, settings.timeoutMs);
+    const result = await postPinned(target, claim.body, headers, settings.timeoutMs);
     return recorded(await recordAttempt(deps.db, key, attemptUuid, result, rules));
   }
 
   return {
-    /** One numbered attempt; safe to retry (the claim keeps a number from being sent twice). */
+    /**
+     * One numbered attempt; safe to retry (the claim keeps a number from being sent twice). Run as a local activity
+     * it does not heartbeat: its workflow task's timeout notices a dead worker instead.
+     */
     async attemptWebhookDelivery(input: AttemptKey): Promise<AttemptActivityResult> {
-      return heartbeating(() => attempt(input));
+      return Context.current().info.isLocal ? attempt(input) : heartbeating(() => attempt(input));
     },
 
     /** Deletes history older than FOLIO_WEBHOOK_HISTORY_RETENTION; deleting what is gone deletes nothing. */

@@ -1,5 +1,5 @@
 // Named timeout and retry profiles: every proxyActivities in workflows/ uses one of these, chosen by the kind of work.
-import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
 
 /**
  * Transient failures (a database restart, a storage hiccup) are retried without limit, backing off to a minute:
@@ -43,6 +43,17 @@ export const LONG_STORAGE_WORK: ActivityOptions = {
 export const OUTBOUND_CALL: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
+  retry: { ...UNTIL_DONE, maximumInterval: '30 seconds' },
+};
+
+/**
+ * The same call run as a local activity, inside the workflow task (workflows/webhook-delivery.ts says why): no
+ * heartbeat, because a killed worker is noticed when its workflow task times out (10 seconds) and the attempt runs
+ * again on another worker, where the claim keeps it from sending twice. Retries back off to 30 seconds, below the
+ * local retry threshold, so they stay inside the workflow task.
+ */
+export const LOCAL_OUTBOUND_CALL: LocalActivityOptions = {
+  startToCloseTimeout: '2 minutes',
   retry: { ...UNTIL_DONE, maximumInterval: '30 seconds' },
 };
 

@@ -147,6 +147,7 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
           {
             destinationUuid: request.destinationUuid,
             eventUuid: request.eventUuid,
+            localAttempts: true,
             ...(request.round ? { round: request.round } : {}),
             ...(request.maxAttempts ? { maxAttempts: request.maxAttempts } : {}),
           },

@@ -2,9 +2,9 @@
 // 5); a failure below 5 waits its delay (FOLIO_WEBHOOK_RETRY_DELAYS, a durable timer) and makes attempt n+1; the
 // fifth failure gives up and counts towards auto-disable. `folio delivery retry` cuts the wait short; the numbers
 // stay in sequence. Also the daily purge of delivery history, run by a Temporal Schedule.
-import { condition, defineSignal, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
+import { LOCAL_OUTBOUND_CALL, OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
 export const MAX_ATTEMPTS = 5;
 
@@ -15,6 +15,13 @@ export const MAX_ATTEMPTS = 5;
  * The retries therefore add no hidden attempt; they only make sure every claimed attempt ends recorded.
  */
 const { attemptWebhookDelivery } = proxyActivities<Activities>(OUTBOUND_CALL);
+
+/**
+ * The same attempt as a local activity: it runs in the workflow task that asked for it, so a delivery that succeeds
+ * at once is one workflow task and no activity task (7 history events instead of 12), which is most of what a
+ * delivery costs the Temporal server (docs/webhooks.md § Throughput and scaling). Used when the input says so.
+ */
+const { attemptWebhookDelivery: attemptInWorkflowTask } = proxyLocalActivities<Activities>(LOCAL_OUTBOUND_CALL);
 
 const { purgeWebhookHistory } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
@@ -45,6 +52,13 @@ export interface WebhookDeliveryInput {
   round?: number;
   /** Absent: the spec's five. A webhook.test (an extension) makes one. */
   maxAttempts?: number;
+  /**
+   * Attempts run as local activities: every start since 2026-11-24 (workflows/client.ts) says so. Deliveries started
+   * before run theirs as activities to the end, and their histories replay unchanged. A flag in the input rather than
+   * patched(), because a patch marker also upserts the TemporalChangeVersion search attribute: one more history event
+   * and visibility write in every delivery, the very cost this change removes.
+   */
+  localAttempts?: boolean;
 }
 
 export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'stopped' | 'disabled';
@@ -66,13 +80,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     retryRequests++;
     retryAfterAttempt = Math.max(retryAfterAttempt, request?.afterAttempt ?? 0);
   });
+  const attemptDelivery = input.localAttempts ? attemptInWorkflowTask : attemptWebhookDelivery;
   for (let attempt = 1; ; attempt++) {
-    const result = await attemptWebhookDelivery({ ...input, attempt });
+    const result = await attemptDelivery({ ...input, attempt });
     if (result.outcome !== 'failure' || attempt >= (input.maxAttempts ?? MAX_ATTEMPTS)) {
       const outcome: WebhookDeliveryOutcome =
         result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
       markOutcome(outcome);
-      log.info('webhook delivery finished', { ...input, outcome, attempts: attempt });
+      log.info('webhook delivery finished', { destinationUuid: input.destinationUuid, eventUuid: input.eventUuid, outcome, attempts: attempt });
       return { outcome, attempts: attempt };
     }
     markOutcome('waiting');

@@ -1,6 +1,7 @@
 // One event's delivery to one destination, attempt by attempt. Each attempt is claimed in the database (one row per
 // attempt number) before anything is sent, and its result recorded after, so a retried activity or a crashed
 // worker can never send two attempts under the same number; counters and state move in the same transaction.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { notFound } from '../errors.js';
@@ -84,8 +85,55 @@ export async function planAttempt(knex: Knex, masterKey: Buffer, key: AttemptKey
   return { action: 'send', url: destination.url, secrets: signingSecrets(masterKey, destination as SecretRow, now), body: eventBody(event), eventType: event.type };
 }
 
+export type ClaimedAttempt =
+  | { action: 'finished'; outcome: AttemptOutcome }
+  | { action: 'send'; attemptUuid: string; url: string; secrets: string[]; body: Buffer; eventType: string };
+
+/**
+ * Claims attempt n, with the delivery id it will send, and answers what to send; or answers the outcome when there is
+ * nothing to send (planAttempt). The common case (the delivery in flight, its destination active, its event there,
+ * the number unclaimed) is one statement; anything else is worked out by planAttempt one query at a time. A number
+ * that another run of the attempt claimed between the plan and the claim throws: the retry then closes that claim.
+ */
+export async function claimAttempt(knex: Knex, masterKey: Buffer, key: AttemptKey, rules: RecordRules, now = new Date()): Promise<ClaimedAttempt> {
+  const attemptUuid = randomUUID();
+  const { rows } = await knex.raw(
+    `with ready as (
+       select w.uuid, w.url, w.secret_wrapped, w.previous_secret_wrapped, w.previous_secret_expires_at,
+              e.uuid as event_uuid, e.type, e.workspace_uuid, e.email_uuid, e.created_at
+         from webhook_deliveries d
+         join webhook_destinations w on w.uuid = d.destination_uuid and w.status = 'active'
+         join webhook_events e on e.uuid = d.event_uuid
+        where d.destination_uuid = :destination and d.event_uuid = :event and d.round = :round
+          and d.state in ('scheduled', 'sending', 'waiting')
+     ), claimed as (
+       insert into webhook_attempts (uuid, destination_uuid, event_uuid, round, attempt)
+       select cast(:attemptUuid as uuid), ready.uuid, ready.event_uuid, cast(:round as integer), cast(:attempt as integer) from ready
+       on conflict (destination_uuid, event_uuid, round, attempt) do nothing
+       returning uuid
+     ), sending as (
+       update webhook_deliveries set state = 'sending', attempts = :attempt, next_attempt_at = null
+        where destination_uuid = :destination and event_uuid = :event and round = :round
+          and state in ('scheduled', 'sending', 'waiting')
+          and exists (select 1 from claimed)
+     )
+     select ready.* from ready, claimed`,
+    { destination: key.destinationUuid, event: key.eventUuid, round: key.round ?? 0, attempt: key.attempt, attemptUuid },
+  );
+  const ready = rows[0];
+  if (ready) {
+    const event = { ...ready, uuid: ready.event_uuid };
+    return { action: 'send', attemptUuid, url: ready.url, secrets: signingSecrets(masterKey, ready as SecretRow, now), body: eventBody(event), eventType: ready.type };
+  }
+  const plan = await planAttempt(knex, masterKey, key, rules, now);
+  if (plan.action === 'finished') return plan;
+  const claimed = await claimNumber(knex, key, attemptUuid);
+  if (!claimed) throw new Error(`attempt ${key.attempt} was claimed by another run`);
+  return { ...plan, attemptUuid: claimed };
+}
+
 /** Claims attempt n: its row, with the delivery id it will send. Undefined when another run claimed it first. */
-export async function claimAttempt(knex: Knex, key: AttemptKey, attemptUuid: string): Promise<string | undefined> {
+async function claimNumber(knex: Knex, key: AttemptKey, attemptUuid: string): Promise<string | undefined> {
   return knex.transaction(async (tx) => {
     const [row] = await tx('webhook_attempts')
       .insert({ uuid: attemptUuid, ...keyOf(key), attempt: key.attempt })
@@ -122,6 +170,7 @@ export const isSuccess = (result: AttemptResult) => result.statusCode !== null &
  */
 export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: string, result: AttemptResult, rules: RecordRules): Promise<AttemptOutcome> {
   const success = isSuccess(result);
+  if (success && !rules.disableReason && (await recordSuccess(knex, key, attemptUuid, result))) return 'success';
   return knex.transaction(async (tx) => {
     const [recorded] = await tx('webhook_attempts')
       .where({ uuid: attemptUuid, outcome: 'pending' })
@@ -168,6 +217,44 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
     }
     return 'failure';
   });
+}
+
+/**
+ * The common case of recordAttempt in one statement: a 2xx recorded, the destination's counter reset (written only
+ * when it is not 0 already, so deliveries to one destination do not queue on its row) and the delivery finished.
+ * False when the attempt was recorded before; recordAttempt then answers what was recorded.
+ */
+async function recordSuccess(knex: Knex, key: AttemptKey, attemptUuid: string, result: AttemptResult): Promise<boolean> {
+  const { rows } = await knex.raw(
+    `with recorded as (
+       update webhook_attempts
+          set outcome = 'success', status_code = :statusCode, error_class = null, response_time_ms = :responseTimeMs, finished_at = now()
+        where uuid = :attemptUuid and outcome = 'pending'
+       returning uuid
+     ), reset as (
+       update webhook_destinations set consecutive_failures = 0
+        where uuid = :destination and consecutive_failures <> 0 and exists (select 1 from recorded)
+          -- Only the spec's own deliveries of email.received move the counter (recordAttempt's rule).
+          and cast(:round as integer) = 0
+          and exists (select 1 from webhook_events where uuid = :event and type = :counted)
+     ), finished as (
+       update webhook_deliveries set state = 'succeeded', finished_at = now(), next_attempt_at = null
+        where destination_uuid = :destination and event_uuid = :event and round = :round
+          and state in ('scheduled', 'sending', 'waiting')
+          and exists (select 1 from recorded)
+     )
+     select uuid from recorded`,
+    {
+      statusCode: result.statusCode,
+      responseTimeMs: result.responseTimeMs,
+      attemptUuid,
+      destination: key.destinationUuid,
+      event: key.eventUuid,
+      round: key.round ?? 0,
+      counted: EMAIL_RECEIVED,
+    },
+  );
+  return rows.length > 0;
 }
 
 async function disable(tx: Knex.Transaction, destinationUuid: string, reason: string): Promise<void> {

@@ -128,6 +128,9 @@ describe('the pinned connect', () => {
     expect(typeof options.lookup).toBe('function');
     const literal = pinnedRequestOptions({ url: new URL('https://[2606:4700::1]/'), hostname: '2606:4700::1', address: '2606:4700::1', family: 6 }, {});
     expect(literal).toMatchObject({ host: '2606:4700::1', servername: undefined, lookup: undefined });
+    // One trust store for every POST, holding no TLS session: each attempt still makes a full, checked handshake.
+    expect(literal.secureContext).toBe(options.secureContext);
+    expect(options).not.toHaveProperty('session');
   });
 
   it('names error classes', () => {
