@@ -37,6 +37,8 @@ const DocumentsListSchema = z.object({
 const listInput = { ...documentsInput, fields: { 'query.q': invalidQuery, 'query.limit': invalidLimit, 'query.cursor': invalidCursor } };
 
 const DocumentsCreateSchema = z.object({ body: z.object({ title: title.default(null) }) });
+// Only the fields a create reads: U+0000 in a field it ignores (trashed) is then invalid_body, never invalid_trashed.
+const createInput = { ...documentsInput, fields: { 'body.title': invalidTitle } };
 
 const DocumentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
@@ -66,7 +68,7 @@ documentsRouter.get('/', requireScope('docs.read'), validate(DocumentsListSchema
 
 documentsRouter.get('/trash', requireScope('docs.read'), validate(DocumentsListSchema, listInput), listHandler('/v1/documents/trash', true));
 
-documentsRouter.post('/', requireScope('docs.write'), jsonBody(), validate(DocumentsCreateSchema, fieldsInput), transaction(), async (ctx) => {
+documentsRouter.post('/', requireScope('docs.write'), jsonBody(), validate(DocumentsCreateSchema, createInput), transaction(), async (ctx) => {
   const { body } = input(ctx.state, DocumentsCreateSchema);
   const document = await createDocument(unitOf(ctx.state).tx, callerOf(ctx.state), config(), body);
   ctx.status = 201;

@@ -290,6 +290,18 @@ describe('updating a document', () => {
     expect(list.body.data.map((d: { uuid: string }) => d.uuid)).toEqual([document.uuid]);
   });
 
+  it('creates a document ignoring a trashed field, and refuses U+0000 in it as 400 invalid_body (create reads no trashed)', async () => {
+    const user = await makeUser();
+    const ignored = await call('POST', '/v1/documents', { token: user.token, json: { title: 'Kept', trashed: 'yes' } });
+    expect(ignored.status).toBe(201);
+    expect(ignored.body).toMatchObject({ title: 'Kept', trashed_at: null });
+    const before = await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count();
+    const refused = await call('POST', '/v1/documents', { token: user.token, json: { title: 'Nul', trashed: 'a\u0000b' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_body' });
+    expect(await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count()).toEqual(before);
+  });
+
   it('refuses trashed that is not a boolean with 422 invalid_trashed, and checks the whole request before writing', async () => {
     const user = await makeUser();
     const document = await makeDocument(user, { title: 'Before' });
