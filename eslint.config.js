@@ -70,8 +70,10 @@ export default tseslint.config(
   },
   {
     // @folio/client is written from the spec and docs only, as any client author would write one: it imports
-    // nothing of the server, and no package (fetch and WebCrypto are enough).
+    // nothing of the server, and no package (fetch and WebCrypto are enough). Its build scripts (scripts/: the
+    // type generator) run in this repository, not in a caller's program: they may use its devDependencies.
     files: ['clients/**/*.ts'],
+    ignores: ['clients/*/scripts/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -81,6 +83,15 @@ export default tseslint.config(
             { regex: '^(?!node:|\\.)', message: 'clients/ has no dependencies: node: built-ins and its own modules only.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['clients/*/scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/', message: 'clients/ imports nothing of the server.' }] },
       ],
     },
   },

@@ -1,7 +1,8 @@
 // Drive transfer benchmark: simple upload/download of a 100 MB file, each next to a direct MinIO PUT/GET of the same
 // bytes, and the chunked transfer through @folio/client (clients/typescript) next to a direct MinIO multipart PUT
 // and ranged GETs of the same parts with the same concurrency (issue 12: ≥ 0.9×), with the round trip checked
-// byte for byte.
+// byte for byte. Then what verifying a content_hash costs at complete (docs/extensions.md § Content hash): the same
+// upload completed with and without one, the verification's rate beside a direct MinIO GET of the object.
 //
 //   node --import tsx bench/drive-transfer.ts
 //
@@ -13,7 +14,7 @@
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { Readable } from 'node:stream';
-import { FolioClient } from '../clients/typescript/src/index.js';
+import { FolioClient, type UploadState } from '../clients/typescript/src/index.js';
 import { createStorage } from '../platform/storage.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey } from '../domain/drive/crypto.js';
 import { benchTarget } from './stack.js';
@@ -155,6 +156,31 @@ async function main() {
     });
     rows.push(['  direct MinIO GET, one stream', rate(CHUNKED_BYTES, directStream.seconds)]);
     await storage.removeObject(target.s3.bucket, multipartKey);
+
+    // --- Content hash: complete with and without one ---------------------------------------------------------
+    const completeTimes: number[] = [];
+    for (const withHash of [false, true]) {
+      const initiate = await client.initiateUpload({ name: `hash-${randomUUID()}.bin`, contentType: 'application/octet-stream', size: CHUNKED_BYTES });
+      const state: UploadState = {
+        format: 'folio-upload-state-v1',
+        kind: 'upload',
+        file_uuid: initiate.file_uuid,
+        version_uuid: initiate.file_uuid,
+        data_key: initiate.data_key,
+        chunk_size_bytes: initiate.chunk_size_bytes,
+        chunk_count: initiate.chunk_count,
+        plaintext_size_bytes: CHUNKED_BYTES,
+        parts: {},
+      };
+      const { parts: sent, contentHash } = await client.sendParts(state, sourceBytes);
+      const complete = await timed(() => client.complete(state, sent, withHash ? contentHash : undefined));
+      if ((complete.value.content_hash === contentHash) !== withHash) throw new Error(`complete ${withHash ? 'with' : 'without'} content_hash answered ${complete.value.content_hash}`);
+      completeTimes.push(complete.seconds);
+    }
+    const verify = completeTimes[1]! - completeTimes[0]!;
+    rows.push(['complete without content_hash (the spec\'s: parts checked, object assembled)', `${completeTimes[0]!.toFixed(2)} s`]);
+    rows.push(['complete with content_hash (also reads, decrypts and hashes the object)', `${completeTimes[1]!.toFixed(2)} s`]);
+    rows.push(['  the verification alone (the difference)', `${rate(CHUNKED_BYTES, verify)}  → ${(directStream.seconds / verify).toFixed(2)}× the direct MinIO GET's rate`]);
 
     const width = Math.max(...rows.map(([label]) => label.length));
     for (const [label, value] of rows) say(`${label.padEnd(width)}  ${value}`);

@@ -21,6 +21,7 @@ import * as documentStateVersion from './migrations/018_document_state_version.j
 import * as documentRevisionRestores from './migrations/019_document_revision_restores.js';
 import * as webhookTestResend from './migrations/020_webhook_test_resend.js';
 import * as driveChangesNotify from './migrations/021_drive_changes_notify.js';
+import * as driveContentHash from './migrations/022_drive_content_hash.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '019_document_revision_restores': documentRevisionRestores,
   '020_webhook_test_resend': webhookTestResend,
   '021_drive_changes_notify': driveChangesNotify,
+  '022_drive_content_hash': driveContentHash,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -43,13 +43,19 @@ export function temporalConnectionOptions(): { address: string; tls?: TemporalTl
 let shared: Promise<Client> | undefined;
 
 export function temporalClient(): Promise<Client> {
-  shared ??= (async () => {
+  if (shared) return shared;
+  const connecting = (async () => {
     const connection = await Connection.connect(temporalConnectionOptions());
     const workflow: WorkflowClientInterceptor[] = [startInterceptor];
     // Starts carry the active trace context, so a workflow continues the trace of the request that started it.
     if (tracingEnabled()) workflow.push(new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor());
     return new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow } });
   })();
+  // A failed connect is not kept: the next caller tries again (Temporal may have been restarting).
+  connecting.catch(() => {
+    if (shared === connecting) shared = undefined;
+  });
+  shared = connecting;
   return shared;
 }
 

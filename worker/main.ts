@@ -3,6 +3,7 @@ import '../platform/check-config.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import pRetry from 'p-retry';
 import { permanentFailures } from '../activities/failures.js';
 import { activityScope } from '../activities/activity-scope.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
@@ -55,10 +56,40 @@ async function main() {
   const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
   await ensureBucket();
-  const connection = await NativeConnection.connect(temporalConnectionOptions());
-  await ensureSchedules();
+  // Temporal may be restarting when this process starts (a deploy, a lost node): wait for it rather than exit, for as
+  // long as an orchestrator would wait on a starting pod; past that, exit and let the orchestrator start us again.
+  const { connection, worker } = await pRetry(
+    async () => {
+      const connection = await NativeConnection.connect(temporalConnectionOptions());
+      try {
+        await ensureSchedules();
+        return { connection, worker: await createWorker(connection, traced) };
+      } catch (error) {
+        await connection.close().catch(() => undefined);
+        throw error;
+      }
+    },
+    {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: 1000,
+      maxTimeout: 15_000,
+      maxRetryTime: 5 * 60_000,
+      onFailedAttempt: ({ error, attemptNumber }) => logger.warn({ category: 'lifecycle', err: error, attempt: attemptNumber }, 'worker cannot start on Temporal yet; trying again'),
+    },
+  );
+  logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
+  await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
+  await connection.close();
+  metricsServer?.close();
+  await tracing?.shutdown();
+  await closeDb();
+  logger.info({ category: 'lifecycle' }, 'worker stopped');
+}
+
+function createWorker(connection: NativeConnection, traced: Awaited<ReturnType<typeof workerTracing>>): Promise<Worker> {
+  const { temporal } = config();
   const { code, interceptorModules } = workflowSource();
-  const worker = await Worker.create({
+  return Worker.create({
     connection,
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
@@ -68,19 +99,13 @@ async function main() {
     // activities log the id of the request that started their workflow (workflows/interceptors.ts).
     interceptors: {
       activity: [...traced.activity, activityScope, permanentFailures],
-      workflowModules: [...interceptorModules, ...traced.workflowModules],
+      // A prebuilt bundle holds its workflow interceptors already (deploy/workflow-bundle.ts).
+      workflowModules: 'workflowBundle' in code ? [] : [...interceptorModules, ...traced.workflowModules],
     },
     sinks: traced.sinks,
     // SIGTERM: no new tasks are polled, and running activities get this long to finish before they are cancelled.
     shutdownGraceTime: config().shutdown.graceMs,
   });
-  logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
-  await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
-  await connection.close();
-  metricsServer?.close();
-  await tracing?.shutdown();
-  await closeDb();
-  logger.info({ category: 'lifecycle' }, 'worker stopped');
 }
 
 main().catch((error) => {

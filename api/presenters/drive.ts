@@ -1,4 +1,5 @@
-// The exact Drive response objects of spec/drive.md, built field by field from domain rows.
+// The exact Drive response objects of spec/drive.md, built field by field from domain rows, and an item's ETag.
+import { createHash } from 'node:crypto';
 import type { VisibleItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
 
@@ -23,6 +24,8 @@ export function presentFile(item: VisibleItem, callerUuid: string) {
     my_role: item.my_role,
     shared: item.shared,
     owner: presentOwner(item, callerUuid),
+    // An extension (docs/extensions.md § Content hash): the live version's, null while uploading or when none was made.
+    content_hash: item.content_hash ?? null,
   };
 }
 
@@ -46,6 +49,21 @@ export function presentFolder(item: VisibleItem, callerUuid: string) {
 export function presentItem(item: VisibleItem, callerUuid: string) {
   return item.kind === 'file' ? presentFile(item, callerUuid) : presentFolder(item, callerUuid);
 }
+
+/** A drive_file or drive_folder as one caller is answered it. */
+export type PresentedItem = ReturnType<typeof presentFile> | ReturnType<typeof presentFolder>;
+
+/**
+ * The item's strong ETag (an extension, docs/extensions.md § Conditional writes): its version and a digest of the
+ * exact object this caller is answered. It changes with every version, and also with what reaches a reader without
+ * one (an owner's name, a folder above trashed while its cascade runs), so a 304 never hides a change.
+ */
+export function itemEtag(item: PresentedItem): string {
+  return `"${item.version}-${createHash('sha256').update(JSON.stringify(item)).digest('base64url').slice(0, 16)}"`;
+}
+
+/** A file's content tag, `"ctag-<ctag>"`: replace initiate accepts it in If-Match as well as the file's ETag. */
+export const contentTag = (ctag: number) => `"ctag-${ctag}"`;
 
 /** The list envelope of the files list (with folder_uuid) and the trash list (without). */
 export function presentList(url: string, items: VisibleItem[], callerUuid: string, folderUuid?: string | null) {

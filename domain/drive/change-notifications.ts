@@ -24,6 +24,7 @@ export const driveChangesHub = (options: { connectionString: string; log: Pick<L
  * Whether a change the caller can see committed after `cursor` (true at once if one already has), waiting at most
  * `timeoutMs`. It listens before it reads, so a change that commits between the read and the wait still wakes it;
  * a change the caller cannot see moves its position on and it waits again. `parked` brackets each wait (a gauge).
+ * `gone` aborts when the client has left: the wait ends at once (false), so its slot is not held to the timeout.
  */
 export async function waitForVisibleChange(
   knex: Knex,
@@ -32,6 +33,7 @@ export async function waitForVisibleChange(
   cursor: FeedCursor,
   timeoutMs: number,
   parked: { enter(): void; leave(): void },
+  gone?: AbortSignal,
 ): Promise<boolean> {
   let heard: boolean;
   let wake = () => {};
@@ -53,16 +55,23 @@ export async function waitForVisibleChange(
       // Heard while reading: read again. No await between this check and the wait, so nothing is missed.
       if (heard) continue;
       const left = deadline - Date.now();
-      if (left <= 0) return false;
+      if (left <= 0 || gone?.aborted) return false;
       parked.enter();
+      let leave = () => {};
       const woke = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), left);
-        wake = () => {
+        const end = (answer: boolean) => {
           clearTimeout(timer);
-          resolve(true);
+          resolve(answer);
         };
-      }).finally(() => parked.leave());
-      if (!woke) return false;
+        wake = () => end(true);
+        leave = () => end(false);
+        gone?.addEventListener('abort', leave, { once: true });
+      }).finally(() => {
+        gone?.removeEventListener('abort', leave);
+        parked.leave();
+      });
+      if (!woke || gone?.aborted) return false;
     }
   } finally {
     unsubscribe();

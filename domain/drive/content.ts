@@ -32,10 +32,22 @@ import {
   storageKey,
   type ContentStore,
 } from './content-objects.js';
-import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey, type ChunkLayout } from './crypto.js';
-import { invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
+import { ContentHasher } from './content-hash.js';
+import {
+  ContentIntegrityError,
+  chunkLayout,
+  chunkPlaintextSize,
+  decryptChunks,
+  encryptChunks,
+  generateDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+  type ChunkLayout,
+  type MasterKey,
+} from './crypto.js';
+import { contentHashMismatch, invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
 import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
-import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
+import type { ItemGuard, ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
 import { claimStagedUpload, dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
@@ -121,6 +133,7 @@ async function insertNewFile(
   file: NewFileInput,
   staged: StagedContent,
   status: 'uploading' | 'completed',
+  contentHash: string | null = null,
 ): Promise<void> {
   const { parentUuid, depth } = await resolveDestination(tx, caller, file.folderUuid);
   const [item] = (await tx('drive_items')
@@ -135,10 +148,11 @@ async function insertNewFile(
       file_size_bytes: file.sizeBytes,
       upload_status: status,
       live_version_uuid: status === 'completed' ? staged.versionUuid : null,
+      content_hash: contentHash,
       depth,
     })
     .returning('*')) as ItemRow[];
-  await insertVersion(tx, masterKey, caller, staged, file.contentType, status === 'completed' ? 'live' : 'staged');
+  await insertVersion(tx, masterKey, caller, staged, file.contentType, status === 'completed' ? 'live' : 'staged', contentHash);
   await reserveStorage(tx, caller.workspaceUuid, file.sizeBytes);
   if (status === 'completed') await appendChange(tx, 'create', item!);
 }
@@ -150,6 +164,7 @@ async function insertVersion(
   staged: StagedContent,
   contentType: string,
   status: 'staged' | 'live',
+  contentHash: string | null = null,
 ): Promise<void> {
   await tx('drive_file_versions').insert({
     uuid: staged.versionUuid,
@@ -163,6 +178,7 @@ async function insertVersion(
     plaintext_size_bytes: staged.layout.plaintextSizeBytes,
     chunk_size_bytes: staged.layout.chunkSizeBytes,
     chunk_count: staged.layout.chunkCount,
+    content_hash: contentHash,
     created_by: caller.userUuid,
   });
 }
@@ -218,12 +234,15 @@ export async function uploadWholeFile(
     ownerLock: await deps.uploadOwnerLock(),
   });
   try {
-    const body = Readable.from(encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, input.data), { objectMode: false });
+    // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads).
+    const hasher = new ContentHasher();
+    const body = Readable.from(hashingWhileEncrypting(staged, input.data, hasher), { objectMode: false });
     await putWholeObject(deps, staged.storageKey, body, staged.layout.ciphertextSizeBytes);
+    const contentHash = hasher.digest();
     return await deps.runInTransaction(async (unit) => {
       // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
       if (!(await claimStagedUpload(unit.tx, staged.storageKey))) throw new Error('the staged upload was swept before its commit');
-      await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed');
+      await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed', contentHash);
       const created = await findVisibleItem(unit.tx, caller, staged.fileUuid);
       await requestThumbnail(unit, created);
       return created;
@@ -233,6 +252,16 @@ export async function uploadWholeFile(
       deps.log.warn({ err: cleanup, file_uuid: staged.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'),
     );
     throw error;
+  }
+}
+
+/** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */
+function* hashingWhileEncrypting(staged: Omit<StagedContent, 'uploadId'>, plaintext: Buffer, hasher: ContentHasher): Generator<Buffer> {
+  let index = 0;
+  for (const frame of encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, plaintext)) {
+    const start = index * staged.layout.chunkSizeBytes;
+    hasher.update(plaintext.subarray(start, start + chunkPlaintextSize(staged.layout, index++)));
+    yield frame;
   }
 }
 
@@ -287,33 +316,75 @@ export async function presignUploadParts(deps: StoredContent, caller: Caller, fi
 
 /**
  * Completes the caller's chunked upload: every part present with its etag and ciphertext size, the S3
- * multipart upload completed, the file `completed` and announced with a create change. Completing a
- * completed upload again answers the same (a retry after a lost response).
+ * multipart upload completed, the content hash verified when the client sent one, the file `completed` and
+ * announced with a create change. Completing a completed upload again answers the same (a retry after a lost
+ * response), unless it names another hash than the one recorded.
  */
-export async function completeUpload(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string, parts: DeclaredPart[]): Promise<VisibleItem> {
+export async function completeUpload(deps: ReadableContent, unit: UnitOfWork, caller: Caller, fileUuid: string, completion: Completion): Promise<VisibleItem> {
   const { tx } = unit;
   const item = await ownUpload(tx, caller, fileUuid, { forUpdate: true });
   if (!item) throw notFound();
   if (item.upload_status === 'uploading') {
     const version = await stagedVersionOf(tx, item.uuid, { createdBy: caller.userUuid });
     if (!version?.storage_upload_id) throw notFound();
-    await completeStoredParts(store, version, parts);
-    await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live' });
+    await completeStoredParts(deps, version, completion.parts);
+    const contentHash = await verifiedContentHash(deps, version, completion.contentHash);
+    await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live', content_hash: contentHash });
     const [completed] = (await tx('drive_items')
       .where({ uuid: item.uuid, upload_status: 'uploading' })
-      .update({ upload_status: 'completed', live_version_uuid: version.uuid, updated_at: tx.fn.now() })
+      .update({ upload_status: 'completed', live_version_uuid: version.uuid, content_hash: contentHash, updated_at: tx.fn.now() })
       .returning('*')) as ItemRow[];
     await appendChange(tx, 'create', completed!);
     await markPublicLinkReady(tx, item.uuid);
     unit.workflows.wakeUploadLifecycle(item.uuid);
     await requestThumbnail(unit, completed!);
+  } else if (completion.contentHash !== undefined) {
+    // The upload's own version (its uuid is the file's) keeps the hash it was completed with, until it is purged.
+    const first: Pick<VersionRow, 'content_hash'> | undefined = await tx('drive_file_versions').where({ uuid: item.uuid }).first('content_hash');
+    if (first?.content_hash && first.content_hash !== completion.contentHash) throw contentHashMismatch();
   }
   return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
+}
+
+/** Object storage and the master key: what reading back a staged version's plaintext takes. */
+export type ReadableContent = ContentStore & { masterKey: MasterKey };
+
+/**
+ * The client's content hash of a staged version (null when it sent none), checked against the plaintext storage
+ * now holds: the assembled object is read and every chunk decrypted (so authenticated) and hashed. A chunk that
+ * does not open, or another hash, is 422 content_hash_mismatch, and the caller's transaction commits nothing.
+ * Storage keeps the assembled object: a later complete reads it again (completeStoredParts finds the object), and
+ * abort or expiry discards it. Without a hash nothing is read: the complete stays as cheap as the spec's.
+ */
+async function verifiedContentHash(deps: ReadableContent, version: VersionRow, declared: string | undefined): Promise<string | null> {
+  if (declared === undefined) return null;
+  const layout = layoutOfVersion(version);
+  const dataKey = unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key);
+  const hasher = new ContentHasher();
+  let opened = 0;
+  try {
+    const ciphertext = await deps.storage.getObject(deps.bucket, version.storage_key);
+    for await (const plaintext of decryptChunks(ciphertext, dataKey, version.uuid, layout)) {
+      hasher.update(plaintext);
+      opened++;
+    }
+  } catch (error) {
+    if (error instanceof ContentIntegrityError) throw contentHashMismatch([opened + 1]);
+    throw error;
+  }
+  if (hasher.digest() !== declared) throw contentHashMismatch();
+  return declared;
 }
 
 export interface DeclaredPart {
   part_number: number;
   etag: string;
+}
+
+/** What a complete names: every part, and the plaintext's content hash when the client sends one (an extension). */
+export interface Completion {
+  parts: DeclaredPart[];
+  contentHash?: string;
 }
 
 /** Checks the client's part list against what storage holds, then completes the multipart upload. */
@@ -375,23 +446,27 @@ export async function settleUpload(deps: StoredContent, ids: { workspaceUuid: st
 // --- Replacement -----------------------------------------------------------------------------------------
 
 /** A live, completed file the caller may edit, with no replacement in flight; 422 invalid_upload_status otherwise. */
-async function replaceableFile(knex: Knex, caller: Caller, fileUuid: string, forUpdate = false): Promise<VisibleItem> {
-  const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', includeUploading: true, forUpdate });
+async function replaceableFile(knex: Knex, caller: Caller, fileUuid: string, forUpdate = false, guard?: ItemGuard): Promise<VisibleItem> {
+  const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', includeUploading: true, forUpdate, guard });
   if (item.upload_status !== 'completed') throw invalidUploadStatus('The file is still uploading.');
   if (await stagedVersionOf(knex, item.uuid)) throw invalidUploadStatus('A replacement is already in flight for this file.');
   return item;
 }
 
-/** Stages a replacement version of a file; the current version stays live until the replacement completes. */
+/**
+ * Stages a replacement version of a file; the current version stays live until the replacement completes. `guard` (a
+ * precondition) is checked first on the file as read, then again on the file locked in the transaction that stages
+ * the version: once that commits, no other replacement can start until this one ends.
+ */
 export async function beginReplace(
   deps: ContentDeps,
   caller: Caller,
   fileUuid: string,
-  input: { sizeBytes: number; contentType?: string },
+  input: { sizeBytes: number; contentType?: string; guard?: ItemGuard },
 ): Promise<StagedContent> {
   const contentType = input.contentType === undefined ? undefined : checkContentType(input.contentType);
-  // Refusals (unknown file, role, one in flight, the pool) are answered before a workflow or multipart upload exists.
-  const item = await replaceableFile(deps.db, caller, fileUuid);
+  // Refusals (unknown file, role, precondition, one in flight, the pool) are answered before a workflow or multipart upload exists.
+  const item = await replaceableFile(deps.db, caller, fileUuid, false, input.guard);
   await checkStorageRoom(deps.db, caller.workspaceUuid, input.sizeBytes);
   const versionUuid = randomUUID();
   const key = storageKey(caller.workspaceUuid, item.uuid, versionUuid);
@@ -401,7 +476,7 @@ export async function beginReplace(
   try {
     uploadId = await startMultipart(deps, key);
     await deps.runInTransaction(async ({ tx }) => {
-      const locked = await replaceableFile(tx, caller, item.uuid, true);
+      const locked = await replaceableFile(tx, caller, item.uuid, true, input.guard);
       await insertVersion(tx, deps.masterKey, caller, { ...staged, uploadId }, contentType ?? locked.content_type ?? 'application/octet-stream', 'staged');
       await reserveStorage(tx, caller.workspaceUuid, input.sizeBytes);
     });
@@ -428,16 +503,18 @@ export async function presignReplacementParts(deps: StoredContent, caller: Calle
 
 /**
  * Promotes the caller's replacement atomically: the old live version retired (kept for the retention
- * period), the new one live, ctag and version +1, size and type updated, and an update change.
+ * period), the new one live, ctag and version +1, size, type and content hash updated, and an update change.
+ * A content hash the client sends is verified first (verifiedContentHash); without one the new version has none.
  */
-export async function completeReplace(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string, parts: DeclaredPart[]): Promise<VisibleItem> {
+export async function completeReplace(deps: ReadableContent, unit: UnitOfWork, caller: Caller, fileUuid: string, completion: Completion): Promise<VisibleItem> {
   const { tx } = unit;
   const { item, version } = await ownReplacement(tx, caller, fileUuid, true);
-  await completeStoredParts(store, version, parts);
+  await completeStoredParts(deps, version, completion.parts);
+  const contentHash = await verifiedContentHash(deps, version, completion.contentHash);
   await tx('drive_file_versions')
     .where({ file_uuid: item.uuid, status: 'live' })
     .update({ status: 'retired', retired_at: tx.fn.now(), superseded_by: version.uuid });
-  await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live' });
+  await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live', content_hash: contentHash });
   const [updated] = (await tx('drive_items')
     .where({ uuid: item.uuid })
     .update({
@@ -446,6 +523,7 @@ export async function completeReplace(store: ContentStore, unit: UnitOfWork, cal
       version: tx.raw('version + 1'),
       file_size_bytes: version.plaintext_size_bytes,
       content_type: version.content_type,
+      content_hash: contentHash,
       // The new content has no thumbnail yet: it gets its own, and has_preview comes back when that is stored.
       has_preview: false,
       updated_at: tx.fn.now(),

@@ -24,7 +24,18 @@ export const invalidUploadStatus = (description = 'The upload is not in a state 
   new AppError(422, 'invalid_upload_status', description);
 export const invalidParts = (partNumbers: number[]) =>
   new AppError(422, 'invalid_parts', 'Some parts are missing, unexpected, or differ from what storage holds.', { part_numbers: partNumbers });
+/**
+ * An extension (docs/extensions.md § Content hash): the plaintext storage holds is not the one the client's
+ * content_hash describes; with part_numbers, the first part that does not even decrypt with the version's key.
+ */
+export const contentHashMismatch = (partNumbers?: number[]) =>
+  new AppError(422, 'content_hash_mismatch', 'The stored content does not match content_hash.', partNumbers ? { part_numbers: partNumbers } : {});
 export const tooManyUploads = (retryAfterSeconds: number) =>
   new AppError(503, 'too_many_uploads', `The server is reading as many large uploads as it can; retry after ${retryAfterSeconds} seconds.`, {}, {
     'Retry-After': String(retryAfterSeconds),
   });
+// Conditional writes, an extension (docs/extensions.md § Conditional writes).
+export const preconditionFailed = (current: object, etag: string) =>
+  new AppError(412, 'precondition_failed', 'The item changed since the ETag in If-Match was read; current is the item as it now stands.', { current }, { ETag: etag });
+export const invalidIfMatch = () =>
+  new AppError(400, 'invalid_if_match', 'If-Match is "*" or a comma-separated list of quoted entity tags (RFC 9110 § 13.1.1).');

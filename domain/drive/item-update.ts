@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../unit-of-work.js';
 import { inTrash } from './errors.js';
 import { findVisibleItem, updateItemMetadata, type FollowingChange, type MetadataChange } from './items.js';
 import { NEEDS } from './roles.js';
-import type { ItemKind, VisibleItem } from './rows.js';
+import type { ItemGuard, ItemKind, VisibleItem } from './rows.js';
 import { setTrashed } from './trash.js';
 
 export interface ItemUpdate extends MetadataChange {
@@ -13,9 +13,12 @@ export interface ItemUpdate extends MetadataChange {
   trashed?: boolean;
 }
 
-/** Applies the whole update to the caller's item (editor or above) and answers it as it now stands. */
-export async function updateItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, update: ItemUpdate): Promise<VisibleItem> {
-  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.update, forUpdate: true });
+/**
+ * Applies the whole update to the caller's item (editor or above) and answers it as it now stands. `guard` (a
+ * precondition) sees the item locked, before the update.
+ */
+export async function updateItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, update: ItemUpdate, guard?: ItemGuard): Promise<VisibleItem> {
+  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.update, forUpdate: true, guard });
   const { trashed } = update;
   // An item in the trash, itself or through a folder above it, keeps its name and place until it is restored
   // (the same request may restore it): a move would take it out of the trashed folder without a restore.

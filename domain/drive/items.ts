@@ -9,7 +9,7 @@ import { isUuid } from '../uuid.js';
 import { chainAccess, changesAccess, widensAccess } from './access-sources.js';
 import { appendChange, appendChanges } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
-import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
+import type { ItemGuard, ItemKind, ItemRow, VisibleItem } from './rows.js';
 
 /**
  * Which `trashed` a read shows: `effective`, what every route answers (the item or an ancestor is in the trash,
@@ -40,7 +40,7 @@ export async function findVisibleItem(
   knex: Knex,
   caller: Caller,
   uuid: string,
-  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; forShare?: boolean; includeUploading?: boolean } = {},
+  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; forShare?: boolean; includeUploading?: boolean; guard?: ItemGuard } = {},
 ): Promise<VisibleItem> {
   if (!isUuid(uuid)) throw notFound();
   const query = selectVisible(knex, caller).where('i.uuid', uuid);
@@ -51,6 +51,8 @@ export async function findVisibleItem(
   const item = (await query.first()) as VisibleItem | undefined;
   if (!item) throw notFound();
   if (options.needs && !atLeast(item.my_role, options.needs)) throw notAuthorized();
+  // Under the row lock when forUpdate: no other write to the item can land between this check and the caller's change.
+  options.guard?.(item);
   return item;
 }
 

@@ -26,6 +26,8 @@ export interface ItemRow {
   ctag: number;
   has_preview: boolean;
   live_version_uuid: string | null;
+  /** The live version's content hash (an extension); null while uploading, and for versions nobody hashed. */
+  content_hash: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,6 +39,12 @@ export interface VisibleItem extends ItemRow {
   owner_first_name: string | null;
   owner_last_name: string | null;
 }
+
+/**
+ * A check a write makes on the item it names once the item is locked and the caller's role checked, before anything
+ * changes: an If-Match precondition (docs/extensions.md § Conditional writes). It throws to refuse the write.
+ */
+export type ItemGuard = (item: VisibleItem) => void;
 
 /** One stored content of a file: staged (uploading or replacing), live, retired (kept a while) or aborted. */
 export interface VersionRow {
@@ -51,6 +59,8 @@ export interface VersionRow {
   plaintext_size_bytes: string | number;
   chunk_size_bytes: number;
   chunk_count: number;
+  /** The plaintext's content hash: computed (simple upload) or verified (chunked complete with one); else null. */
+  content_hash: string | null;
   created_by: string | null;
   superseded_by: string | null;
   created_at: Date;

@@ -10,14 +10,14 @@ import { appendChange } from './change-log.js';
 import { notAuthorized } from './errors.js';
 import { ancestorUuids, announceMovedSubtree, findVisibleItem } from './items.js';
 import { NEEDS } from './roles.js';
-import type { ItemKind, ItemRow, TrashOperationRow, VisibleItem } from './rows.js';
+import type { ItemGuard, ItemKind, ItemRow, TrashOperationRow, VisibleItem } from './rows.js';
 
 /**
  * Moves an item to the trash (editor or above). A folder's descendants follow in the trash cascade. Trashing
- * an item already in the trash changes nothing.
+ * an item already in the trash changes nothing. `guard` (a precondition) sees the item locked, before the change.
  */
-export async function trashItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind): Promise<VisibleItem> {
-  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.trash, forUpdate: true });
+export async function trashItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, guard?: ItemGuard): Promise<VisibleItem> {
+  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.trash, forUpdate: true, guard });
   if (item.trashed) return item;
   await appendChange(unit.tx, 'update', await setTrashed(unit, caller, item, true, { versionBumped: false }));
   return findVisibleItem(unit.tx, caller, item.uuid);
@@ -71,11 +71,11 @@ export async function setTrashed(
 /**
  * Permanently deletes an item and, for a folder, its whole subtree (manager or above). The item disappears for
  * every reader at once and its delete change is appended now; the delete cascade then removes the rows, their
- * stored bytes and their pool accounting, with a delete change for every descendant.
+ * stored bytes and their pool accounting, with a delete change for every descendant. `guard` as for trashItem.
  */
-export async function deleteItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind): Promise<void> {
+export async function deleteItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, guard?: ItemGuard): Promise<void> {
   const { tx } = unit;
-  const item = await findVisibleItem(tx, caller, uuid, { kind, needs: NEEDS.delete, forUpdate: true });
+  const item = await findVisibleItem(tx, caller, uuid, { kind, needs: NEEDS.delete, forUpdate: true, guard });
   const [marked] = (await tx('drive_items')
     .where({ uuid: item.uuid })
     .update({ deleted_at: tx.fn.now(), version: tx.raw('version + 1'), updated_at: tx.fn.now() })

@@ -3,7 +3,8 @@
 // resumes without sending them again.
 import type { Caller } from '../caller.js';
 import { stagedChunkedUpload, type StoredContent } from './content.js';
-import { listUploadedParts, type UploadedPart } from './content-objects.js';
+import { isNoSuchUpload, listUploadedParts, type UploadedPart } from './content-objects.js';
+import { invalidUploadStatus } from './errors.js';
 import type { VersionRow } from './rows.js';
 
 export interface UploadStatus {
@@ -16,6 +17,14 @@ export interface UploadStatus {
 /** The caller's chunked upload in flight with the parts S3 lists (ListParts): 404 if unknown, 422 once completed. */
 export async function readUploadStatus(deps: StoredContent, caller: Caller, fileUuid: string, uploadExpiryMs: number): Promise<UploadStatus> {
   const version = await stagedChunkedUpload(deps.db, caller, fileUuid);
-  const parts = await listUploadedParts(deps, version.storage_key, version.storage_upload_id);
+  let parts: UploadedPart[];
+  try {
+    parts = await listUploadedParts(deps, version.storage_key, version.storage_upload_id);
+  } catch (error) {
+    if (!isNoSuchUpload(error)) throw error;
+    // A complete assembled the parts and then was refused (content_hash_mismatch) or did not commit: there are no
+    // parts left to list or send, only that object to complete again or abort (docs/extensions.md § Content hash).
+    throw invalidUploadStatus('The parts are assembled: complete the upload again, or abort it.');
+  }
   return { version, parts: parts.sort((a, b) => a.part - b.part), expiresAt: new Date(new Date(version.created_at).getTime() + uploadExpiryMs) };
 }

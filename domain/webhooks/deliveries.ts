@@ -343,19 +343,26 @@ export interface AttemptRow {
   finished_at: Date | null;
 }
 
+/** An attempt with the type of the event it carried (`email.received`, or the extension's `webhook.test`). */
+export interface TypedAttemptRow extends AttemptRow {
+  event_type: string;
+}
+
 /** Attempts newest first, a page at a time: `after` is the uuid of the last attempt of the page before. */
 export async function listAttempts(
   knex: Knex,
   destinationUuid: string,
   page: { limit: number; after?: string; eventUuid?: string },
-): Promise<AttemptRow[]> {
-  const query = knex('webhook_attempts')
-    .where({ destination_uuid: destinationUuid })
-    .orderBy([{ column: 'started_at', order: 'desc' }, { column: 'uuid', order: 'desc' }])
-    .limit(page.limit);
-  if (page.eventUuid) query.where({ event_uuid: page.eventUuid });
+): Promise<TypedAttemptRow[]> {
+  const query = knex('webhook_attempts as a')
+    .join('webhook_events as e', 'e.uuid', 'a.event_uuid')
+    .where({ 'a.destination_uuid': destinationUuid })
+    .orderBy([{ column: 'a.started_at', order: 'desc' }, { column: 'a.uuid', order: 'desc' }])
+    .limit(page.limit)
+    .select('a.*', 'e.type as event_type');
+  if (page.eventUuid) query.where({ 'a.event_uuid': page.eventUuid });
   // Compared in the database, at its microsecond precision, so no row between two pages is skipped.
-  if (page.after) query.whereRaw('(started_at, uuid) < (select started_at, uuid from webhook_attempts where uuid = ?)', [page.after]);
+  if (page.after) query.whereRaw('(a.started_at, a.uuid) < (select started_at, uuid from webhook_attempts where uuid = ?)', [page.after]);
   return query;
 }
 

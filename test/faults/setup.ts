@@ -1,10 +1,6 @@
 // Fault suite global setup: the integration suite's stack (test/setup/global.ts), except that Temporal keeps its data
 // in a SQLite file so a test can restart it, and MinIO too, data kept. Picks the run's seed and prints it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { workflowBundleCode } from '../../deploy/workflow-bundle.js';
 import { startSuiteStack } from '../setup/global.js';
 import { faultsScale } from './support/scale.js';
 
@@ -18,12 +14,8 @@ export default async function setup(project: TestProject) {
   const seed = process.env.FOLIO_FAULTS_SEED ? Number(process.env.FOLIO_FAULTS_SEED) : Math.floor(Math.random() * 2 ** 31);
   console.log(`\n[faults] seed ${seed}, size ${faultsScale()} — replay with FOLIO_FAULTS_SEED=${seed} FOLIO_FAULTS_SCALE=${faultsScale()}\n`);
   project.provide('faultsSeed', seed);
-  // Workers here restart after every kill: bundling the workflows once spares each restart webpack's minutes of CPU
-  // on a busy machine, as production images do.
-  const bundleDir = mkdtempSync(join(tmpdir(), 'folio-faults-bundle-'));
-  const bundle = join(bundleDir, 'workflow-bundle.js');
-  writeFileSync(bundle, await workflowBundleCode());
-  const teardown = await startSuiteStack(project, {
+  // The workflows are bundled once by startSuiteStack, so the workers restarted after each kill start without webpack.
+  return startSuiteStack(project, {
     label: 'faults',
     persistentTemporal: true,
     env: {
@@ -34,14 +26,6 @@ export default async function setup(project: TestProject) {
       // A receiver on this busy machine may take seconds to answer: the integration suite's 2 s would count a slow
       // answer as a failure, and two events failed in a row disable a destination, which no fault should cause.
       FOLIO_WEBHOOK_TIMEOUT: '15s',
-      FOLIO_WORKFLOW_BUNDLE: bundle,
     },
   });
-  return async () => {
-    try {
-      await teardown();
-    } finally {
-      rmSync(bundleDir, { recursive: true, force: true });
-    }
-  };
 }

@@ -2,9 +2,10 @@
 // suite (test/faults/setup.ts) starts its own the same way.
 // Test files read its configuration through test/support/stack.ts.
 import type { TestProject } from 'vitest/node';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { startEphemeralStack } from '../../deploy/local/ephemeral-stack.js';
+import { workflowBundleCode } from '../../deploy/workflow-bundle.js';
 import { freeUdpPort } from '../support/dns-server.js';
 import { secretsInLogs } from '../support/log-scan.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
@@ -39,6 +40,10 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
   const spansFile = join(caDir, 'spans.jsonl');
   const otlp = await startOtlpReceiver(spansFile);
   const dnsPort = await freeUdpPort();
+  // The workflows are bundled once, as production images ship them: tests that kill or restart workers would otherwise
+  // wait on webpack at every start (minutes of CPU on a busy 2-core machine).
+  const workflowBundle = join(caDir, 'workflow-bundle.js');
+  writeFileSync(workflowBundle, await workflowBundleCode());
   const stack = await startEphemeralStack({
     label: options.label,
     persistentTemporal: options.persistentTemporal,
@@ -81,6 +86,7 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
       OTEL_TRACES_SAMPLER: 'parentbased_always_off',
       OTEL_BSP_SCHEDULE_DELAY: '200',
+      FOLIO_WORKFLOW_BUNDLE: workflowBundle,
       ...options.env,
     },
   });

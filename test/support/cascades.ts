@@ -1,4 +1,5 @@
-// Waiting in Drive tests: for the latest cascade on a root to end, and for a condition to hold.
+// Waiting in Drive tests: for the latest cascade on a root to end, for a condition to hold, and on an item's row lock.
+import type { Knex } from 'knex';
 import type { DriveCascadeResult } from '../../workflows/drive-trash.js';
 import { driveCascadeWorkflowId } from '../../workflows/ids.js';
 import { operationsOn } from '../../domain/drive/trash.js';
@@ -22,4 +23,33 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_00
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Pins an interleaving deterministically: a transaction of the test's own locks an item's row, so whatever locks it
+ * next (a cascade batch, a write's locked read) waits and commits nothing until `release`. `blocking(n)` resolves
+ * once n sessions wait on the held row.
+ */
+export async function holdRow(uuid: string) {
+  const locker: Knex.Transaction = await db().transaction();
+  const lockerPid: number = (await locker.raw('select pg_backend_pid() as pid')).rows[0].pid;
+  await locker.raw('select 1 from drive_items where uuid = ? for update', [uuid]);
+  // Sessions waiting on the held row, directly or behind another waiter (a second waiter queues on the first one's
+  // tuple lock, not on the holder).
+  const waiting = async () =>
+    Number(
+      (
+        await db().raw(
+          `with recursive waiter(pid) as (
+             select pid from pg_stat_activity where ? = any(pg_blocking_pids(pid))
+             union select a.pid from pg_stat_activity a join waiter w on w.pid = any(pg_blocking_pids(a.pid))
+           ) select count(*) as sessions from waiter`,
+          [lockerPid],
+        )
+      ).rows[0].sessions,
+    );
+  return {
+    blocking: (sessions = 1) => waitUntil(async () => (await waiting()) >= sessions),
+    release: () => locker.rollback(),
+  };
 }

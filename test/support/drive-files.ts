@@ -24,7 +24,8 @@ type Fields = Record<string, unknown>;
 
 /**
  * The whole drive_file of a completed, untrashed, unshared file at the caller's root, version 1, as its owner sees it;
- * `fields` names what differs (always name, content_type, file_size_bytes and owner).
+ * `fields` names what differs (always name, content_type, file_size_bytes and owner). content_hash is null unless
+ * `fields` names it (rows written by the tests' factories have none).
  */
 export function expectedDriveFile(fields: { name: string; content_type: string; file_size_bytes: number; owner: unknown } & Fields) {
   return {
@@ -40,6 +41,7 @@ export function expectedDriveFile(fields: { name: string; content_type: string; 
     updated_at: expect.any(String),
     my_role: 'owner',
     shared: false,
+    content_hash: null,
     ...fields,
   };
 }

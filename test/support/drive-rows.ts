@@ -1,4 +1,6 @@
-// Drive's tables read straight in tests: an item's row, the end of the change log and what it gained since.
+// Drive's tables read straight in tests: an item's row, the end of the change log and what it gained since, and a
+// check that a refused request changed neither.
+import { expect } from 'vitest';
 import { db } from '../../platform/database.js';
 
 export const row = (uuid: string) => db()('drive_items').where({ uuid }).first();
@@ -9,3 +11,14 @@ export const lastSeq = async (): Promise<number> => Number((await db()('drive_ch
 /** The changes to the given items after `seq`, in order, as [item_uuid, change_type, item_version] rows. */
 export const changesSince = (seq: number, uuids: string[]) =>
   db()('drive_changes').where('seq', '>', seq).whereIn('item_uuid', uuids).orderBy('seq').select('item_uuid', 'change_type', 'item_version');
+
+/** The item's row now, and a check that neither the row nor the change log moved for it since. */
+export async function watchItem(uuid: string) {
+  const before = await row(uuid);
+  const seq = await lastSeq();
+  const expectUnchanged = async () => {
+    expect(await row(uuid)).toEqual(before);
+    expect(await changesSince(seq, [uuid])).toEqual([]);
+  };
+  return { before, expectUnchanged };
+}

@@ -7,7 +7,7 @@ import { apiUrl } from './api.js';
 import { rememberBearerToken } from './log-scan.js';
 import { checkApiResponse } from './openapi-check.js';
 
-export { ApiError, encryptChunk, type ByteSource } from '../../clients/typescript/src/index.js';
+export { ApiError, contentHash, encryptChunk, type ByteSource } from '../../clients/typescript/src/index.js';
 
 export interface ClientOptions {
   token: string;
@@ -15,6 +15,8 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Chunks in flight at once. */
   concurrency?: number;
+  /** The largest transfer that sends its content hash with complete (the client's default otherwise). */
+  contentHashMaxBytes?: number;
 }
 
 /** The client a test uses: the test's token, the suite's API, every answer checked against the OpenAPI document. */
@@ -24,6 +26,7 @@ export function folioClient(options: ClientOptions): FolioClient {
     baseUrl: options.baseUrl ?? apiUrl(),
     token: options.token,
     window: options.concurrency,
+    contentHashMaxBytes: options.contentHashMaxBytes,
     onResponse: checkApiResponse,
   });
 }
@@ -65,7 +68,7 @@ export async function initiateUpload(
   return { fileUuid: initiate.file_uuid, ...transferOf(initiate.file_uuid, initiate) };
 }
 
-export async function initiateReplace(options: ClientOptions, fileUuid: string, input: { size: number; contentType?: string }): Promise<Transfer> {
+export async function initiateReplace(options: ClientOptions, fileUuid: string, input: { size: number; contentType?: string; ifMatch?: string }): Promise<Transfer> {
   const initiate = await folioClient(options).initiateReplace(fileUuid, input);
   return transferOf(initiate.version_uuid, initiate);
 }
@@ -95,7 +98,7 @@ export async function sendChunks(
     plaintext_size_bytes: size,
     parts: {},
   };
-  return folioClient(options).sendParts(state, source, transferOptions);
+  return (await folioClient(options).sendParts(state, source, transferOptions)).parts;
 }
 
 /** Upload initiate, every chunk, complete. Returns the completed drive_file. */
@@ -107,7 +110,7 @@ export function uploadChunked(
 }
 
 /** Replace initiate, every chunk, complete. Returns the updated drive_file. */
-export function replaceChunked(options: ClientOptions, fileUuid: string, input: { size: number; source: ByteSource; contentType?: string }): Promise<any> {
+export function replaceChunked(options: ClientOptions, fileUuid: string, input: { size: number; source: ByteSource; contentType?: string; ifMatch?: string }): Promise<any> {
   return folioClient(options).replace(fileUuid, input);
 }
 

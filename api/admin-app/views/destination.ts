@@ -1,8 +1,8 @@
 // One destination: its switch, its signing secret behind a reveal, and its delivery history.
-import type { AttemptRow, DailyStats } from '../../../domain/webhooks/deliveries.js';
+import type { DailyStats, TypedAttemptRow } from '../../../domain/webhooks/deliveries.js';
 import { deliveryId } from '../../../domain/webhooks/deliveries.js';
 import type { Destination, SecretReveal } from '../../../domain/webhooks/destinations.js';
-import { eventId } from '../../../domain/webhooks/events.js';
+import { WEBHOOK_TEST, eventId } from '../../../domain/webhooks/events.js';
 import { deliveryChart } from './chart.js';
 import { NOTICES, statusBadge, type Notice } from './destinations.js';
 import { html } from './html.js';
@@ -12,7 +12,7 @@ export interface DestinationView {
   destination: Destination;
   mailboxAddress: Map<string, string>;
   stats: DailyStats[];
-  attempts: AttemptRow[];
+  attempts: TypedAttemptRow[];
   nextCursor: string | null;
   reveals: SecretReveal[];
   /** Present only on the answer to a reveal. */
@@ -71,13 +71,24 @@ function secretSection(page: PageContext, view: DestinationView) {
 </section>`;
 }
 
+/**
+ * Which attempt this was, in words that fit its schedule (docs/admin-app.md § The destination page): only the spec's
+ * own delivery of an event is "n of 5" towards disabling; a webhook.test is sent once, and a resend is a round of its
+ * own, numbered from 1 and never counted towards disabling.
+ */
+export function attemptLabel(attempt: Pick<TypedAttemptRow, 'event_type' | 'round' | 'attempt'>): string {
+  if (attempt.event_type === WEBHOOK_TEST) return attempt.round > 0 ? `Test resend ${attempt.round}, sent once` : 'Test, sent once';
+  if (attempt.round > 0) return `Resend ${attempt.round}, attempt ${attempt.attempt}`;
+  return `${attempt.attempt} of 5`;
+}
+
 function attemptRows(page: PageContext, view: DestinationView) {
   return view.attempts.map((attempt) => {
     const result = attempt.outcome === 'pending' ? 'in flight' : attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error_class ?? 'error');
     return html`<tr class="attempt ${attempt.outcome}">
   <td>${formatTime(attempt.started_at)}</td>
-  <td><code>${eventId(attempt.event_uuid)}</code></td>
-  <td>${attempt.attempt} of 5</td>
+  <td><code>${eventId(attempt.event_uuid)}</code><br><span class="muted small">${attempt.event_type}</span></td>
+  <td>${attemptLabel(attempt)}</td>
   <td><span class="outcome ${attempt.outcome}">${result}</span></td>
   <td>${ms(attempt.response_time_ms)}</td>
   <td><details>
@@ -86,7 +97,7 @@ function attemptRows(page: PageContext, view: DestinationView) {
       <dt>POST</dt><dd>${view.destination.url}</dd>
       <dt>content-type</dt><dd>application/json</dd>
       <dt>user-agent</dt><dd>Folio-Webhooks/1</dd>
-      <dt>x-service-event</dt><dd>email.received</dd>
+      <dt>x-service-event</dt><dd>${attempt.event_type}</dd>
       <dt>x-service-delivery-id</dt><dd>${deliveryId(attempt.uuid)}</dd>
       <dt>x-service-attempt</dt><dd>${attempt.attempt}</dd>
       <dt>x-service-signature</dt><dd>t=…,v1=… <span class="muted">(HMAC of the body; not kept)</span></dd>

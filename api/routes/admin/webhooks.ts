@@ -1,5 +1,6 @@
-// The webhook admin API the admin app calls (docs/webhooks.md § Admin API): destinations of the caller's workspace,
-// their secret, status switch, delivery history and statistics, and the deliveries in flight. Workspace admins only.
+// The webhook admin API, for programs (docs/webhooks.md § Admin API): destinations of the caller's workspace, their
+// secret, status switch, delivery history and statistics, and the deliveries in flight. Workspace admins only. The
+// admin app offers the same on pages rendered on the server, on the same domain rules; it calls none of these routes.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';

@@ -101,11 +101,19 @@ changesRouter.get('/changes/wait', requireScope('drive.read'), validate(ChangesW
   const open = waitsByUser.get(me.userUuid) ?? 0;
   if (open >= MAX_WAITS_PER_USER) throw tooManyWaits(MAX_WAITS_PER_USER, DEFAULT_WAIT_SECONDS);
   waitsByUser.set(me.userUuid, open + 1);
+  // A client that closes its connection gives its slot back at once, not at its timeout: the wait ends unanswered.
+  const gone = new AbortController();
+  const leave = () => {
+    if (!ctx.res.writableFinished) gone.abort();
+  };
+  ctx.res.once('close', leave);
+  if (ctx.req.socket.destroyed) gone.abort(); // Closed before anyone listened.
   try {
-    const changes = await waitForVisibleChange(db(), changesHub(), me, query.sync_token, query.timeout * 1000, parked);
+    const changes = await waitForVisibleChange(db(), changesHub(), me, query.sync_token, query.timeout * 1000, parked, gone.signal);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { changes };
   } finally {
+    ctx.res.off('close', leave);
     const left = (waitsByUser.get(me.userUuid) ?? 1) - 1;
     if (left > 0) waitsByUser.set(me.userUuid, left);
     else waitsByUser.delete(me.userUuid);

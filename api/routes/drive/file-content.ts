@@ -1,17 +1,20 @@
 // A file's bytes: simple upload and download (the server encrypts and decrypts), chunked download init, and
 // content replacement (spec/drive.md § Files, § Chunked download, § Replace contents; docs/drive-encryption.md).
+// Replace initiate takes If-Match, and answers that return the file carry its ETag (an extension: docs/extensions.md
+// § Conditional writes).
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
-import { presentFile } from '../../presenters/drive.js';
+import { contentTag, presentFile } from '../../presenters/drive.js';
 import { presentDownload, presentDownloadInit, presentPartUrls, presentStagedContent } from '../../presenters/drive-content.js';
 import {
   SIMPLE_UPLOAD_MAX_BYTES,
@@ -127,8 +130,7 @@ fileContentRouter.post('/', requireScope('drive.create'), simpleUploadBody(), va
   const { body } = input(ctx.state, FilesUploadSchema);
   const me = callerOf(ctx.state);
   const file = await uploadWholeFile(contentDeps(), me, { name: body.name, contentType: body.content_type, folderUuid: body.folder_uuid ?? null, data: body.data! });
-  ctx.status = 201;
-  ctx.body = presentFile(file, me.userUuid);
+  answerItem(ctx, presentFile(file, me.userUuid), 201);
 });
 
 fileContentRouter.get('/:uuid/download', requireScope('drive.read'), validate(FilesDownloadSchema, driveInput), async (ctx) => {
@@ -151,9 +153,12 @@ fileContentRouter.get('/:uuid/download_init', requireScope('drive.read'), valida
   ctx.body = presentDownloadInit(download);
 });
 
-fileContentRouter.post('/:uuid/replace', requireScope('drive.update'), jsonBody(), validate(FilesReplaceSchema, sizedInput), async (ctx) => {
+/** If-Match: the file's ETag (nothing about it changed) or its content tag `"ctag-<ctag>"` (its bytes did not change). */
+fileContentRouter.post('/:uuid/replace', requireScope('drive.update'), jsonBody(), validate(FilesReplaceSchema, sizedInput), ifMatchHeader(), async (ctx) => {
   const { params, body } = input(ctx.state, FilesReplaceSchema);
-  const staged = await beginReplace(contentDeps(), callerOf(ctx.state), params.uuid, { sizeBytes: body.plaintext_size_bytes, contentType: body.content_type });
+  const me = callerOf(ctx.state);
+  const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid), (item) => [contentTag(item.ctag)]);
+  const staged = await beginReplace(contentDeps(), me, params.uuid, { sizeBytes: body.plaintext_size_bytes, contentType: body.content_type, guard });
   ctx.status = 201;
   ctx.set('Cache-Control', 'no-store');
   ctx.body = presentStagedContent(staged, 'version_uuid');
@@ -175,12 +180,12 @@ fileContentRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, FilesReplaceCompleteSchema);
     const me = callerOf(ctx.state);
-    ctx.body = presentFile(await completeReplace(contentDeps(), unitOf(ctx.state), me, params.uuid, body.parts), me.userUuid);
+    answerItem(ctx, presentFile(await completeReplace(contentDeps(), unitOf(ctx.state), me, params.uuid, { parts: body.parts, contentHash: body.content_hash }), me.userUuid));
   },
 );
 
 fileContentRouter.post('/:uuid/replace/abort', requireScope('drive.update'), validate(FilesReplaceAbortSchema, driveInput), transaction(), async (ctx) => {
   const { params } = input(ctx.state, FilesReplaceAbortSchema);
   const me = callerOf(ctx.state);
-  ctx.body = presentFile(await abortReplace(contentDeps(), unitOf(ctx.state), me, params.uuid), me.userUuid);
+  answerItem(ctx, presentFile(await abortReplace(contentDeps(), unitOf(ctx.state), me, params.uuid), me.userUuid));
 });

@@ -1,8 +1,9 @@
-// Drive file metadata: list a folder, list the trash, read a file, update it (rename, move, trash/restore).
-// Bytes (simple upload and download, chunked transfer, replace) are in file-content.ts and uploads.ts.
+// Drive file metadata: list a folder, list the trash, read a file, update it (rename, move, trash/restore). Reads answer
+// an ETag and updates take If-Match (an extension: docs/extensions.md § Conditional writes). Bytes (simple upload and download, chunked transfer, replace) are in file-content.ts and uploads.ts.
 import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { answerItem, answerItemRead, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { requireDeleteScopeToTrash } from '../../middleware/drive-trash-scope.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
@@ -52,7 +53,7 @@ filesRouter.get('/trash', requireScope('drive.read'), async (ctx) => {
 filesRouter.get('/files/:uuid', requireScope('drive.read'), validate(FilesShowSchema, driveInput), async (ctx) => {
   const { params } = input(ctx.state, FilesShowSchema);
   const me = callerOf(ctx.state);
-  ctx.body = presentFile(await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }), me.userUuid);
+  answerItemRead(ctx, presentFile(await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }), me.userUuid));
 });
 
 filesRouter.post(
@@ -61,11 +62,13 @@ filesRouter.post(
   jsonBody(),
   requireDeleteScopeToTrash(),
   validate(FilesUpdateSchema, driveInput),
+  ifMatchHeader(),
   transaction(),
   async (ctx) => {
     const { params, body } = input(ctx.state, FilesUpdateSchema);
     const me = callerOf(ctx.state);
-    const file = await updateItem(unitOf(ctx.state), me, params.uuid, 'file', { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed });
-    ctx.body = presentFile(file, me.userUuid);
+    const update = { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed };
+    const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid));
+    answerItem(ctx, presentFile(await updateItem(unitOf(ctx.state), me, params.uuid, 'file', update, guard), me.userUuid));
   },
 );

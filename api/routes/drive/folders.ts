@@ -1,7 +1,9 @@
-// Drive folders: create, read, update (rename, move, color, trash/restore) — spec/drive.md § Folders.
+// Drive folders: create, read, update (rename, move, color, trash/restore) — spec/drive.md § Folders. Answers carry
+// an ETag, reads honour If-None-Match and updates If-Match (an extension: docs/extensions.md § Conditional writes).
 import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { answerItem, answerItemRead, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { requireDeleteScopeToTrash } from '../../middleware/drive-trash-scope.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
@@ -40,14 +42,13 @@ foldersRouter.post('/', requireScope('drive.create'), jsonBody(), validate(Folde
   const me = callerOf(ctx.state);
   const { tx } = unitOf(ctx.state);
   const uuid = await createFolder(tx, me, { name: body.name, parentUuid: body.parent_uuid ?? null, color: body.color });
-  ctx.status = 201;
-  ctx.body = presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid);
+  answerItem(ctx, presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid), 201);
 });
 
 foldersRouter.get('/:uuid', requireScope('drive.read'), validate(FoldersShowSchema, driveInput), async (ctx) => {
   const { params } = input(ctx.state, FoldersShowSchema);
   const me = callerOf(ctx.state);
-  ctx.body = presentFolder(await findVisibleItem(db(), me, params.uuid, { kind: 'folder' }), me.userUuid);
+  answerItemRead(ctx, presentFolder(await findVisibleItem(db(), me, params.uuid, { kind: 'folder' }), me.userUuid));
 });
 
 foldersRouter.post(
@@ -56,11 +57,13 @@ foldersRouter.post(
   jsonBody(),
   requireDeleteScopeToTrash(),
   validate(FoldersUpdateSchema, driveInput),
+  ifMatchHeader(),
   transaction(),
   async (ctx) => {
     const { params, body } = input(ctx.state, FoldersUpdateSchema);
     const me = callerOf(ctx.state);
     const update = { name: body.name, parentUuid: body.parent_uuid, color: body.color, trashed: body.trashed };
-    ctx.body = presentFolder(await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update), me.userUuid);
+    const guard = ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid));
+    answerItem(ctx, presentFolder(await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update, guard), me.userUuid));
   },
 );

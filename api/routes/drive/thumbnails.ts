@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { noneMatch } from '../../middleware/conditional.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { checkedBy, driveInput, input, uuidParam, validate, type InputErrors } from '../../middleware/validate.js';
@@ -45,13 +46,6 @@ const batchInput: InputErrors = {
 /** Content that never changes for its URL and validator, cached by the caller's own client only (access can end). */
 const READY_CACHE_CONTROL = `private, max-age=${THUMBNAIL_CACHE_SECONDS}, immutable`;
 
-/** If-None-Match against a strong ETag: `*`, or any listed tag (weak comparison, as RFC 9110 has it for this header). */
-function matches(ifNoneMatch: string, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 /** A request found no thumbnail: start its render. A failed start is only logged: the next request tries again. */
 async function startRenders(ctx: Context, renders: ThumbnailIds[]): Promise<void> {
   await Promise.all(
@@ -72,7 +66,7 @@ thumbnailsRouter.get('/files/:uuid/thumbnail', requireScope('drive.read'), valid
   if (found.status === 'ready') {
     ctx.set('ETag', found.etag);
     ctx.set('Cache-Control', READY_CACHE_CONTROL);
-    if (matches(ctx.get('If-None-Match'), found.etag)) {
+    if (noneMatch(ctx.get('If-None-Match'), found.etag)) {
       ctx.status = 304;
       return;
     }

@@ -1,11 +1,14 @@
 // Drive trash and permanent delete: POST …/trash and DELETE on files and folders (spec/drive.md § Files, § Folders).
 // Restore is the update routes' `trashed: false` (files.ts, folders.ts); the trash list is GET /v1/drive/trash (files.ts).
+// Each takes If-Match (an extension: docs/extensions.md § Conditional writes).
 import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile, presentFolder } from '../../presenters/drive.js';
+import type { VisibleItem } from '../../../domain/drive/rows.js';
 import { deleteItem, trashItem } from '../../../domain/drive/trash.js';
 
 export const ItemTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
@@ -13,27 +16,31 @@ export const ItemDeleteSchema = z.object({ params: z.object({ uuid: uuidParam })
 
 export const trashRouter = new Router({ prefix: '/v1/drive' });
 
-trashRouter.post('/files/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), transaction(), async (ctx) => {
+trashRouter.post('/files/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
   const { params } = input(ctx.state, ItemTrashSchema);
   const me = callerOf(ctx.state);
-  ctx.body = presentFile(await trashItem(unitOf(ctx.state), me, params.uuid, 'file'), me.userUuid);
+  const present = (item: VisibleItem) => presentFile(item, me.userUuid);
+  answerItem(ctx, present(await trashItem(unitOf(ctx.state), me, params.uuid, 'file', ifMatchGuard(ctx.state, present))));
 });
 
 /** The spec leaves this body "not shown": Folio answers the folder as it now stands, trashed (docs/drive-trash.md). */
-trashRouter.post('/folders/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), transaction(), async (ctx) => {
+trashRouter.post('/folders/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
   const { params } = input(ctx.state, ItemTrashSchema);
   const me = callerOf(ctx.state);
-  ctx.body = presentFolder(await trashItem(unitOf(ctx.state), me, params.uuid, 'folder'), me.userUuid);
+  const present = (item: VisibleItem) => presentFolder(item, me.userUuid);
+  answerItem(ctx, present(await trashItem(unitOf(ctx.state), me, params.uuid, 'folder', ifMatchGuard(ctx.state, present))));
 });
 
-trashRouter.delete('/files/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), transaction(), async (ctx) => {
+trashRouter.delete('/files/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
   const { params } = input(ctx.state, ItemDeleteSchema);
-  await deleteItem(unitOf(ctx.state), callerOf(ctx.state), params.uuid, 'file');
+  const me = callerOf(ctx.state);
+  await deleteItem(unitOf(ctx.state), me, params.uuid, 'file', ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid)));
   ctx.status = 204;
 });
 
-trashRouter.delete('/folders/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), transaction(), async (ctx) => {
+trashRouter.delete('/folders/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
   const { params } = input(ctx.state, ItemDeleteSchema);
-  await deleteItem(unitOf(ctx.state), callerOf(ctx.state), params.uuid, 'folder');
+  const me = callerOf(ctx.state);
+  await deleteItem(unitOf(ctx.state), me, params.uuid, 'folder', ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid)));
   ctx.status = 204;
 });

@@ -3,6 +3,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
+import { answerItem } from '../../middleware/conditional.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
 import { jsonBody } from '../../middleware/json-body.js';
@@ -62,7 +63,7 @@ uploadsRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, UploadsCompleteSchema);
     const me = callerOf(ctx.state);
-    ctx.body = presentFile(await completeUpload(contentDeps(), unitOf(ctx.state), me, params.uuid, body.parts), me.userUuid);
+    answerItem(ctx, presentFile(await completeUpload(contentDeps(), unitOf(ctx.state), me, params.uuid, { parts: body.parts, contentHash: body.content_hash }), me.userUuid));
   },
 );
 

@@ -4,6 +4,8 @@ import { Http, type HttpOptions } from './http.js';
 import { downloadChunks, readState, sendParts, StateWriter, type ByteSource, type DownloadOptions, type TransferOptions } from './transfer.js';
 import type {
   ChangesPage,
+  CompletedPart,
+  CompleteRequest,
   CreateFolderRequest,
   DocumentContent,
   DriveFile,
@@ -11,14 +13,26 @@ import type {
   DriveList,
   EditRequest,
   ReplaceInitiate,
+  ReplaceInitiateRequest,
   UploadInitiate,
+  UploadInitiateRequest,
   UploadState,
+  UploadStatus,
 } from './types.js';
 
 export interface FolioClientOptions extends HttpOptions {
   /** Parts in flight for chunked transfers, unless a call says otherwise (default 4). */
   window?: number;
+  /**
+   * Uploads and replacements up to this size send their content hash with complete (default 2 GiB; Infinity for all,
+   * 0 for none). The service then reads the whole object back before it answers, which takes time in proportion to
+   * the size (README § Content hash), longer than proxies and fetch wait for an answer once files grow large.
+   */
+  contentHashMaxBytes?: number;
 }
+
+/** README § Content hash: complete's read-back stays well within a minute up to here on the machines measured. */
+export const DEFAULT_CONTENT_HASH_MAX_BYTES = 2 * 1024 ** 3;
 
 export interface UploadInput {
   name: string;
@@ -32,7 +46,15 @@ export interface ReplaceInput {
   size: number;
   source: ByteSource;
   contentType?: string;
+  /**
+   * Sent as If-Match: the file's ETag (nothing about it changed since) or `contentTag(file.ctag)` (its bytes did not).
+   * Otherwise the initiate throws ApiError 412 `precondition_failed`, whose body's `current` is the file now.
+   */
+  ifMatch?: string;
 }
+
+/** A file's content tag for `ifMatch`: `"ctag-<ctag>"` (docs/extensions.md § Conditional writes). */
+export const contentTag = (ctag: number): string => `"ctag-${ctag}"`;
 
 const q = encodeURIComponent;
 
@@ -79,19 +101,21 @@ export class FolioClient {
 
   /** Upload initiate (not retried: a second initiate would stage a second file). */
   initiateUpload(input: Omit<UploadInput, 'source'>): Promise<UploadInitiate> {
-    return this.http.request('POST', '/v1/drive/uploads', {
+    const body: UploadInitiateRequest = {
       name: input.name,
       content_type: input.contentType,
       plaintext_size_bytes: input.size,
       ...(input.folderUuid !== undefined ? { folder_uuid: input.folderUuid } : {}),
-    });
+    };
+    return this.http.request('POST', '/v1/drive/uploads', body);
   }
 
   initiateReplace(fileUuid: string, input: Omit<ReplaceInput, 'source'>): Promise<ReplaceInitiate> {
-    return this.http.request('POST', `/v1/drive/files/${q(fileUuid)}/replace`, {
+    const body: ReplaceInitiateRequest = {
       plaintext_size_bytes: input.size,
       ...(input.contentType ? { content_type: input.contentType } : {}),
-    });
+    };
+    return this.http.request('POST', `/v1/drive/files/${q(fileUuid)}/replace`, body, input.ifMatch ? { headers: { 'if-match': input.ifMatch } } : {});
   }
 
   /** Initiate, every part, complete. With `stateFile`, an interruption can be resumed by resumeUpload. */
@@ -113,13 +137,27 @@ export class FolioClient {
     return this.finish(await readState(stateFile), source, { ...options, stateFile });
   }
 
-  /** Sends the parts a staged transfer still lacks; answers every part for complete. */
-  sendParts(state: UploadState, source: ByteSource, options: TransferOptions = {}) {
-    return sendParts(this.http, `${transferPath(state)}/part_urls`, new StateWriter(options.stateFile, state), source, this.withWindow(options));
+  /** Sends the parts a staged transfer still lacks; answers every part for complete, and the source's content hash. */
+  async sendParts(state: UploadState, source: ByteSource, options: TransferOptions = {}): Promise<{ parts: CompletedPart[]; contentHash: string }> {
+    const sent = await sendParts(this.http, `${transferPath(state)}/part_urls`, new StateWriter(options.stateFile, state), source, this.withWindow(options));
+    return { parts: sent.parts, contentHash: sent.contentHash! };
   }
 
-  complete(state: UploadState, parts: { part_number: number; etag: string }[]): Promise<DriveFile> {
-    return this.http.request('POST', `${transferPath(state)}/complete`, { parts }, { retry: true });
+  /**
+   * Completes a staged transfer. With `contentHash` (what sendParts answers) the service checks the stored plaintext
+   * against it and records it; a mismatch is ApiError `content_hash_mismatch` (docs/extensions.md § Content hash).
+   */
+  complete(state: UploadState, parts: CompletedPart[], contentHash?: string): Promise<DriveFile> {
+    const body: CompleteRequest = { parts, ...(contentHash !== undefined ? { content_hash: contentHash } : {}) };
+    return this.http.request('POST', `${transferPath(state)}/complete`, body, { retry: true });
+  }
+
+  /**
+   * A staged upload as the service holds it: the parts in storage, each with its etag (a Folio extension,
+   * docs/extensions.md § Upload session status). Only for an upload of a new file, not a replacement.
+   */
+  uploadStatus(fileUuid: string): Promise<UploadStatus> {
+    return this.http.request('GET', `/v1/drive/uploads/${q(fileUuid)}`, undefined, { retry: true });
   }
 
   /** Gives up a staged transfer and removes its resume file. */
@@ -154,8 +192,9 @@ export class FolioClient {
   private async finish(state: UploadState, source: ByteSource, options: TransferOptions): Promise<DriveFile> {
     const writer = new StateWriter(options.stateFile, state);
     await writer.save();
-    const parts = await sendParts(this.http, `${transferPath(state)}/part_urls`, writer, source, this.withWindow(options));
-    const file = await this.complete(state, parts);
+    const hashing = state.plaintext_size_bytes <= (this.options.contentHashMaxBytes ?? DEFAULT_CONTENT_HASH_MAX_BYTES);
+    const { parts, contentHash } = await sendParts(this.http, `${transferPath(state)}/part_urls`, writer, source, this.withWindow(options), hashing);
+    const file = await this.complete(state, parts, contentHash);
     await writer.remove();
     return file;
   }

@@ -83,6 +83,8 @@ export interface RequestOptions {
   /** Only for requests the server applies once however often they arrive (reads, part_urls, complete, abort…). */
   retry?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (If-Match). */
+  headers?: Record<string, string>;
 }
 
 export class Http {
@@ -98,6 +100,7 @@ export class Http {
       const response = await fetch(this.options.baseUrl.replace(/\/$/, '') + path, {
         method,
         headers: {
+          ...options.headers,
           authorization: `Bearer ${this.options.token}`,
           ...(json === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -2,13 +2,15 @@
 // (spec/drive.md § Changes). The directory keeps `.folio-sync.json`: the sync token, every item the feed has
 // shown, and what is on disk. A run pulls the feed from the stored token to its end, works out the tree the
 // folder should have, and makes the disk match: downloads new or changed contents (by ctag), moves renamed or
-// moved files without downloading them again, removes what was deleted, trashed or moved out. A 410
+// moved files without downloading them again, removes what was deleted, trashed or moved out. A file whose place on
+// disk already holds its contents (its content_hash, docs/extensions.md § Content hash) is kept, not downloaded. A 410
 // sync_token_invalid discards the token and the items and reseeds from a full snapshot; the files already on disk
 // are kept when their ctag is unchanged. Files the mirror did not write are left alone.
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FolioClient } from './client.js';
+import { contentHash } from './content-hash.js';
 import { ApiError } from './http.js';
 import type { ChangesPage, Progress } from './types.js';
 
@@ -21,6 +23,8 @@ interface ItemRecord {
   name: string;
   trashed: boolean;
   ctag: number;
+  /** The file's content hash when the service has one (an extension); absent in state files of before. */
+  content_hash?: string | null;
 }
 
 interface MirrorState {
@@ -40,6 +44,8 @@ export interface MirrorResult {
   folder_uuid: string | null;
   reseeded: boolean;
   downloaded: number;
+  /** New or changed files not downloaded: the file already at their place held their contents (content_hash). */
+  unchanged: number;
   moved: number;
   removed: number;
   files: number;
@@ -78,7 +84,7 @@ async function pull(client: FolioClient, items: Record<string, ItemRecord>, sinc
         delete items[change.uuid];
       } else if (change.resource_type === 'file') {
         const file = change.resource;
-        items[change.uuid] = { kind: 'file', parent: file.folder_uuid, name: file.name, trashed: file.trashed, ctag: file.ctag };
+        items[change.uuid] = { kind: 'file', parent: file.folder_uuid, name: file.name, trashed: file.trashed, ctag: file.ctag, content_hash: file.content_hash };
       } else {
         const folder = change.resource;
         items[change.uuid] = { kind: 'folder', parent: folder.parent_uuid, name: folder.name, trashed: folder.trashed, ctag: 0 };
@@ -110,12 +116,12 @@ function desiredTree(items: Record<string, ItemRecord>, root: string | null) {
     paths.set(uuid, path);
     return path;
   };
-  const files = new Map<string, { path: string; ctag: number }>();
+  const files = new Map<string, { path: string; ctag: number; contentHash: string | null }>();
   const dirs: string[] = [];
   for (const [uuid, item] of Object.entries(items)) {
     const path = pathOf(uuid);
     if (path === undefined) continue;
-    if (item.kind === 'file') files.set(uuid, { path, ctag: item.ctag });
+    if (item.kind === 'file') files.set(uuid, { path, ctag: item.ctag, contentHash: item.content_hash ?? null });
     else dirs.push(path);
   }
   return { files, dirs };
@@ -142,7 +148,7 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
   const desired = desiredTree(state.items, root);
   const staging = join(dir, STAGING);
   await mkdir(staging, { recursive: true });
-  const result: MirrorResult = { object: 'drive_sync', dir, folder_uuid: root, reseeded, downloaded: 0, moved: 0, removed: 0, files: desired.files.size };
+  const result: MirrorResult = { object: 'drive_sync', dir, folder_uuid: root, reseeded, downloaded: 0, unchanged: 0, moved: 0, removed: 0, files: desired.files.size };
 
   // 1. Files gone from the folder go; files whose path changed but not their contents are set aside for step 3.
   const setAside = new Set<string>();
@@ -173,6 +179,8 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
     if (setAside.has(uuid)) {
       await rename(join(staging, uuid), target);
       result.moved++;
+    } else if (wanted.contentHash && (await localHash(target)) === wanted.contentHash) {
+      result.unchanged++; // Replaced with the same bytes, or already there: reading it is cheaper than downloading.
     } else {
       const partial = join(staging, `${uuid}.part`);
       const reporter = await options.onFile?.(wanted.path);
@@ -181,7 +189,7 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
       await rename(partial, target);
       result.downloaded++;
     }
-    state.files[uuid] = wanted;
+    state.files[uuid] = { path: wanted.path, ctag: wanted.ctag };
   }
   // 4. Directories the mirror made that the folder no longer has, deepest first, when empty.
   const keep = new Set(desired.dirs);
@@ -197,6 +205,17 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
   await writeFile(join(dir, `${MIRROR_STATE_FILE}.tmp`), JSON.stringify(state));
   await rename(join(dir, `${MIRROR_STATE_FILE}.tmp`), join(dir, MIRROR_STATE_FILE));
   return result;
+}
+
+/** The content hash of the regular file at `path`, or undefined when there is none. */
+async function localHash(path: string): Promise<string | undefined> {
+  try {
+    return await contentHash(createReadStream(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    throw error;
+  }
 }
 
 /** Downloads a file's contents to `path` chunk by chunk (never whole in memory). */

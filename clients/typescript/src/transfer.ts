@@ -3,7 +3,8 @@
 import { open, rename, rm, writeFile, readFile } from 'node:fs/promises';
 import { ApiError, Retryable, withRetry, type Http } from './http.js';
 import { CHUNK_OVERHEAD, chunkOffset, decryptChunk, encryptChunk, importChunkKey, plainLength, type Layout } from './chunks.js';
-import type { CompletedPart, DownloadInit, PartUrl, PartUrls, Progress, UploadState } from './types.js';
+import { ContentHashBuilder } from './content-hash.js';
+import type { CompletedPart, DownloadInit, PartUrl, PartUrls, PartUrlsRequest, Progress, UploadState } from './types.js';
 
 /** Plaintext bytes [offset, offset + length) of what is sent: a buffer, or a reader (a file, a generator). */
 export type ByteSource = Uint8Array | ((offset: number, length: number) => Uint8Array | Promise<Uint8Array>);
@@ -146,14 +147,18 @@ class PartUrlCache {
   /** The part asked for and the next parts (in sending order) without a fresh URL, up to a batch. */
   private async fetchFor(partNumber: number): Promise<void> {
     const numbers = [partNumber, ...this.order.filter((n) => n !== partNumber && !this.fresh(n))].slice(0, URL_BATCH);
-    const answer = await this.http.request<PartUrls>('POST', this.path, { part_numbers: numbers }, { retry: true, signal: this.signal });
+    const body: PartUrlsRequest = { part_numbers: numbers };
+    const answer = await this.http.request<PartUrls>('POST', this.path, body, { retry: true, signal: this.signal });
     for (const part of answer.part_urls) this.urls.set(part.part_number, part);
   }
 }
 
 /**
  * Sends every part the state does not hold yet and records each in the state (and its file) as it is stored.
- * `partUrlsPath` is …/uploads/{uuid}/part_urls or …/files/{uuid}/replace/part_urls.
+ * `partUrlsPath` is …/uploads/{uuid}/part_urls or …/files/{uuid}/replace/part_urls. Answers the parts for complete
+ * and (unless `hashing` is false) the content hash of the whole source: each chunk sent is hashed as it is encrypted,
+ * and the chunks a resumed transfer stored before are read again to be hashed, so the hash describes the source as
+ * it is now.
  */
 export async function sendParts(
   http: Http,
@@ -161,9 +166,11 @@ export async function sendParts(
   writer: StateWriter,
   source: ByteSource,
   options: TransferOptions,
-): Promise<CompletedPart[]> {
+  hashing = true,
+): Promise<{ parts: CompletedPart[]; contentHash?: string }> {
   const { state } = writer;
   const layout = layoutOf(state);
+  const hasher = hashing ? new ContentHashBuilder(state.plaintext_size_bytes) : undefined;
   const key = await importChunkKey(state.data_key, 'encrypt');
   const missing = Array.from({ length: state.chunk_count }, (_, i) => i + 1).filter((n) => !(String(n) in state.parts));
   const window = options.window ?? DEFAULT_WINDOW;
@@ -180,9 +187,13 @@ export async function sendParts(
   const prepare = (k: number) => {
     if (k >= missing.length || frames.has(k)) return;
     const index = missing[k]! - 1;
-    const frame = Promise.resolve(read(source, index * layout.chunkSizeBytes, plainLength(layout, index))).then((plaintext) =>
-      encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext),
-    );
+    const offset = index * layout.chunkSizeBytes;
+    const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(async (plaintext) => {
+      const hashed = hasher?.add(offset, plaintext);
+      const sealed = await encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext);
+      await hashed;
+      return sealed;
+    });
     frame.catch(() => undefined); // Awaited by its sender; a failure ahead of time must not go unhandled.
     frames.set(k, frame);
   };
@@ -217,9 +228,22 @@ export async function sendParts(
     },
     options.signal,
   );
-  return Object.entries(state.parts)
+  // A resumed transfer's earlier parts: read again only to be hashed (a source changed since then makes the hash
+  // differ from what storage holds, and the service refuses the complete rather than keep mixed contents).
+  const sentBefore = hasher ? Array.from({ length: state.chunk_count }, (_, i) => i).filter((index) => !missing.includes(index + 1)) : [];
+  await pool(
+    sentBefore.length,
+    window,
+    async (k) => {
+      const offset = sentBefore[k]! * layout.chunkSizeBytes;
+      await hasher!.add(offset, await read(source, offset, plainLength(layout, sentBefore[k]!)));
+    },
+    options.signal,
+  );
+  const parts = Object.entries(state.parts)
     .map(([n, etag]) => ({ part_number: Number(n), etag }))
     .sort((a, b) => a.part_number - b.part_number);
+  return { parts, contentHash: await hasher?.digest() };
 }
 
 export { StateWriter };

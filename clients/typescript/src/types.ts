@@ -1,232 +1,71 @@
-// Every request and response type of the client, in one module, written from spec/drive.md, spec/documents.md and
-// docs/drive-encryption.md. Once openapi/folio.yaml lands these are generated from it; keep every type here.
+// Every request and response type of the client. The API's shapes are not written here: they are generated from
+// openapi/folio.yaml into openapi.ts (scripts/generate-types.ts; a unit test fails when it is stale), and this
+// module names the ones the client uses. Only the client's own types (progress, the resume file) are written here.
+import type { components, operations } from './openapi.js';
 
-export type Role = 'viewer' | 'commenter' | 'editor' | 'manager' | 'owner';
+export type { components, operations, paths } from './openapi.js';
 
-export interface Owner {
-  self: boolean;
-  first_name: string | null;
-  last_name: string | null;
-  display_name: string | null;
-}
+type Schemas = components['schemas'];
+type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The JSON body an operation (by its operationId) answers with `Status`: its 200, 201 or 202 unless said. */
+export type ResponseBody<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = Extract<keyof operations[Op]['responses'], 200 | 201 | 202>> = JsonOf<
+  operations[Op]['responses'][Status]
+>;
+
+/** The JSON body an operation (by its operationId) takes. */
+export type RequestBody<Op extends keyof operations> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+
+export type Role = Schemas['Role'];
+/** The owner object, and a thread's or message's author. */
+export type Person = Schemas['Person'];
+export type Owner = Person;
 
 // --- Drive -------------------------------------------------------------------------------------------
 
-export interface DriveFile {
-  object: 'drive_file';
-  uuid: string;
-  folder_uuid: string | null;
-  name: string;
-  content_type: string;
-  file_size_bytes: number;
-  upload_status: 'uploading' | 'completed';
-  trashed: boolean;
-  has_preview: boolean;
-  version: number;
-  ctag: number;
-  created_at: string;
-  updated_at: string;
-  my_role: Role;
-  shared: boolean;
-  owner: Owner;
-}
-
-export interface DriveFolder {
-  object: 'drive_folder';
-  uuid: string;
-  parent_uuid: string | null;
-  name: string;
-  color: string | null;
-  trashed: boolean;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  my_role: Role;
-  shared: boolean;
-  owner: Owner;
-}
-
-export interface DriveList {
-  object: 'list';
-  url: string;
-  folder_uuid: string | null;
-  folders: DriveFolder[];
-  files: DriveFile[];
-}
-
-export interface CreateFolderRequest {
-  name: string;
-  parent_uuid?: string | null;
-  color?: string;
-}
-
-export interface SimpleUploadRequest {
-  name: string;
-  content_type: string;
-  /** Standard base64 of the bytes. */
-  data: string;
-  folder_uuid?: string | null;
-}
-
-export interface SimpleDownload {
-  uuid: string;
-  name: string;
-  content_type: string;
-  size: number;
-  data: string;
-}
-
-export interface UploadInitiateRequest {
-  name: string;
-  content_type: string;
-  plaintext_size_bytes: number;
-  folder_uuid?: string | null;
-}
-
-export interface UploadInitiate {
-  file_uuid: string;
-  /** Standard base64 of the 32 raw key bytes (docs/drive-encryption.md § 1). */
-  data_key: string;
-  chunk_size_bytes: number;
-  chunk_count: number;
-  storage_upload_id: string;
-}
-
-export interface ReplaceInitiateRequest {
-  plaintext_size_bytes: number;
-  content_type?: string;
-}
-
-export interface ReplaceInitiate {
-  version_uuid: string;
-  data_key: string;
-  chunk_size_bytes: number;
-  chunk_count: number;
-  storage_upload_id: string;
-}
-
-export interface PartUrlsRequest {
-  part_numbers: number[];
-}
-
-export interface PartUrl {
-  part_number: number;
-  url: string;
-  expires_at: string;
-}
-
-export interface PartUrls {
-  object: 'list';
-  part_urls: PartUrl[];
-}
-
-export interface CompletedPart {
-  part_number: number;
-  etag: string;
-}
-
-export interface CompleteRequest {
-  parts: CompletedPart[];
-}
-
-export interface DownloadInit {
-  data_key: string;
-  chunk_size_bytes: number;
-  chunk_count: number;
-  ciphertext_size_bytes: number;
-  download_url: string;
-  /** The version the chunks' AAD binds (docs/drive-encryption.md § 2). */
-  version_uuid: string;
-}
-
-export type ChangeEntry =
-  | { type: 'create' | 'update'; resource_type: 'file'; uuid: string; resource: DriveFile }
-  | { type: 'create' | 'update'; resource_type: 'folder'; uuid: string; resource: DriveFolder }
-  | { type: 'delete'; resource_type: 'file' | 'folder'; uuid: string; parent_uuid: string | null };
-
-export interface ChangesPage {
-  object: 'list';
-  url: string;
-  as_of: string;
-  sync_token: string;
-  has_more: boolean;
-  changes: ChangeEntry[];
-}
+export type DriveFile = Schemas['DriveFile'];
+export type DriveFolder = Schemas['DriveFolder'];
+export type DriveList = ResponseBody<'listFiles'>;
+export type CreateFolderRequest = RequestBody<'createFolder'>;
+export type SimpleUploadRequest = RequestBody<'uploadFile'>;
+export type SimpleDownload = Schemas['DriveDownload'];
+export type UploadInitiateRequest = RequestBody<'initUpload'>;
+export type UploadInitiate = ResponseBody<'initUpload'>;
+/** An upload in progress with the parts the store holds (`GET /v1/drive/uploads/{uuid}`, a Folio extension). */
+export type UploadStatus = ResponseBody<'getUploadStatus'>;
+export type ReplaceInitiateRequest = RequestBody<'initReplace'>;
+export type ReplaceInitiate = ResponseBody<'initReplace'>;
+export type PartUrlsRequest = RequestBody<'getUploadPartUrls'>;
+export type PartUrls = ResponseBody<'getUploadPartUrls'>;
+export type PartUrl = PartUrls['part_urls'][number];
+export type CompleteRequest = RequestBody<'completeUpload'>;
+export type CompletedPart = CompleteRequest['parts'][number];
+export type DownloadInit = ResponseBody<'initChunkedDownload'>;
+export type ChangeEntry = Schemas['DriveChange'];
+export type ChangesPage = ResponseBody<'listChanges'>;
 
 // --- Documents ---------------------------------------------------------------------------------------
 
-export interface Document {
-  object: 'document';
-  uuid: string;
-  workspace_uuid: string;
-  title: string | null;
-  url: string;
-  my_role: Role;
-  shared: boolean;
-  owner: Owner;
-  trashed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ThreadMessage {
-  uuid: string;
-  author: Owner;
-  body: string;
-  created_at: string;
-  edited_at: string | null;
-}
-
-export interface Thread {
-  uuid: string;
-  kind: 'comment' | 'suggestion';
-  ref: string | null;
-  status: string;
-  placement: 'attached' | 'document' | 'detached';
-  quote: string | null;
-  suggested_text: string | null;
-  suggested_format: unknown;
-  author: Owner;
-  created_at: string;
-  messages: ThreadMessage[];
-}
-
-export interface DocumentContent {
-  object: 'document_content';
-  uuid: string;
-  revision: number;
-  markdown: string;
-  threads: Thread[];
-}
-
+export type Document = Schemas['Document'];
+export type ThreadMessage = Schemas['Message'];
+export type Thread = Schemas['Thread'];
+export type DocumentContent = ResponseBody<'getDocumentContent'>;
+export type EditOperation = Schemas['EditOperation'];
 /** A quote's narrowing, as for an edit (spec/documents.md § Quote matching). */
-export interface QuoteNarrowing {
-  occurrence?: number | 'first' | 'last';
-  before?: string;
-  after?: string;
-}
+export type QuoteNarrowing = Pick<EditOperation, 'occurrence' | 'before' | 'after'>;
+export type EditRequest = RequestBody<'editDocumentContent'>;
 
-export type EditOperation =
-  | ({ type: 'replace'; find: string; with: string } & QuoteNarrowing)
-  | { type: 'insert'; markdown: string; after: string }
-  | { type: 'insert'; markdown: string; before: string }
-  | ({ type: 'delete'; find: string } & QuoteNarrowing)
-  | { type: 'set_document'; markdown: string };
+// --- Webhooks (the admin API) -------------------------------------------------------------------------
 
-export interface EditRequest {
-  operations: EditOperation[];
-  base_revision?: number;
-  batch_id?: string;
-}
+export type WebhookDestination = Schemas['WebhookDestination'];
+/** One delivery of an event; `round` is 0 for the spec's own and 1, 2, … for resends (a Folio extension). */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
 
 // --- Errors ------------------------------------------------------------------------------------------
 
-/** Every error body carries `error`; the rest depends on the code (spec: pool_bytes, candidates, current…). */
-export interface ErrorBody {
-  error: string;
-  error_description?: string;
-  [field: string]: unknown;
-}
+/** Drive answers `{error, …}`; Documents, Email and the admin API `{error, error_description, …}`. */
+export type ErrorBody = Schemas['DriveError'] | Schemas['ApiError'];
 
 // --- The client's own -----------------------------------------------------------------------------------
 

@@ -9,3 +9,9 @@ export function faultsScale(): FaultsScale {
 
 /** The CI figure or the large one, by the run's scale. */
 export const sized = (ci: number, large: number): number => (faultsScale() === 'large' ? large : ci);
+
+/**
+ * How long a workload may take to settle after its last step: the large size runs 40 kills, each of which may cost a
+ * cascade batch its heartbeat timeout (up to 30 s) before Temporal retries it elsewhere.
+ */
+export const settleDeadlineMs = (): number => sized(600_000, 2_400_000);

@@ -15,6 +15,7 @@ import { startReceiver, type Receiver } from '../../support/webhook-receivers.js
 import { draw, retrying, sleep } from './chaos.js';
 import { callRetrying, chunkedUploadRetrying, FeedReader, fileName, readContent, replaceRetrying, simpleUploadRetrying, type Attempts } from './drive-client.js';
 import { feedIsGapFree, settles } from './invariants.js';
+import { settleDeadlineMs } from './scale.js';
 
 const MiB = 1024 * 1024;
 
@@ -126,7 +127,7 @@ export async function treeWorkload(count: number): Promise<Workload> {
     await settles(`the ${step} cascade`, async () => {
       const latest = await db()('drive_trash_operations').where({ root_uuid: top }).orderBy('seq', 'desc').first('kind', 'status');
       return latest?.kind === step && latest.status === 'completed' ? [] : [`${step}: ${JSON.stringify(latest)}`];
-    }, 600_000);
+    }, settleDeadlineMs());
     steps.push({ step, settledMs: Date.now() - started });
     return changesOf(before);
   }
@@ -206,7 +207,7 @@ export async function webhooksWorkload(seed: number, count: number, hosts: strin
         const open = await db()('webhook_deliveries').whereIn('destination_uuid', uuids).whereNot({ state: 'succeeded' }).select('event_uuid', 'state');
         const missing = (await eventIds()).length * 3 - Number((await db()('webhook_deliveries').whereIn('destination_uuid', uuids).count('* as n').first())!.n);
         return [...open.map((row) => `delivery of ${row.event_uuid}: ${row.state}`), ...(missing > 0 ? [`${missing} deliveries not created`] : [])];
-      }, 600_000);
+      }, settleDeadlineMs());
     },
     async check() {
       {
@@ -263,7 +264,7 @@ export async function documentPurgeWorkload(attachments: number): Promise<Worklo
         await (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(documentUuid)).signal(documentTrashChangedSignal);
         return { status: 200 };
       }, 'signal the purge').catch(() => undefined);
-      await settles('the document purged', async () => ((await db()('documents').where({ uuid: documentUuid }).first()) ? ['document still there'] : []), 600_000);
+      await settles('the document purged', async () => ((await db()('documents').where({ uuid: documentUuid }).first()) ? ['document still there'] : []), settleDeadlineMs());
       purgedAfterMs = Date.now() - started;
     },
     async check() {
@@ -294,7 +295,7 @@ export async function thumbnailsWorkload(count: number): Promise<Workload> {
       await settles('every render ended', async () => {
         const ended = Number((await db()('drive_thumbnails').whereIn('file_uuid', uuids).count('* as n').first())!.n);
         return ended === uuids.length ? [] : [`${uuids.length - ended} renders not ended`];
-      }, 600_000);
+      }, settleDeadlineMs());
     },
     async check() {
       const rows = await db()('drive_thumbnails as t').join('drive_items as i', 'i.uuid', 't.file_uuid').whereIn('t.file_uuid', uuids).select('t.status', 'i.has_preview');

@@ -2,16 +2,20 @@
 // missing): sign in through a CLI link, add a destination (a refused URL shows its reason), subscribe mailboxes,
 // reveal and copy the secret, pause and resume, watch a delivery from `folio email deliver` arrive in the history,
 // read a disabled destination's reason and turn it on — with the security headers, labels, keyboard, a phone-width
-// screen and no console errors checked along the way. FOLIO_UPDATE_SCREENSHOTS=1 writes the pages to docs/admin/.
+// screen and no console errors checked along the way. Every response a page receives is classified: the admin app's
+// own (its path is x-folio-excluded in openapi/folio.yaml: HTML, its assets, redirects) or the API's, which is held
+// to the OpenAPI document by the same check as every response of the suite. FOLIO_UPDATE_SCREENSHOTS=1 writes the
+// pages to docs/admin/.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { makeWorkspace } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
 import { emlMessage, makeAdmin, makeMailbox } from '../../support/mail.js';
+import { checkApiResponse, isExcludedFromDocument } from '../../support/openapi-check.js';
 import { receiverPool, until } from '../../support/webhook-receivers.js';
 
 const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
@@ -21,6 +25,9 @@ const receiver = receiverPool();
 let browser: Browser;
 let context: BrowserContext;
 const problems: string[] = [];
+/** The responses pages received, by kind, and the checks still reading a body. */
+const seen = { adminApp: 0, api: [] as string[] };
+const pendingChecks: Promise<void>[] = [];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -33,16 +40,69 @@ afterAll(async () => {
 
 beforeEach(() => {
   problems.length = 0;
+  seen.adminApp = 0;
+  seen.api = [];
 });
+
+/** What the admin app answers under its path: its pages and assets, or a redirect. JSON there would be an API the document does not describe. */
+const ADMIN_APP_TYPES = /^(text\/html|text\/css|text\/javascript|image\/svg\+xml)(;|$)/;
+
+/**
+ * Every response a page receives. The admin app's own (x-folio-excluded) must be one of its kinds; anything else
+ * must be a route of openapi/folio.yaml and is checked against it as `call()` checks the suite's own requests:
+ * status, headers, content type and, for JSON, the body.
+ */
+async function checkPageResponse(response: Response): Promise<void> {
+  const url = new URL(response.url());
+  const status = response.status();
+  const where = `${response.request().method()} ${url.pathname} answered ${status}`;
+  if (url.origin !== new URL(process.env.FOLIO_API_URL!).origin) return void problems.push(`${where} from another origin: ${url.origin}`);
+  const headers = await response.allHeaders();
+  const type = headers['content-type'] ?? '';
+  if (isExcludedFromDocument(url.pathname)) {
+    seen.adminApp += 1;
+    if (!(status >= 300 && status < 400) && !ADMIN_APP_TYPES.test(type)) problems.push(`${where} with ${type || 'no type'}, which is none of the admin app's kinds`);
+    return;
+  }
+  seen.api.push(`${response.request().method()} ${url.pathname} ${status}`);
+  // A redirect's body cannot be read; the check then holds the status, headers and type only.
+  const received: Parameters<typeof checkApiResponse>[0] = { method: response.request().method(), path: url.pathname + url.search, status, headers };
+  if (status < 300 || status >= 400) {
+    const text = await response.text();
+    received.body = /[/+]json$/.test(type.split(';')[0]!.trim()) && text ? JSON.parse(text) : text;
+  }
+  try {
+    checkApiResponse(received);
+  } catch (error) {
+    problems.push(String(error));
+  }
+}
+
+/** Waits for the checks of the responses so far; the test then asserts `problems` is empty. */
+async function responsesChecked(): Promise<void> {
+  await Promise.all(pendingChecks.splice(0));
+}
+
+/** A call of the page's own to the API (fetch from the admin app's origin, as a script of it would make). */
+async function fetchFromPage(page: Page, path: string, token?: string) {
+  const init = token ? { headers: { authorization: `Bearer ${token}` } } : {};
+  const answer = await page.evaluate(`fetch(${JSON.stringify(path)}, ${JSON.stringify(init)}).then(async (r) => ({ status: r.status, body: await r.json() }))`);
+  // Its body must be read for the check before the page navigates away (the browser drops it then).
+  await responsesChecked();
+  return answer as { status: number; body: any };
+}
 
 async function freshPage(viewport = { width: 1280, height: 800 }): Promise<Page> {
   context = await browser.newContext({ viewport });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.FOLIO_API_URL!).origin });
   const page = await context.newPage();
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    // The browser logs every 4xx it loads; an API answer is judged by the document instead (checkPageResponse).
+    const apiAnswer = message.text().startsWith('Failed to load resource') && !isExcludedFromDocument(new URL(message.location().url).pathname);
+    if (message.type() === 'error' && !apiAnswer) problems.push(`console: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => void pendingChecks.push(checkPageResponse(response).catch((error) => void problems.push(`checking ${response.url()}: ${String(error)}`))));
   return page;
 }
 
@@ -145,6 +205,15 @@ describe('the admin app in a browser', () => {
     await expectLabelledControls(page);
     await page.screenshot({ path: join(SCREENSHOTS, 'destination.png'), fullPage: true });
 
+    // The page's own calls to the API are held to the OpenAPI document like the suite's: the admin session (a cookie
+    // on the admin path) is no credential there, and with the admin's token the admin API answers what the app shows,
+    // the delivery's round included.
+    expect(await fetchFromPage(page, '/v1/admin/webhooks')).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+    const listed = await fetchFromPage(page, '/v1/admin/webhooks', admin.token);
+    expect(listed.body.data.map((destination: { uuid: string }) => destination.uuid)).toEqual([destinationUuid]);
+    const deliveries = await fetchFromPage(page, `/v1/admin/webhooks/${destinationUuid}/deliveries?state=done`, admin.token);
+    expect(deliveries.body.data).toMatchObject([{ event_id: delivered.event_id, round: 0, state: 'succeeded' }]);
+
     // The list shows the last delivery's outcome; keyboard alone reaches "Add destination".
     await page.goto(`${process.env.FOLIO_API_URL}/admin/webhooks`);
     expect(await page.locator('table.destinations tbody tr').first().textContent()).toContain('Delivered · HTTP 200');
@@ -171,7 +240,21 @@ describe('the admin app in a browser', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await phone.screenshot({ path: join(SCREENSHOTS, 'destination-phone.png'), fullPage: true });
 
+    // The API reference, a declared HTML page, beside the admin app's pages, which the document leaves out.
+    await phone.goto(`${process.env.FOLIO_API_URL}/docs/api`);
+    expect(await phone.locator('h1').textContent()).toMatch(/^Folio API /);
+
+    await responsesChecked();
     expect(problems, problems.join('\n')).toEqual([]);
+    // Of everything the pages received, the API answered only what the test fetched itself: the app's pages call
+    // nothing of it from the browser.
+    expect(seen.api).toEqual([
+      'GET /v1/admin/webhooks 401',
+      'GET /v1/admin/webhooks 200',
+      `GET /v1/admin/webhooks/${destinationUuid}/deliveries 200`,
+      'GET /docs/api 200',
+    ]);
+    expect(seen.adminApp).toBeGreaterThan(20);
   });
 
   it('shows a disabled destination\'s reason and turns it on, and refuses a session whose admin was demoted', { timeout: 4 * CLI_TIMEOUT_MS }, async () => {
@@ -212,6 +295,9 @@ describe('the admin app in a browser', () => {
     expect(await page.content()).not.toContain(failing.url('/hooks'));
     await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
 
+    await responsesChecked();
     expect(problems, problems.join('\n')).toEqual([]);
+    expect(seen.api).toEqual([]);
+    expect(seen.adminApp).toBeGreaterThan(5);
   });
 });

@@ -1,20 +1,22 @@
 // @folio/client and the `folio drive` / `folio docs` commands built on it, against the real stack: chunked round
-// trips at the chunk edges, an upload stopped half-way and resumed from its state file, retries through a
-// loopback proxy that fails requests on purpose, a one-way folder mirror through a 410, and a document edit.
+// trips at the chunk edges, an upload stopped half-way and resumed from its state file (in the same process, and in a
+// new one after the first was SIGKILLed), retries through a loopback proxy that fails requests on purpose, a one-way
+// folder mirror through a 410, and a document edit.
 import { createHash, randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FolioClient, readState } from '../../../clients/typescript/src/index.js';
+import { FolioClient, contentHash, readState } from '../../../clients/typescript/src/index.js';
 import { pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
+import { apiUrl, call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
 import { folioClient } from '../../support/folio-client.js';
 
@@ -114,13 +116,15 @@ describe('@folio/client chunked transfer', () => {
 
     // Resume: only the missing parts go out, and the parts MinIO held keep the bytes of the first run.
     const resumedParts: number[] = [];
-    const parts = await client.sendParts(state, data, { stateFile, onPartStored: (n) => resumedParts.push(n) });
+    const { parts, contentHash: resumedHash } = await client.sendParts(state, data, { stateFile, onPartStored: (n) => resumedParts.push(n) });
     expect(resumedParts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].filter((n) => !sent.includes(n)));
     const after = await storedParts(state.file_uuid);
     expect([...after.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
     for (const n of sent) expect(after.get(n)).toBe(before.get(n));
-    const file = await client.complete(state, parts);
-    expect(file).toMatchObject({ upload_status: 'completed', file_size_bytes: size });
+    // The hash covers the whole source, the parts sent before the stop read again for it (docs/extensions.md § Content hash).
+    expect(resumedHash).toBe(await contentHash(data));
+    const file = await client.complete(state, parts, resumedHash);
+    expect(file).toMatchObject({ upload_status: 'completed', file_size_bytes: size, content_hash: resumedHash });
     expect((await client.download(file.uuid)).equals(data)).toBe(true);
     // The object is the first run's parts where they were sent then: MD5 of each stored chunk = its first etag.
     const version = await db()('drive_file_versions').where({ uuid: file.uuid }).first();
@@ -150,6 +154,60 @@ describe('@folio/client chunked transfer', () => {
     expect(file).toMatchObject({ name: 'again.bin', upload_status: 'completed' });
     await expect(stat(stateFile)).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await client.download(file.uuid)).equals(data)).toBe(true);
+  });
+
+  it('resumes in a new process an upload whose process was SIGKILLed half-way, without sending the stored parts again', { timeout: CLI_TIMEOUT_MS }, async () => {
+    const user = await makeUser();
+    const client = folioClient({ token: user.token });
+    const size = 4 * CHUNK - 1000;
+    const data = randomBytes(size);
+    const path = join(scratch, 'killed.bin');
+    await writeFile(path, data);
+    const stateFile = `${path}.folio-upload.json`; // Where `folio drive put` looks for it.
+
+    // The child uploads two parts at a time and holds at the middle (it reads nothing past part 2): once it has
+    // printed `stored` for parts 1 and 2 it has no request in flight, and it is killed there.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/upload-child.ts', apiUrl(), user.token, path, stateFile, String(2 * CHUNK), '2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    let stderr = '';
+    child.stderr.on('data', (piece) => (stderr += piece));
+    const stored: number[] = [];
+    for await (const line of createInterface({ input: child.stdout })) {
+      stored.push(Number(/^stored (\d+)$/.exec(line)?.[1]));
+      if (stored.length === 2) break;
+    }
+    expect(stored.sort((a, b) => a - b), `the child printed ${JSON.stringify(stored)}; stderr: ${stderr}`).toEqual([1, 2]);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    // What the killed process left: the state file with parts 1 and 2, and exactly those parts in storage.
+    const state = await readState(stateFile);
+    expect(Object.keys(state.parts).sort()).toEqual(['1', '2']);
+    const status = await client.uploadStatus(state.file_uuid);
+    expect(status).toMatchObject({ object: 'drive_upload', file_uuid: state.file_uuid, upload_status: 'uploading', chunk_count: 4 });
+    expect(status.parts.map(({ part_number, etag }) => [part_number, etag])).toEqual([1, 2].map((n) => [n, state.parts[String(n)]!.replace(/"/g, '')]));
+
+    // A new process, `folio drive put` run again, finds the state file and completes the same upload from part 3.
+    const resumed = await runFolio('drive', 'put', path, '--url', process.env.FOLIO_API_URL!, '--token', user.token, '--json');
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ object: 'drive_file', uuid: state.file_uuid, name: 'killed.bin', file_size_bytes: size, upload_status: 'completed' });
+    // Its first progress line counts from the parts already stored.
+    expect(/^killed\.bin (\d+)% /m.exec(resumed.stderr)?.[1]).toBe(String(Math.round((100 * 2 * CHUNK) / size)));
+    await expect(stat(stateFile)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(client.uploadStatus(state.file_uuid)).rejects.toMatchObject({ status: 422, code: 'invalid_upload_status' });
+    expect((await client.download(state.file_uuid)).equals(data)).toBe(true);
+
+    // Parts 1 and 2 were not sent again: each chunk is sealed under a fresh random nonce, so a second PUT of a part
+    // would have left other bytes; the object holds, at each of their places, the bytes whose MD5 the killed process
+    // recorded.
+    const version = await db()('drive_file_versions').where({ uuid: state.file_uuid }).first();
+    for (const n of [1, 2]) {
+      const stream = await storage().getPartialObject(bucket(), version.storage_key, (n - 1) * (CHUNK + 28), CHUNK + 28);
+      const chunks: Buffer[] = [];
+      for await (const piece of stream) chunks.push(piece as Buffer);
+      expect(md5(Buffer.concat(chunks))).toBe(state.parts[String(n)]!.replace(/"/g, ''));
+    }
   });
 
   it('retries a 503 and a dropped connection with backoff; an initiate is never retried', async () => {
@@ -245,7 +303,7 @@ describe('folio drive and folio docs', () => {
     };
 
     const seeded = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid);
-    expect(seeded).toEqual({ object: 'drive_sync', dir, folder_uuid: mirrored.uuid, reseeded: false, downloaded: 2, moved: 0, removed: 0, files: 2 });
+    expect(seeded).toEqual({ object: 'drive_sync', dir, folder_uuid: mirrored.uuid, reseeded: false, downloaded: 2, unchanged: 0, moved: 0, removed: 0, files: 2 });
     expect(await tree()).toEqual({ 'a.txt': 'alpha', [join('Sub', 'b.txt')]: 'bravo' });
 
     // Renamed, moved, replaced, deleted, added: the mirror follows without downloading what did not change.
@@ -274,6 +332,31 @@ describe('folio drive and folio docs', () => {
     await call('POST', `/v1/drive/folders/${sub.uuid}/trash`, { token: user.token });
     expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({ reseeded: false, removed: 2, files: 1 });
     expect(await tree()).toEqual({ 'd.txt': 'delta' });
+  });
+
+  it('does not download a file whose place on disk already holds its contents (content_hash)', { timeout: 3 * CLI_TIMEOUT_MS }, async () => {
+    const user = await makeUser();
+    const client = folioClient({ token: user.token });
+    const mirrored = await client.createFolder({ name: 'Hashed', parent_uuid: null });
+    const text = 'the same bytes';
+    const file = await client.upload({ name: 'same.txt', contentType: 'text/plain', size: text.length, source: Buffer.from(text), folderUuid: mirrored.uuid });
+    const dir = join(scratch, 'mirror-hash');
+    // A copy already there (not written by the mirror) is kept as it is: same inode, same mtime.
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'same.txt'), text);
+    const copied = await stat(join(dir, 'same.txt'));
+    expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({ downloaded: 0, unchanged: 1, files: 1 });
+    expect(await stat(join(dir, 'same.txt'))).toMatchObject({ ino: copied.ino, mtimeMs: copied.mtimeMs });
+
+    // Replaced with the same bytes: ctag moves on, the file on disk does not change.
+    expect(await client.replace(file.uuid, { size: text.length, source: Buffer.from(text) })).toMatchObject({ ctag: 1, content_hash: file.content_hash });
+    expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({ downloaded: 0, unchanged: 1 });
+    expect(await stat(join(dir, 'same.txt'))).toMatchObject({ ino: copied.ino, mtimeMs: copied.mtimeMs });
+
+    // Replaced with other bytes: downloaded.
+    await client.replace(file.uuid, { size: 5, source: Buffer.from('other') });
+    expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({ downloaded: 1, unchanged: 0 });
+    expect(await readFile(join(dir, 'same.txt'), 'utf8')).toBe('other');
   });
 
   it('reads a document as markdown and edits it by find and replace', { timeout: CLI_TIMEOUT_MS }, async () => {

@@ -35,6 +35,8 @@ describe('Simple upload and download', () => {
         content_type: 'text/plain',
         file_size_bytes: 12,
         owner: { self: true, first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' },
+        // SHA-256 of the SHA-256 of its one block (computed with openssl; docs/extensions.md § Content hash).
+        content_hash: '9f7e92f5c4c1a5f7db69caae04515011b7df8ddf6d2c79b359a0164d7d6b94ea',
       }),
     );
     const download = await call('GET', `/v1/drive/files/${response.body.uuid}/download`, { token: user.token });

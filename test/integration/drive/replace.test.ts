@@ -7,7 +7,7 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { replaceWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
-import { downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/folio-client.js';
+import { contentHash, downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/folio-client.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { objectExists } from '../../support/storage.js';
 
@@ -81,6 +81,7 @@ describe('Replacing a file\'s contents', () => {
       version: 2,
       ctag: 1,
       updated_at: expect.any(String),
+      content_hash: await contentHash(replacement),
     });
     expect((await simpleDownload(user, file.uuid)).equals(replacement)).toBe(true);
     expect((await downloadChunked(client, file.uuid))!.equals(replacement)).toBe(true);

@@ -3,11 +3,10 @@
 // trashed subtree are refused, and the changes feed still gets each descendant's change when the cascade writes
 // it (spec/drive.md § Folders, § Changes; design in docs/drive-trash.md § Effective state).
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Knex } from 'knex';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, insertDriveFile, makeFolder, makeUser, type TestUser } from '../../support/api.js';
-import { settle, waitUntil } from '../../support/cascades.js';
+import { holdRow, settle } from '../../support/cascades.js';
 
 afterAll(closeTemporalClient);
 
@@ -22,21 +21,6 @@ async function makeTree(user: TestUser) {
   const outside = await insertDriveFile(user, { name: 'outside.txt' });
   expect((await call('POST', `/v1/drive/files/${earlier}/trash`, { token: user.token })).status).toBe(200);
   return { top, mid, deepFolder, deep, earlier, loose, outside };
-}
-
-/**
- * Holds a cascade deterministically: a transaction locks an item's row, so the cascade's first batch (which takes
- * the whole small tree, top-down) waits on it and commits nothing until `release`.
- */
-async function holdRow(uuid: string) {
-  const locker: Knex.Transaction = await db().transaction();
-  const lockerPid: number = (await locker.raw('select pg_backend_pid() as pid')).rows[0].pid;
-  await locker.raw('select 1 from drive_items where uuid = ? for update', [uuid]);
-  return {
-    /** Until a cascade batch waits for the held row. */
-    blocking: () => waitUntil(async () => (await db().raw(`select 1 from pg_stat_activity where ? = any(pg_blocking_pids(pid))`, [lockerPid])).rows.length > 0),
-    release: () => locker.rollback(),
-  };
 }
 
 const get = (user: TestUser, kind: 'files' | 'folders', uuid: string) => call('GET', `/v1/drive/${kind}/${uuid}`, { token: user.token });

@@ -5,19 +5,8 @@ import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { call, insertDriveFile, makeFolder, makeUser } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
-import { changesSince, lastSeq, row } from '../../support/drive-rows.js';
+import { changesSince, lastSeq, row, watchItem } from '../../support/drive-rows.js';
 import { itemTrashedInSharedFolder } from '../../support/drive-trees.js';
-
-/** The item's row now, and a check that neither the row nor the change log moved for it since. */
-async function watch(uuid: string) {
-  const before = await row(uuid);
-  const seq = await lastSeq();
-  const expectUnchanged = async () => {
-    expect(await row(uuid)).toEqual(before);
-    expect(await changesSince(seq, [uuid])).toEqual([]);
-  };
-  return { before, expectUnchanged };
-}
 
 describe('an update that fails part way changes nothing', () => {
   it('refuses a rename-and-restore into a name a live sibling took with 422 name_taken, keeping the name and version', async () => {
@@ -25,7 +14,7 @@ describe('an update that fails part way changes nothing', () => {
     const file = await insertDriveFile(user, { name: 'draft.txt' });
     expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: user.token })).status).toBe(200);
     await insertDriveFile(user, { name: 'final.txt' });
-    const { before, expectUnchanged } = await watch(file);
+    const { before, expectUnchanged } = await watchItem(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { name: 'final.txt', trashed: false } });
 
@@ -42,7 +31,7 @@ describe('an update that fails part way changes nothing', () => {
     expect((await call('POST', `/v1/drive/folders/${folder}/trash`, { token: user.token })).status).toBe(200);
     await settle(folder);
     await makeFolder(user, 'New');
-    const { expectUnchanged } = await watch(folder);
+    const { expectUnchanged } = await watchItem(folder);
 
     const response = await call('POST', `/v1/drive/folders/${folder}`, { token: user.token, json: { name: 'new', trashed: false } });
 
@@ -58,7 +47,7 @@ describe('an update that fails part way changes nothing', () => {
     await insertDriveFile(user, { name: 'notes.txt', folderUuid: destination });
     const file = await insertDriveFile(user, { name: 'notes.txt' });
     expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: user.token })).status).toBe(200);
-    const { before, expectUnchanged } = await watch(file);
+    const { before, expectUnchanged } = await watchItem(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: destination, trashed: false } });
 
@@ -70,7 +59,7 @@ describe('an update that fails part way changes nothing', () => {
 
   it("refuses a rename-and-restore to the owner's root by an editor with 403 not_authorized, keeping the name", async () => {
     const { editor, item: file } = await itemTrashedInSharedFolder();
-    const { expectUnchanged } = await watch(file);
+    const { expectUnchanged } = await watchItem(file);
 
     const response = await call('POST', `/v1/drive/files/${file}`, { token: editor.token, json: { name: 'renamed.txt', trashed: false } });
 

@@ -7,7 +7,7 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { uploadWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { killWorker, startWorkerAgain } from '../../support/worker.js';
-import { downloadChunked, encryptChunk, initiateUpload, sendChunks, uploadChunked, type ClientOptions } from '../../support/folio-client.js';
+import { contentHash, downloadChunked, encryptChunk, initiateUpload, sendChunks, uploadChunked, type ClientOptions } from '../../support/folio-client.js';
 import { expectedDriveFile } from '../../support/drive-files.js';
 
 afterAll(closeTemporalClient);
@@ -96,7 +96,13 @@ describe('Chunked upload', () => {
     const data = randomBytes(9 * MiB);
     const file = await uploadChunked({ token: user.token }, { name: 'done.bin', contentType: 'application/x-test', size: data.length, source: data });
     expect(file).toEqual(
-      expectedDriveFile({ name: 'done.bin', content_type: 'application/x-test', file_size_bytes: data.length, owner: expect.objectContaining({ self: true }) }),
+      expectedDriveFile({
+        name: 'done.bin',
+        content_type: 'application/x-test',
+        file_size_bytes: data.length,
+        owner: expect.objectContaining({ self: true }),
+        content_hash: await contentHash(data),
+      }),
     );
     expect((await downloadChunked({ token: user.token }, file.uuid))!.equals(data)).toBe(true);
     const changes = await db()('drive_changes').where({ item_uuid: file.uuid });

@@ -1,12 +1,25 @@
 // Drive changes extras, an extension (docs/extensions.md § Drive changes extras): `sync_token=latest` (an empty page
 // at the head) and the long-poll GET /v1/drive/changes/wait, woken by the change log's notifications. Interleavings
 // are forced through the API's gauge of parked waiters (folio_drive_change_waits), never by sleeping.
+import http from 'node:http';
+import https from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { call, makeColleague, makeFolder, makeUser, type TestUser } from '../../support/api.js';
+import { call, firstApiUrl, makeColleague, makeFolder, makeUser, type TestUser } from '../../support/api.js';
 import { until } from '../../support/webhook-receivers.js';
 
 const changes = (user: TestUser, query: string) => call('GET', `/v1/drive/changes${query}`, { token: user.token });
-const wait = (user: TestUser, token: string, timeout = 60) => call('GET', `/v1/drive/changes/wait?sync_token=${encodeURIComponent(token)}&timeout=${timeout}`, { token: user.token });
+const waitPath = (token: string, timeout: number) => `/v1/drive/changes/wait?sync_token=${encodeURIComponent(token)}&timeout=${timeout}`;
+// The bound is per API process, and the gauge read is the first process's: these go to that one.
+const wait = (user: TestUser, token: string, timeout = 60) => call('GET', waitPath(token, timeout), { token: user.token, api: firstApiUrl() });
+
+/** A long-poll on a connection of its own, for a test to drop: destroying the request closes the socket. */
+function openWait(user: TestUser, token: string): http.ClientRequest {
+  const url = new URL(waitPath(token, 120), firstApiUrl());
+  const request = (url.protocol === 'https:' ? https : http).request(url, { headers: { authorization: `Bearer ${user.token}` }, agent: false });
+  request.on('error', () => undefined); // The test destroys it.
+  request.end();
+  return request;
+}
 
 /** Long-polls parked in the API process, from its metrics. */
 async function parkedWaits(): Promise<number> {
@@ -14,6 +27,8 @@ async function parkedWaits(): Promise<number> {
   return Number(/^folio_drive_change_waits (\d+)/m.exec(text)?.[1] ?? 0);
 }
 const parked = (count: number) => until(`${count} parked long-polls`, async () => (await parkedWaits()) >= count, 60_000, 50);
+// Well inside the waits' 120 s timeout: only a release on the closed connection gets there.
+const unparked = (count: number) => until(`at most ${count} parked long-polls`, async () => (await parkedWaits()) <= count, 30_000, 50);
 
 async function latestToken(user: TestUser): Promise<string> {
   const page = await changes(user, '?sync_token=latest');
@@ -89,6 +104,24 @@ describe('GET /v1/drive/changes/wait', () => {
     // Their slots are free again.
     await makeFolder(user, 'Again');
     expect((await wait(user, token)).body).toEqual({ changes: true });
+  });
+
+  it('gives the slot of a long-poll whose client closed its connection back at once, not at its timeout', async () => {
+    const user = await makeUser();
+    const token = await latestToken(user);
+    const before = await parkedWaits();
+    const kept = [wait(user, token, 120), wait(user, token, 120)];
+    const dropped = openWait(user, token);
+    await parked(before + 3);
+    expect((await wait(user, token)).status).toBe(429);
+
+    dropped.destroy();
+    await unparked(before + 2);
+    // The bound of 3 has room again: a new long-poll parks instead of 429.
+    const again = wait(user, token, 120);
+    await parked(before + 3);
+    await makeFolder(user, 'Wake the rest');
+    expect((await Promise.all([...kept, again])).map((answer) => answer.body)).toEqual([{ changes: true }, { changes: true }, { changes: true }]);
   });
 
   it('refuses a token of another server or person with 410, and a missing token or a bad timeout with 400', async () => {

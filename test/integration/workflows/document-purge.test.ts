@@ -21,9 +21,17 @@ describe('documentPurgeWorkflow', () => {
 
     // A hundred passes take seconds on a quiet machine and over 100 s at a load average of 35 (two of each process,
     // 2026-11-24); the deadline is a bound against a workflow that never continues, not a measure.
+    // One signal at a time, each sent once the workflow waits again (no workflow task or activity pending): sent
+    // faster than a loaded worker takes them, they would pile up to Temporal's limit of signals per run.
     const deadline = Date.now() + 250_000;
-    while ((await handle.describe()).runId === firstRun) {
+    for (;;) {
+      const { runId, raw } = await handle.describe();
+      if (runId !== firstRun) break;
       if (Date.now() > deadline) throw new Error('the purge workflow never continued as new');
+      if (raw.pendingWorkflowTask || raw.pendingActivities?.length) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        continue;
+      }
       await handle.signal(documentTrashChangedSignal);
     }
     const first = (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(document.uuid), firstRun);

@@ -4,11 +4,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { lintOpenApi } from '../../../deploy/lint-openapi.js';
-import { OPENAPI_PATH, checkApiResponse, openApiChecker } from '../../support/openapi-check.js';
+import { OPENAPI_PATH, checkApiResponse, isExcludedFromDocument, openApiChecker } from '../../support/openapi-check.js';
 
 const text = readFileSync(OPENAPI_PATH, 'utf8');
 const document = parse(text);
 const json = new Headers({ 'content-type': 'application/json; charset=utf-8' });
+const etag = '"1-AAAAAAAAAAAAAAAA"';
+const jsonWithEtag = new Headers({ 'content-type': 'application/json; charset=utf-8', etag });
 const now = new Date().toISOString();
 const uuid = '3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60';
 const driveFile = {
@@ -28,8 +30,9 @@ const driveFile = {
   my_role: 'owner',
   shared: false,
   owner: { self: true, first_name: 'Ada', last_name: null, display_name: 'Ada' },
+  content_hash: null,
 };
-const getFile = (status: number, body: unknown, headers = json) => ({ method: 'GET', path: `/v1/drive/files/${uuid}`, status, headers, body });
+const getFile = (status: number, body: unknown, headers = status === 200 ? jsonWithEtag : json) => ({ method: 'GET', path: `/v1/drive/files/${uuid}`, status, headers, body });
 
 describe('the OpenAPI document', { timeout: 30_000 }, () => {
   it('is valid OpenAPI 3.1 and keeps Folio’s rules (named, tagged, scoped operations; error codes listed; exact objects)', async () => {
@@ -83,7 +86,7 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   });
 
   it('refuses a status the operation does not declare, and lists those it does', () => {
-    expect(() => checkApiResponse(getFile(409, { error: 'conflict' }))).toThrow(/answered 409, a status getFile .* does not declare \(declared: 200, 400, 401, 403, 404\)/);
+    expect(() => checkApiResponse(getFile(409, { error: 'conflict' }))).toThrow(/answered 409, a status getFile .* does not declare \(declared: 200, 304, 400, 401, 403, 404\)/);
     expect(() => checkApiResponse(getFile(500, { error: 'internal_error' }))).toThrow(/does not declare/);
     // Before any route, Node's HTTP server may refuse an oversized request line (x-folio-transport).
     expect(() => checkApiResponse(getFile(431, ''))).not.toThrow();
@@ -98,8 +101,18 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
     const deleted = { method: 'DELETE', path: `/v1/drive/files/${uuid}`, headers: new Headers() };
     expect(() => checkApiResponse({ ...deleted, status: 204, body: '' })).not.toThrow();
     expect(() => checkApiResponse({ ...deleted, status: 204, body: 'gone' })).toThrow(/a body where deleteFile .* declares none/);
-    expect(() => checkApiResponse(getFile(200, '<p>hi</p>', new Headers({ 'content-type': 'text/html' })))).toThrow(/Content-Type text\/html/);
+    expect(() => checkApiResponse(getFile(200, '<p>hi</p>', new Headers({ 'content-type': 'text/html', etag })))).toThrow(/Content-Type text\/html/);
     expect(() => checkApiResponse(getFile(401, { error: 'invalid_token' }))).toThrow(/without the WWW-Authenticate header/);
+  });
+
+  it('holds the conditional answers of an item (an extension): its ETag, 304 without a body, 412 with the current item', () => {
+    expect(() => checkApiResponse(getFile(200, driveFile, json))).toThrow(/without the ETag header/);
+    expect(() => checkApiResponse(getFile(200, driveFile, new Headers({ 'content-type': 'application/json', etag: 'W/"1"' })))).toThrow(/with ETag/);
+    expect(() => checkApiResponse(getFile(304, '', new Headers({ etag })))).not.toThrow();
+    const update = { method: 'POST', path: `/v1/drive/files/${uuid}`, headers: jsonWithEtag };
+    expect(() => checkApiResponse({ ...update, status: 412, body: { error: 'precondition_failed', current: driveFile } })).not.toThrow();
+    expect(() => checkApiResponse({ ...update, status: 412, body: { error: 'precondition_failed' } })).toThrow(/required property 'current'/);
+    expect(() => checkApiResponse({ ...update, status: 400, body: { error: 'invalid_if_match' } })).not.toThrow();
   });
 
   it('prefers a literal path segment over a parameter, and holds an unknown route to x-folio-unrouted', () => {
@@ -109,6 +122,17 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
     const unknown = { method: 'GET', path: '/no/such/route', headers: json };
     expect(() => checkApiResponse({ ...unknown, status: 404, body: { error: 'not_found', error_description: 'No such route.' } })).not.toThrow();
     expect(() => checkApiResponse({ ...unknown, status: 200, body: {} })).toThrow(/x-folio-unrouted/);
+  });
+
+  it('leaves the admin app out (x-folio-excluded), and refuses to judge its pages rather than pass them', () => {
+    expect(document['x-folio-excluded'].prefixes).toEqual(['/admin']);
+    for (const path of Object.keys(document.paths)) expect(isExcludedFromDocument(path), path).toBe(false);
+    expect(isExcludedFromDocument('/admin')).toBe(true);
+    expect(isExcludedFromDocument('/admin/webhooks/new?notice=created')).toBe(true);
+    expect(isExcludedFromDocument('/administrator')).toBe(false);
+    expect(isExcludedFromDocument('/v1/admin/webhooks')).toBe(false);
+    const page = { method: 'GET', path: '/admin/webhooks', status: 200, headers: new Headers({ 'content-type': 'text/html; charset=utf-8' }), body: '<html>' };
+    expect(() => checkApiResponse(page)).toThrow(/leaves out \(x-folio-excluded\)/);
   });
 
   it('checks against the document it is given, so a changed document changes the verdict', () => {
