@@ -11,6 +11,7 @@ import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { observeDatabasePool, observeStoredState, startMetricsServer } from '../platform/metrics.js';
 import { closeProcessSession, processSession } from '../platform/process-session.js';
+import { whenAvailable } from '../platform/startup.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
@@ -28,10 +29,10 @@ process.on('unhandledRejection', (reason) => {
 async function main() {
   const tracing = await startTracing('folio-api');
   const { host, port, http, tls, shutdown } = config();
-  await ensureBucket();
+  await whenAvailable('object storage', () => ensureBucket());
   // Held for the process's life: its advisory lock marks its simple uploads as alive, its LISTEN keeps the credential
   // cache honest (platform/process-session.ts).
-  await processSession().open();
+  await whenAvailable('database', () => processSession().open());
   const handle = createApp().callback();
   const listener = createListener({ headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls }, handle);
   // `Expect: 100-continue`: the simple upload answers it only once it will read the body, so a client learns of a

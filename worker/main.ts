@@ -3,7 +3,6 @@ import '../platform/check-config.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
-import pRetry from 'p-retry';
 import { permanentFailures } from '../activities/failures.js';
 import { activityScope } from '../activities/activity-scope.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
@@ -13,6 +12,7 @@ import { logger } from '../platform/logger.js';
 import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
+import { whenAvailable } from '../platform/startup.js';
 import { startTracing } from '../platform/tracing.js';
 import { temporalConnectionOptions } from '../platform/temporal.js';
 import { ensureSchedules } from './schedules.js';
@@ -55,28 +55,18 @@ async function main() {
   observeDatabasePool(db());
   const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
-  await ensureBucket();
-  // Temporal may be restarting when this process starts (a deploy, a lost node): wait for it rather than exit, for as
-  // long as an orchestrator would wait on a starting pod; past that, exit and let the orchestrator start us again.
-  const { connection, worker } = await pRetry(
-    async () => {
-      const connection = await NativeConnection.connect(temporalConnectionOptions());
-      try {
-        await ensureSchedules();
-        return { connection, worker: await createWorker(connection, traced) };
-      } catch (error) {
-        await connection.close().catch(() => undefined);
-        throw error;
-      }
-    },
-    {
-      retries: Number.POSITIVE_INFINITY,
-      minTimeout: 1000,
-      maxTimeout: 15_000,
-      maxRetryTime: 5 * 60_000,
-      onFailedAttempt: ({ error, attemptNumber }) => logger.warn({ category: 'lifecycle', err: error, attempt: attemptNumber }, 'worker cannot start on Temporal yet; trying again'),
-    },
-  );
+  await whenAvailable('object storage', () => ensureBucket());
+  // Temporal may be restarting when this process starts (a deploy, a lost node).
+  const { connection, worker } = await whenAvailable('Temporal', async () => {
+    const connection = await NativeConnection.connect(temporalConnectionOptions());
+    try {
+      await ensureSchedules();
+      return { connection, worker: await createWorker(connection, traced) };
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw error;
+    }
+  });
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
   await connection.close();

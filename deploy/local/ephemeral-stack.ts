@@ -2,7 +2,7 @@
 // Temporal dev server (or one keeping its data in a SQLite file, with `persistentTemporal`), MinIO on a temporary
 // folder, then the worker and API as child processes. The integration suite (test/setup/global.ts), the fault suite
 // (test/faults/) and the benchmarks (bench/) run on it.
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,11 +136,20 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     }
     return { root, env, apiUrl, apiUrls, databaseUrl, stop };
   } catch (error) {
-    console.error(`The ${options.label} stack failed to start; logs in ${root}`);
+    // CI keeps nothing of this machine's /tmp, so the logs' ends go to the output where the failure is read.
+    console.error(`The ${options.label} stack failed to start; logs in ${root}\n${logTails(root)}`);
     options.keep = true;
     await stop();
     throw error;
   }
+}
+
+/** The last lines of every log in root, each under its file's name. */
+function logTails(root: string, lines = 40): string {
+  return readdirSync(root)
+    .filter((name) => name.endsWith('.log'))
+    .map((name) => `--- ${name} (last ${lines} lines)\n${readFileSync(join(root, name), 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
 }
 
 const temporalDbFile = (root: string) => join(root, 'temporal.sqlite');

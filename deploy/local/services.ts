@@ -185,7 +185,9 @@ export async function startMinio(options: MinioOptions): Promise<RunningService 
   };
   const { child, service } = spawnService('minio', toolPath('minio'), args, { ...options, env });
   const endpoint = `http://127.0.0.1:${options.port}`;
-  await waitFor('MinIO', async () => (await fetch(`${endpoint}/minio/health/live`)).ok, 60_000, child);
+  // `live` answers before the object layer is ready (requests then get 503 XMinioServerNotInitialized); `cluster` waits
+  // for write quorum, so the first bucket call succeeds.
+  await waitFor('MinIO', async () => (await fetch(`${endpoint}/minio/health/cluster`)).ok, 60_000, child);
   return { ...service, endpoint, consoleUrl: `http://127.0.0.1:${options.consolePort}` };
 }
 

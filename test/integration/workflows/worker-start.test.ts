@@ -2,39 +2,16 @@
 // once) waits for it with backoff and starts polling once it is back, instead of exiting: the fault suite once saw a
 // restarted worker die at start on a slow Temporal and stay dead (docs/faults.md).
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { replicaEnv } from '../../../deploy/local/ephemeral-stack.js';
 import { startWorker } from '../../../deploy/local/folio-processes.js';
 import { freePort, stopPid } from '../../../deploy/local/services.js';
 import { waitUntil } from '../../support/cascades.js';
+import { openRelay } from '../../support/tcp-relay.js';
 import { startedLines, workerStarted } from '../../support/worker.js';
 
-const WAITING = 'worker cannot start on Temporal yet';
-
-/** Temporal "coming back": a TCP relay on `port` to the stack's Temporal server; `close` cuts what it carries. */
-async function relayToTemporal(port: number): Promise<{ close(): Promise<void> }> {
-  const [host, temporalPort] = process.env.FOLIO_TEMPORAL_ADDRESS!.split(':');
-  const sockets = new Set<Socket>();
-  const relay = createServer((incoming) => {
-    const outgoing = connect(Number(temporalPort), host);
-    for (const socket of [incoming, outgoing]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    incoming.pipe(outgoing).pipe(incoming);
-  });
-  await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
-  return {
-    close: () =>
-      new Promise((resolve) => {
-        relay.close(() => resolve());
-        sockets.forEach((socket) => socket.destroy());
-      }),
-  };
-}
+const WAITING = 'Temporal not available yet; trying again';
 
 // The worker stops (gracefully, while it can still reach Temporal) before the relay goes.
 let stopWorker = async () => {};
@@ -59,7 +36,7 @@ describe('a worker started before Temporal is reachable', () => {
     expect(child.exitCode).toBeNull();
     expect(startedLines(log)).toBe(0);
 
-    closeRelay = (await relayToTemporal(port)).close;
+    closeRelay = (await openRelay(port, process.env.FOLIO_TEMPORAL_ADDRESS!)).close;
     await workerStarted(log, 0, child);
   });
 });
