@@ -1,8 +1,9 @@
 // CLI start-up benchmark (issue 12: "folio, any command, < 0.4 s"): the wall time of `folio --help`, of an API
-// command (`folio drive ls`) and of a database command (`folio workspace create`), from the compiled build in
-// dist/ and from the TypeScript source, beside a bare `node -e 0` measured in the same run.
+// command (`folio drive ls`) and of a database command (`folio workspace create`), from the bundle in
+// dist/cli-bundle/, the module-per-file build in dist/cli/ and the TypeScript source, beside a bare `node -e 0`
+// measured in the same run.
 //
-//   npx tsc -p tsconfig.build.json   # or npm run build: dist/ is what bin/folio.js runs when present
+//   npm run build   # dist/: bin/folio.js runs the bundle when present
 //   node --import tsx bench/cli.ts
 //
 // FOLIO_BENCH_RUNS (default 7) runs per command, median reported. FOLIO_BENCH_CLI_BEFORE=<checkout> also times
@@ -42,14 +43,17 @@ async function main() {
     // The floor of an API command: node starting and making the same request, nothing else.
     const request = `await fetch(${JSON.stringify(`${target.apiUrl}/v1/drive/files`)}, { headers: { authorization: ${JSON.stringify(`Bearer ${target.token}`)} } }).then((r) => r.text())`;
     rows.push(['node + the same GET (fetch)', await median(['--input-type=module', '-e', request], {})]);
-    const builds: [string, Record<string, string>][] = [];
-    if (existsSync(join(root, 'dist/cli/folio.js'))) builds.push(['dist', {}]);
-    else say('(no dist/: run `npx tsc -p tsconfig.build.json` to time the compiled CLI)\n');
-    builds.push(['source', { FOLIO_CLI_FROM_SOURCE: '1' }]);
-    for (const [label, env] of builds) {
-      rows.push([`folio --help (${label})`, await median(['bin/folio.js', '--help'], env)]);
-      rows.push([`folio drive ls (${label})`, await median(['bin/folio.js', ...api], env)]);
-      if (Object.keys(target.env).length) rows.push([`folio workspace create (${label})`, await median(['bin/folio.js', ...database()], { ...target.env, ...env })]);
+    // Each build's entry run directly: the bundle (what bin/folio.js runs when present), the module-per-file build, and
+    // the source through tsx.
+    const builds: [string, string, Record<string, string>][] = [];
+    if (existsSync(join(root, 'dist/cli-bundle/folio.mjs'))) builds.push(['bundle', 'dist/cli-bundle/folio.mjs', {}]);
+    if (existsSync(join(root, 'dist/cli/folio.js'))) builds.push(['dist', 'dist/cli/folio.js', {}]);
+    if (!builds.length) say('(no build in dist/: run `npm run build` to time the bundled and compiled CLI)\n');
+    builds.push(['source', 'bin/folio.js', { FOLIO_CLI_FROM_SOURCE: '1' }]);
+    for (const [label, entry, env] of builds) {
+      rows.push([`folio --help (${label})`, await median([entry, '--help'], env)]);
+      rows.push([`folio drive ls (${label})`, await median([entry, ...api], env)]);
+      if (Object.keys(target.env).length) rows.push([`folio workspace create (${label})`, await median([entry, ...database()], { ...target.env, ...env })]);
     }
     const before = process.env.FOLIO_BENCH_CLI_BEFORE;
     if (before) {

@@ -20,10 +20,12 @@ const BENCHES: Bench[] = [
   { script: 'drive-transfer', quick: { env: { FOLIO_BENCH_SIMPLE_BYTES: '20000000', FOLIO_BENCH_CHUNKED_BYTES: '100000000' } } },
   { script: 'changes-feed', quick: { env: { FOLIO_BENCH_ITEMS: '20000' } } },
   { script: 'trash-cascade', quick: { args: ['9'] } },
+  { script: 'documents-complexity', quick: {} },
   { script: 'documents-engine', quick: { env: { FOLIO_BENCH_RUNS: '5', FOLIO_BENCH_SIZES: '10,100' } } },
   { script: 'documents-edit', quick: { env: { FOLIO_BENCH_EDITS: '20', FOLIO_BENCH_SECONDS: '5', FOLIO_BENCH_SIZES: '10,100', FOLIO_BENCH_BUDGET: '60' } } },
   { script: 'thumbnails', quick: { env: { FOLIO_BENCH_IMAGES: '8', FOLIO_BENCH_UPLOADS: '10', FOLIO_BENCH_BURST: '10' } } },
   { script: 'webhooks', quick: { args: ['100', '8'] } },
+  { script: 'cli', quick: { env: { FOLIO_BENCH_RUNS: '5' } } },
 ];
 
 const full = process.env.FOLIO_BENCH_FULL === '1';
