@@ -13,7 +13,7 @@ import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
-import { say } from './support.js';
+import { profileEnv, say } from './support.js';
 
 const ITEMS = Number(process.env.FOLIO_BENCH_ITEMS ?? 100_000);
 const PAGE = 1000;
@@ -26,7 +26,7 @@ interface Stack {
 
 async function ownStack(): Promise<Stack> {
   say('Starting a throw-away stack...');
-  return startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'warn' } });
+  return startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() } });
 }
 
 /** 100 root folders × 9 subfolders × 1 sub-subfolder each, then files spread evenly over all folders. */

@@ -15,7 +15,7 @@
 // API process (bench/cpu-profile.mjs) into that directory; the profile is written when the stack stops it.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
@@ -28,7 +28,7 @@ import {
   type DocumentState,
 } from '../domain/document-engine/index.js';
 import { parseOperations } from '../domain/document-engine/operations.js';
-import { percentile, sampleMarkdown, say } from './support.js';
+import { percentile, profileEnv, sampleMarkdown, say } from './support.js';
 
 const EDITS = Number(process.env.FOLIO_BENCH_EDITS ?? 100);
 const EDITORS = Number(process.env.FOLIO_BENCH_EDITORS ?? 8);
@@ -96,14 +96,10 @@ interface Stack {
 
 async function ownStack(): Promise<Stack> {
   // The request log lines carry the server-side durations this benchmark reads.
-  const profileDir = process.env.FOLIO_BENCH_CPU_PROF;
-  const profile: Record<string, string> = profileDir
-    ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: profileDir }
-    : {};
   const stack = await startEphemeralStack({
     label: 'bench',
     worker: false,
-    env: { FOLIO_LOG_LEVEL: 'info', ...profile },
+    env: { FOLIO_LOG_LEVEL: 'info', ...profileEnv() },
   });
   return { ...stack, apiLog: join(stack.root, 'api.log') };
 }

@@ -20,7 +20,7 @@ import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
-import { say } from './support.js';
+import { profileEnv, say } from './support.js';
 
 const SECONDS = Number(process.env.FOLIO_BENCH_SECONDS ?? 10);
 const UPLOAD_CLIENTS = Number(process.env.FOLIO_BENCH_UPLOAD_CLIENTS ?? 8);
@@ -51,7 +51,7 @@ async function startBareKoa(): Promise<{ url: string; stop(): void }> {
 async function main() {
   say(`Folio Drive request benchmark — ${new Date().toISOString()}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
   say(`${SECONDS} s per measure; load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
-  const stack = await startEphemeralStack({ label: 'bench', env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn' } });
+  const stack = await startEphemeralStack({ label: 'bench', env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() } });
   const knex = createDb(stack.databaseUrl);
   const bare = await startBareKoa();
   try {

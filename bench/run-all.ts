@@ -6,6 +6,8 @@
 //   npm run bench                 # quick sizes
 //   FOLIO_BENCH_FULL=1 npm run bench
 //   npm run bench -- drive-requests changes-feed   # only these
+//   FOLIO_BENCH_CPU_PROF=/tmp/prof npm run bench -- drive-requests   # and profile the API and worker, then:
+//   node --import tsx bench/profile-summary.ts /tmp/prof
 import { spawnSync } from 'node:child_process';
 import { say } from './support.js';
 

@@ -7,6 +7,7 @@ import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
+import { profileEnv } from './support.js';
 
 export interface BenchTarget {
   apiUrl: string;
@@ -18,7 +19,7 @@ export interface BenchTarget {
 }
 
 async function startStack(label: string, options: { worker?: boolean }): Promise<BenchTarget> {
-  const stack = await startEphemeralStack({ label, keep: Boolean(process.env.FOLIO_BENCH_KEEP), worker: options.worker, env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn' } });
+  const stack = await startEphemeralStack({ label, keep: Boolean(process.env.FOLIO_BENCH_KEEP), worker: options.worker, env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() } });
   const knex = createDb(stack.databaseUrl);
   try {
     const workspace = await createWorkspace(knex, { name: label, storageLimitBytes: 64 * 1024 ** 3 });

@@ -1,6 +1,17 @@
-// What the benchmarks share: printing a result line, percentiles, and sample markdown of a given size.
+// What the benchmarks share: printing a result line, percentiles, profiling the stack's processes, and sample
+// markdown of a given size.
+import { resolve } from 'node:path';
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * FOLIO_BENCH_CPU_PROF=<dir>: the configuration that makes a stack's Node processes (API, worker) write CPU profiles
+ * there when they exit (bench/cpu-profile.mjs); bench/profile-summary.ts reads them. Empty otherwise.
+ */
+export function profileEnv(): Record<string, string> {
+  const dir = process.env.FOLIO_BENCH_CPU_PROF;
+  return dir ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: resolve(dir) } : {};
+}
 
 /** The p-th percentile of ascending values (nearest rank). */
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
