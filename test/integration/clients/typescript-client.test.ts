@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FolioClient, contentHash, readState } from '../../../clients/typescript/src/index.js';
 import { pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { apiUrl, call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
+import { startExtraApi } from '../../support/extra-api.js';
 import { folioClient } from '../../support/folio-client.js';
 
 const CHUNK = 8 * 1024 * 1024;
@@ -157,8 +158,12 @@ describe('@folio/client chunked transfer', () => {
   });
 
   it('resumes in a new process an upload whose process was SIGKILLed half-way, without sending the stored parts again', { timeout: CLI_TIMEOUT_MS }, async () => {
+    // An API whose uploads last an hour: under the suite's 8 s expiry, a busy machine starting `folio drive put` from
+    // source could let the upload expire between the kill and the resume, which is not what this test is about.
+    const api = await startExtraApi('api-long-uploads', { FOLIO_UPLOAD_EXPIRY: '1h' });
+    onTestFinished(() => api.stop());
     const user = await makeUser();
-    const client = folioClient({ token: user.token });
+    const client = folioClient({ token: user.token, baseUrl: api.url });
     const size = 4 * CHUNK - 1000;
     const data = randomBytes(size);
     const path = join(scratch, 'killed.bin');
@@ -167,7 +172,7 @@ describe('@folio/client chunked transfer', () => {
 
     // The child uploads two parts at a time and holds at the middle (it reads nothing past part 2): once it has
     // printed `stored` for parts 1 and 2 it has no request in flight, and it is killed there.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/upload-child.ts', apiUrl(), user.token, path, stateFile, String(2 * CHUNK), '2'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/upload-child.ts', api.url, user.token, path, stateFile, String(2 * CHUNK), '2'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
@@ -190,7 +195,7 @@ describe('@folio/client chunked transfer', () => {
     expect(status.parts.map(({ part_number, etag }) => [part_number, etag])).toEqual([1, 2].map((n) => [n, state.parts[String(n)]!.replace(/"/g, '')]));
 
     // A new process, `folio drive put` run again, finds the state file and completes the same upload from part 3.
-    const resumed = await runFolio('drive', 'put', path, '--url', process.env.FOLIO_API_URL!, '--token', user.token, '--json');
+    const resumed = await runFolio('drive', 'put', path, '--url', api.url, '--token', user.token, '--json');
     expect(JSON.parse(resumed.stdout)).toMatchObject({ object: 'drive_file', uuid: state.file_uuid, name: 'killed.bin', file_size_bytes: size, upload_status: 'completed' });
     // Its first progress line counts from the parts already stored.
     expect(/^killed\.bin (\d+)% /m.exec(resumed.stderr)?.[1]).toBe(String(Math.round((100 * 2 * CHUNK) / size)));
