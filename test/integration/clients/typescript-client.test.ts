@@ -16,7 +16,7 @@ import { FolioClient, contentHash, readState } from '../../../clients/typescript
 import { pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { apiUrl, call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
+import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
 import { startExtraApi } from '../../support/extra-api.js';
 import { folioClient } from '../../support/folio-client.js';
