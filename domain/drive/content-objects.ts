@@ -1,7 +1,7 @@
 // Drive bytes in object storage: one object per file version, written whole or by S3 multipart upload.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client as StorageClient } from 'minio';
 import { chunkCiphertextSize, type ChunkLayout } from './crypto.js';
@@ -52,13 +52,27 @@ export async function presignPartUrls(store: ContentStore, key: string, uploadId
  * parts, which halves the simple upload's throughput; a presigned PUT is signed with UNSIGNED-PAYLOAD.
  */
 export async function putWholeObject(store: ContentStore, key: string, body: Readable, size: number): Promise<void> {
-  const url = new URL(await store.storage.presignedPutObject(store.bucket, key, 3600));
+  await putThroughUrl(new URL(await store.storage.presignedPutObject(store.bucket, key, 3600)), body, size);
+}
+
+/** One part of a multipart upload the server writes itself (a simple upload), sent the same way. */
+export async function putPart(store: ContentStore, key: string, uploadId: string, partNumber: number, body: Buffer[]): Promise<UploadedPart> {
+  const url = await store.storage.presignedUrl('PUT', store.bucket, key, PART_URL_TTL_SECONDS, { partNumber: String(partNumber), uploadId });
+  const size = body.reduce((total, piece) => total + piece.length, 0);
+  const etag = await putThroughUrl(new URL(url), Readable.from(body, { objectMode: false }), size);
+  return { part: partNumber, etag: bareEtag(etag), size };
+}
+
+/** A presigned PUT of `size` bytes; answers the ETag storage gives them. */
+async function putThroughUrl(url: URL, body: Readable, size: number): Promise<string> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     const req = send(url, { method: 'PUT', headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' } }, (res) => {
       let answer = '';
       res.setEncoding('utf8').on('data', (piece: string) => (answer += piece.slice(0, 1000)));
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`storage PUT answered ${res.statusCode}: ${answer.slice(0, 300)}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(String(res.headers.etag ?? '')) : reject(new Error(`storage PUT answered ${res.statusCode}: ${answer.slice(0, 300)}`)),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -27,18 +27,20 @@ import {
   objectSize,
   presignDownloadUrl,
   presignPartUrls,
+  putPart,
   putWholeObject,
   startMultipart,
   storageKey,
   type ContentStore,
+  type UploadedPart,
 } from './content-objects.js';
 import { ContentHasher } from './content-hash.js';
 import {
   ContentIntegrityError,
   chunkLayout,
-  chunkPlaintextSize,
+  chunkCiphertextSize,
   decryptChunks,
-  encryptChunks,
+  encryptChunkPieces,
   generateDataKey,
   unwrapDataKey,
   wrapDataKey,
@@ -213,33 +215,96 @@ export async function beginUpload(deps: ContentDeps, caller: Caller, input: NewF
   return { ...staged, uploadId };
 }
 
+/** Plaintext bytes per chunk of any simple upload: the cap is far within MAX_CHUNK_COUNT default-size chunks. */
+const SIMPLE_CHUNK_BYTES = chunkLayout(SIMPLE_UPLOAD_MAX_BYTES).chunkSizeBytes;
+
+const simpleChunkCount = (size: number) => Math.max(1, Math.ceil(size / SIMPLE_CHUNK_BYTES));
+
+export interface SimpleUploadFields {
+  name: string;
+  contentType: string;
+  folderUuid: string | null;
+}
+
 /**
- * The simple upload: the server encrypts and stores the bytes, then writes the file `completed` in one
- * transaction, announced with a create change. No workflow: a staged row, committed before the first byte is
- * stored and claimed by that transaction, is what a sweep finds if the process dies in between (staged-uploads.ts).
+ * The simple upload, written as its plaintext arrives (docs/drive-encryption.md § Simple upload): each chunk is
+ * hashed as its bytes come, sealed once whole, and sent as one part of a multipart upload while the next fills (one
+ * part in flight: `write` waits for it, which holds back the request body). A file of one chunk is sent by one PUT
+ * when it ends. Then `finish` writes the file `completed` in one transaction, announced with a create change.
+ *
+ * A chunk's AAD names the chunk count, so a chunk is sealed only once the count is certain: `maxBytes` (from the
+ * body's declared length) bounds the size from above, the bytes so far from below. Until the two agree, whole chunks
+ * wait in memory (at most the cap, as when the body was read whole; a compact body with a declared length never
+ * waits, unless its size lies within the slack of a chunk boundary).
+ *
+ * No workflow: a staged row, committed before the first byte is stored and claimed by the final transaction, is what
+ * the sweep finds if the process dies in between (staged-uploads.ts); `abandon` removes what a refused or broken
+ * upload stored.
  */
-export async function uploadWholeFile(
-  deps: ContentDeps,
-  caller: Caller,
-  input: { name: string; contentType: string; folderUuid: string | null; data: Buffer },
-): Promise<VisibleItem> {
-  const contentType = checkContentType(input.contentType);
-  if (input.data.length > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
-  const file = await checkNewFile(deps.db, caller, { name: input.name, contentType, sizeBytes: input.data.length, folderUuid: input.folderUuid });
-  const staged = { ...stageNewFile(caller, file.sizeBytes), uploadId: null };
-  await recordStagedUpload(deps.db, {
-    storageKey: staged.storageKey,
-    workspaceUuid: caller.workspaceUuid,
-    fileUuid: staged.fileUuid,
-    ownerLock: await deps.uploadOwnerLock(),
-  });
-  try {
-    // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads).
-    const hasher = new ContentHasher();
-    const body = Readable.from(hashingWhileEncrypting(staged, input.data, hasher), { objectMode: false });
-    await putWholeObject(deps, staged.storageKey, body, staged.layout.ciphertextSizeBytes);
-    const contentHash = hasher.digest();
-    return await deps.runInTransaction(async (unit) => {
+export class StreamedUpload {
+  private readonly fileUuid = randomUUID();
+  private readonly key: string;
+  private readonly dataKey = generateDataKey();
+  private readonly hasher = new ContentHasher();
+  /** Plaintext not yet sealed, in arrival order. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private received = 0;
+  private sealed = 0;
+  private tooLarge = false;
+  private staged: Promise<void> | undefined;
+  private uploadId: Promise<string> | undefined;
+  private readonly parts: UploadedPart[] = [];
+  private inFlight: Promise<void> | undefined;
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly deps: ContentDeps,
+    private readonly caller: Caller,
+    maxBytes: number,
+  ) {
+    this.key = storageKey(caller.workspaceUuid, this.fileUuid, this.fileUuid);
+    this.maxBytes = Math.min(maxBytes, SIMPLE_UPLOAD_MAX_BYTES);
+  }
+
+  /** The next plaintext bytes; resolves once they are taken (a part may be sent first). Past the cap they are counted, not kept. */
+  async write(plaintext: Buffer): Promise<void> {
+    this.received += plaintext.length;
+    if (this.tooLarge || plaintext.length === 0) return;
+    if (this.received > SIMPLE_UPLOAD_MAX_BYTES) {
+      this.tooLarge = true;
+      this.pending = [];
+      this.pendingBytes = 0;
+      return;
+    }
+    this.hasher.update(plaintext);
+    this.pending.push(plaintext);
+    this.pendingBytes += plaintext.length;
+    await this.sendReady(false);
+  }
+
+  /**
+   * The plaintext ended: after the same checks, in the same order, as a whole body gets (content type, the cap, name,
+   * destination, pool), the last chunks are sent, the object completed, and the file committed.
+   */
+  async finish(fields: SimpleUploadFields): Promise<VisibleItem> {
+    const contentType = checkContentType(fields.contentType);
+    if (this.tooLarge) throw simpleUploadTooLarge();
+    const file = await checkNewFile(this.deps.db, this.caller, { name: fields.name, contentType, sizeBytes: this.received, folderUuid: fields.folderUuid });
+    await this.sendReady(true);
+    await this.inFlight;
+    if (this.uploadId) await completeMultipart(this.deps, this.key, await this.uploadId, this.parts);
+    const contentHash = this.hasher.digest();
+    const staged: StagedContent = {
+      fileUuid: this.fileUuid,
+      versionUuid: this.fileUuid,
+      storageKey: this.key,
+      layout: chunkLayout(this.received),
+      dataKey: this.dataKey,
+      uploadId: null,
+    };
+    const { deps, caller } = this;
+    return deps.runInTransaction(async (unit) => {
       // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
       if (!(await claimStagedUpload(unit.tx, staged.storageKey))) throw new Error('the staged upload was swept before its commit');
       await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed', contentHash);
@@ -247,21 +312,75 @@ export async function uploadWholeFile(
       await requestThumbnail(unit, created);
       return created;
     });
-  } catch (error) {
-    await dropStagedUpload(deps, staged.storageKey).catch((cleanup) =>
-      deps.log.warn({ err: cleanup, file_uuid: staged.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'),
-    );
-    throw error;
   }
-}
 
-/** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */
-function* hashingWhileEncrypting(staged: Omit<StagedContent, 'uploadId'>, plaintext: Buffer, hasher: ContentHasher): Generator<Buffer> {
-  let index = 0;
-  for (const frame of encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, plaintext)) {
-    const start = index * staged.layout.chunkSizeBytes;
-    hasher.update(plaintext.subarray(start, start + chunkPlaintextSize(staged.layout, index++)));
-    yield frame;
+  /** After a refusal or a failure at any point: whatever was stored goes, with its staged row; a failure here is left to the sweep. */
+  async abandon(): Promise<void> {
+    this.pending = [];
+    await this.inFlight?.catch(() => undefined);
+    if (!this.staged) return;
+    await this.staged
+      .then(() => dropStagedUpload(this.deps, this.key))
+      .catch((cleanup) => this.deps.log.warn({ err: cleanup, file_uuid: this.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'));
+  }
+
+  /** The chunk count once the bounds settle it (always when the plaintext has ended). */
+  private knownCount(ended: boolean): number | undefined {
+    if (ended) return simpleChunkCount(this.received);
+    const count = simpleChunkCount(this.received);
+    return count === simpleChunkCount(Math.max(this.maxBytes, this.received)) ? count : undefined;
+  }
+
+  /** Seals and sends every whole chunk (and, once ended, the last one) when the count is known. */
+  private async sendReady(ended: boolean): Promise<void> {
+    const count = this.knownCount(ended);
+    if (count === undefined) return;
+    while (this.pendingBytes >= SIMPLE_CHUNK_BYTES || (ended && this.sealed < count)) {
+      const index = this.sealed++;
+      const frame = encryptChunkPieces(this.dataKey, this.fileUuid, index, count, this.takePending(Math.min(SIMPLE_CHUNK_BYTES, this.pendingBytes)));
+      this.staged ??= this.recordStaged();
+      if (ended && count === 1) {
+        await this.staged;
+        await putWholeObject(this.deps, this.key, Readable.from(frame, { objectMode: false }), chunkCiphertextSize(chunkLayout(this.received), 0));
+        continue;
+      }
+      // One part in flight at a time: the next waits for it, and so does the body.
+      await this.inFlight;
+      this.uploadId ??= this.staged.then(() => startMultipart(this.deps, this.key));
+      const uploadId = this.uploadId;
+      this.inFlight = (async () => {
+        this.parts.push(await putPart(this.deps, this.key, await uploadId, index + 1, frame));
+      })();
+      this.inFlight.catch(() => undefined); // Awaited by the next part, finish or abandon.
+    }
+  }
+
+  private takePending(length: number): Buffer[] {
+    const taken: Buffer[] = [];
+    let left = length;
+    while (left > 0) {
+      const piece = this.pending[0]!;
+      if (piece.length <= left) {
+        taken.push(piece);
+        this.pending.shift();
+        left -= piece.length;
+      } else {
+        taken.push(piece.subarray(0, left));
+        this.pending[0] = piece.subarray(left);
+        left = 0;
+      }
+    }
+    this.pendingBytes -= length;
+    return taken;
+  }
+
+  private async recordStaged(): Promise<void> {
+    await recordStagedUpload(this.deps.db, {
+      storageKey: this.key,
+      workspaceUuid: this.caller.workspaceUuid,
+      fileUuid: this.fileUuid,
+      ownerLock: await this.deps.uploadOwnerLock(),
+    });
   }
 }
 

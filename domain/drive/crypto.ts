@@ -100,6 +100,18 @@ export function encryptChunk(key: Buffer, versionUuid: string, index: number, co
 }
 
 /**
+ * The same at-rest chunk from its plaintext in pieces, answered in pieces (nonce, ciphertext pieces, tag): a
+ * streamed writer seals a chunk without first joining it, nor joining the result.
+ */
+export function encryptChunkPieces(key: Buffer, versionUuid: string, index: number, count: number, plaintext: readonly Buffer[]): Buffer[] {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(chunkAad(versionUuid, index, count));
+  const frame = [nonce, ...plaintext.map((piece) => cipher.update(piece)), cipher.final(), cipher.getAuthTag()];
+  return frame.filter((piece) => piece.length > 0);
+}
+
+/**
  * A thumbnail at rest, sealed like one chunk (nonce || ciphertext || tag) under its version's data key, with its own
  * AAD so that it can never pass for a chunk of the file, nor for another version's or variant's thumbnail.
  */
