@@ -44,6 +44,7 @@ const BACKSLASH = 0x5c;
 const isWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 /** Bytes a number or a literal (true, false, null) may hold; JSON.parse judges the whole. */
 const isLiteralByte = (byte: number) => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || byte === 0x2b || byte === 0x2d || byte === 0x2e;
+// eslint-disable-next-line no-control-regex -- the control characters JSON forbids raw in a string
 const CONTROL = /[\x00-\x1f]/;
 const SIMPLE_ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
 

@@ -144,7 +144,7 @@ describe('StreamedJsonObject', () => {
   it('hands a raw non-ASCII byte of the streamed string over as some character outside ASCII', () => {
     const got = read([Buffer.from('{"data":"QU€JD"}')]) as Read;
     expect(got.streamed).toHaveLength(1);
-    expect(/^QU[^\x00-\x7f]+JD$/.test(got.streamed[0]!)).toBe(true);
+    expect([...got.streamed[0]!.slice(2, -2)].every((char) => char.charCodeAt(0) > 0x7f)).toBe(true);
   });
 
   it('streams a long string in few pieces: one per write, escapes included', () => {
