@@ -38,7 +38,9 @@ import { ContentHasher } from './content-hash.js';
 import {
   ContentIntegrityError,
   chunkLayout,
+  CHUNK_OVERHEAD_BYTES,
   chunkCiphertextSize,
+  decryptChunk,
   decryptChunks,
   encryptChunkPieces,
   generateDataKey,
@@ -256,15 +258,16 @@ export class StreamedUpload {
   private uploadId: Promise<string> | undefined;
   private readonly parts: UploadedPart[] = [];
   private inFlight: Promise<void> | undefined;
-  private readonly maxBytes: number;
+  /** The chunk count if the plaintext fills what the body declared it could (undefined: a body of unknown length). */
+  private readonly speculated: number | undefined;
 
   constructor(
     private readonly deps: ContentDeps,
     private readonly caller: Caller,
-    maxBytes: number,
+    maxBytes: number | undefined,
   ) {
     this.key = storageKey(caller.workspaceUuid, this.fileUuid, this.fileUuid);
-    this.maxBytes = Math.min(maxBytes, SIMPLE_UPLOAD_MAX_BYTES);
+    this.speculated = maxBytes === undefined ? undefined : simpleChunkCount(Math.min(maxBytes, SIMPLE_UPLOAD_MAX_BYTES));
   }
 
   /** The next plaintext bytes; resolves once they are taken (a part may be sent first). Past the cap they are counted, not kept. */
@@ -324,35 +327,62 @@ export class StreamedUpload {
       .catch((cleanup) => this.deps.log.warn({ err: cleanup, file_uuid: this.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'));
   }
 
-  /** The chunk count once the bounds settle it (always when the plaintext has ended). */
-  private knownCount(ended: boolean): number | undefined {
-    if (ended) return simpleChunkCount(this.received);
-    const count = simpleChunkCount(this.received);
-    return count === simpleChunkCount(Math.max(this.maxBytes, this.received)) ? count : undefined;
-  }
-
-  /** Seals and sends every whole chunk (and, once ended, the last one) when the count is known. */
+  /**
+   * Seals and sends every whole chunk that is not the last by the speculated count, and, once the plaintext has ended,
+   * the rest under the actual count (after resealing what went out under a count that proved wrong).
+   */
   private async sendReady(ended: boolean): Promise<void> {
-    const count = this.knownCount(ended);
-    if (count === undefined) return;
-    while (this.pendingBytes >= SIMPLE_CHUNK_BYTES || (ended && this.sealed < count)) {
+    if (!ended && this.speculated === undefined) return;
+    const count = ended ? simpleChunkCount(this.received) : this.speculated!;
+    if (ended && this.sealed > 0 && count !== this.speculated) await this.reseal(count);
+    while (ended ? this.sealed < count : this.pendingBytes >= SIMPLE_CHUNK_BYTES && this.sealed < count - 1) {
       const index = this.sealed++;
       const frame = encryptChunkPieces(this.dataKey, this.fileUuid, index, count, this.takePending(Math.min(SIMPLE_CHUNK_BYTES, this.pendingBytes)));
-      this.staged ??= this.recordStaged();
-      if (ended && count === 1) {
-        await this.staged;
+      if (ended && count === 1 && !this.uploadId) {
+        await this.stage();
         await putWholeObject(this.deps, this.key, Readable.from(frame, { objectMode: false }), chunkCiphertextSize(chunkLayout(this.received), 0));
         continue;
       }
-      // One part in flight at a time: the next waits for it, and so does the body.
-      await this.inFlight;
-      this.uploadId ??= this.staged.then(() => startMultipart(this.deps, this.key));
-      const uploadId = this.uploadId;
-      this.inFlight = (async () => {
-        this.parts.push(await putPart(this.deps, this.key, await uploadId, index + 1, frame));
-      })();
-      this.inFlight.catch(() => undefined); // Awaited by the next part, finish or abandon.
+      await this.sendPart(index, frame);
     }
+  }
+
+  /** Sends a part, one in flight at a time: the next waits for it, and so does the body. */
+  private async sendPart(index: number, frame: Buffer[]): Promise<void> {
+    await this.inFlight;
+    this.uploadId ??= this.stage().then(() => startMultipart(this.deps, this.key));
+    const uploadId = this.uploadId;
+    this.inFlight = (async () => {
+      this.parts.push(await putPart(this.deps, this.key, await uploadId, index + 1, frame));
+    })();
+    this.inFlight.catch(() => undefined); // Awaited by the next part, finish or abandon.
+  }
+
+  /**
+   * The body held more than the data string (members after it, escapes, whitespace), so fewer chunks than the declared
+   * length let expect: the chunks sent name a wrong count in their AAD. They are completed as they are, read back one
+   * by one, opened and sealed again under the right count into a new multipart upload of the same key.
+   */
+  private async reseal(count: number): Promise<void> {
+    await this.inFlight;
+    await completeMultipart(this.deps, this.key, await this.uploadId!, this.parts);
+    const wrong = this.speculated!;
+    const sealed = this.sealed;
+    this.uploadId = undefined;
+    this.parts.length = 0;
+    const frameBytes = SIMPLE_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES;
+    for (let index = 0; index < sealed; index++) {
+      const stored = await this.deps.storage.getPartialObject(this.deps.bucket, this.key, index * frameBytes, frameBytes);
+      const frame: Buffer[] = [];
+      for await (const piece of stored) frame.push(piece as Buffer);
+      const plaintext = decryptChunk(this.dataKey, this.fileUuid, index, wrong, Buffer.concat(frame));
+      await this.sendPart(index, encryptChunkPieces(this.dataKey, this.fileUuid, index, count, [plaintext]));
+    }
+  }
+
+  private stage(): Promise<void> {
+    this.staged ??= this.recordStaged();
+    return this.staged;
   }
 
   private takePending(length: number): Buffer[] {

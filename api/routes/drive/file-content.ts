@@ -109,8 +109,8 @@ class UploadBody {
         // A second data string: JSON.parse would keep the last, but the first one is already streamed.
         if (this.data.kind === 'streamed') this.duplicate = true;
         this.data = { kind: 'streamed', decoder: new Base64Decoder(), nul: false };
-        // The declared length bounds the data string, so the plaintext: StreamedUpload seals once the chunk count is certain.
-        const maxBytes = this.declared === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(((this.declared - offset) * 3) / 4);
+        // The declared length bounds the data string, so the plaintext: StreamedUpload speculates on the chunk count from it.
+        const maxBytes = this.declared === undefined ? undefined : Math.floor(((this.declared - offset) * 3) / 4);
         this.upload ??= new StreamedUpload(this.deps, this.caller, maxBytes);
       },
       stringPiece: (text) => {
@@ -128,7 +128,8 @@ class UploadBody {
     let received = 0;
     let syntax = false;
     try {
-      for await (const chunk of req as AsyncIterable<Buffer>) {
+      // Not destroyed when the loop stops early: the rest of a refused body is drained, so that its answer arrives.
+      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
         received += chunk.length;
         if (received > SIMPLE_UPLOAD_BODY_LIMIT) throw simpleUploadTooLarge();
         if (syntax) continue; // Read to the end (or the limit) all the same: a 413 comes before a 400.
