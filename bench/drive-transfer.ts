@@ -10,14 +10,17 @@
 // FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN name a running API (FOLIO_S3_* then reach its MinIO).
 // FOLIO_BENCH_SIMPLE_BYTES (default 100000000) and FOLIO_BENCH_CHUNKED_BYTES (default 300000000; 1000000000 for
 // the 1 GB run) set the sizes, FOLIO_BENCH_CONCURRENCY (default 4) the chunks in flight; FOLIO_BENCH_KEEP=1 keeps
-// the stack's logs.
+// the stack's logs; FOLIO_BENCH_SIMPLE_ONLY=1 stops after the simple routes. With its own stack it also prints what
+// each simple transfer cost the API process: its peak RSS above its RSS before (/proc VmHWM, reset first), its CPU
+// time, and its longest event-loop delay (prom-client's monitorEventLoopDelay gauge, reset by each scrape).
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Readable } from 'node:stream';
 import { FolioClient, type UploadState } from '../clients/typescript/src/index.js';
 import { createStorage } from '../platform/storage.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey } from '../domain/drive/crypto.js';
-import { benchTarget } from './stack.js';
+import { benchTarget, type BenchTarget } from './stack.js';
 import { say } from './support.js';
 
 const SIMPLE_BYTES = Number(process.env.FOLIO_BENCH_SIMPLE_BYTES ?? 100_000_000);
@@ -43,6 +46,38 @@ async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; valu
 
 const rate = (bytes: number, seconds: number) => `${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  (${seconds.toFixed(2)} s)`;
 
+const SIMPLE_ONLY = process.env.FOLIO_BENCH_SIMPLE_ONLY === '1';
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The API process's resident bytes and CPU seconds, read from /proc. */
+function processState(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+  return { rss: kib('VmRSS'), peak: kib('VmHWM'), cpuSeconds: (utime! + stime!) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** The longest event-loop delay since the last scrape, in ms (prom-client resets its histogram at each collect). */
+async function eventLoopMaxMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Number(/^folio_nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text)?.[1] ?? NaN) * 1000;
+}
+
+/** Runs `work` and says what it cost the API process (nothing when the API is not this benchmark's own). */
+async function watchingApi<T>(target: BenchTarget, work: () => Promise<T>): Promise<{ value: T; cost?: string }> {
+  if (!target.api) return { value: await work() };
+  const { pid, metricsUrl } = target.api;
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // Resets VmHWM to the current RSS.
+  await eventLoopMaxMs(metricsUrl);
+  const before = processState(pid);
+  const value = await work();
+  const lag = await eventLoopMaxMs(metricsUrl);
+  const after = processState(pid);
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+  return { value, cost: `API: peak RSS +${mb(after.peak - before.rss)}, CPU ${(after.cpuSeconds - before.cpuSeconds).toFixed(2)} s, longest event-loop delay ${lag.toFixed(0)} ms` };
+}
+
 async function pool(count: number, limit: number, task: (index: number) => Promise<void>) {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(limit, count) }, async () => {
@@ -63,18 +98,24 @@ async function main() {
     // --- Simple, 100 MB -----------------------------------------------------------------------------------
     const simpleData = sourceBytes(0, SIMPLE_BYTES);
     const body = Buffer.from(JSON.stringify({ name: `simple-${randomUUID()}.bin`, content_type: 'application/octet-stream', data: simpleData.toString('base64') }));
-    const upload = await timed(async () => {
-      const response = await fetch(`${target.apiUrl}/v1/drive/files`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
-      if (response.status !== 201) throw new Error(`simple upload answered ${response.status}: ${await response.text()}`);
-      return (await response.json()) as { uuid: string };
-    });
+    const upload = await timed(() =>
+      watchingApi(target, async () => {
+        const response = await fetch(`${target.apiUrl}/v1/drive/files`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body });
+        if (response.status !== 201) throw new Error(`simple upload answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { uuid: string };
+      }),
+    );
     rows.push(['simple upload (POST /v1/drive/files, base64 JSON)', rate(SIMPLE_BYTES, upload.seconds)]);
-    const download = await timed(async () => {
-      const response = await fetch(`${target.apiUrl}/v1/drive/files/${upload.value.uuid}/download`, { headers: auth });
-      return response.text();
-    });
+    if (upload.value.cost) rows.push(['  ' + upload.value.cost, '']);
+    const download = await timed(() =>
+      watchingApi(target, async () => {
+        const response = await fetch(`${target.apiUrl}/v1/drive/files/${upload.value.value.uuid}/download`, { headers: auth });
+        return response.text();
+      }),
+    );
     rows.push(['simple download (GET …/download, base64 JSON)', rate(SIMPLE_BYTES, download.seconds)]);
-    if (!Buffer.from(JSON.parse(download.value).data, 'base64').equals(simpleData)) throw new Error('simple download differs');
+    if (download.value.cost) rows.push(['  ' + download.value.cost, '']);
+    if (!Buffer.from(JSON.parse(download.value.value).data, 'base64').equals(simpleData)) throw new Error('simple download differs');
 
     const directKey = `bench/${randomUUID()}`;
     const directPut = await timed(async () => {
@@ -110,6 +151,12 @@ async function main() {
     const downloadLimit = downloadWork.seconds + directGet.seconds;
     rows.push(['  limit: parse + decode + encrypt in-process, then the direct PUT', `${rate(SIMPLE_BYTES, uploadLimit)}  → upload at ${(uploadLimit / upload.seconds).toFixed(2)}× it (target ≥ 0.5×)`]);
     rows.push(['  limit: the direct GET, then decrypt + encode in-process', `${rate(SIMPLE_BYTES, downloadLimit)}  → download at ${(downloadLimit / download.seconds).toFixed(2)}× it (target ≥ 0.5×)`]);
+
+    if (SIMPLE_ONLY) {
+      const width = Math.max(...rows.map(([label]) => label.length));
+      for (const [label, value] of rows) say(`${label.padEnd(width)}  ${value}`);
+      return;
+    }
 
     // --- Chunked, through @folio/client --------------------------------------------------------------------
     const chunked = await timed(() =>

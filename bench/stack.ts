@@ -2,6 +2,8 @@
 // by FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN (FOLIO_S3_* then reach its MinIO). Either way a user token with
 // every scope and the storage the API writes to.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
@@ -14,6 +16,8 @@ export interface BenchTarget {
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   /** The stack's Folio configuration (empty for a running API): what an operator command needs. */
   env: Record<string, string>;
+  /** The API process and its metrics, for a benchmark that watches its memory, CPU and event loop (own stack only). */
+  api?: { pid: number; metricsUrl: string };
   stop(): Promise<void>;
 }
 
@@ -25,7 +29,8 @@ async function startStack(label: string, options: { worker?: boolean }): Promise
     const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `${label}-${randomUUID()}@example.test` });
     const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 86_400_000 });
     const s3 = { endpoint: stack.env.FOLIO_S3_ENDPOINT!, accessKey: stack.env.FOLIO_S3_ACCESS_KEY!, secretKey: stack.env.FOLIO_S3_SECRET_KEY!, bucket: stack.env.FOLIO_S3_BUCKET!, region: 'us-east-1' };
-    return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, stop: stack.stop };
+    const api = { pid: Number(readFileSync(join(stack.root, 'api.pid'), 'utf8').split('\n')[0]), metricsUrl: `http://127.0.0.1:${stack.env.FOLIO_METRICS_PORT}/metrics` };
+    return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, api, stop: stack.stop };
   } catch (error) {
     await stack.stop();
     throw error;

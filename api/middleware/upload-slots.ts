@@ -1,5 +1,6 @@
-// Large request bodies this process reads at once. A simple upload is buffered whole (up to ~140 MB of base64, then
-// the bytes, then their ciphertext), so a burst of them could exhaust the process's memory: past
+// Large request bodies this process reads at once. A simple upload is streamed, but one whose chunk count is not yet
+// certain, or a chunked body, may hold up to its whole plaintext (docs/drive-encryption.md § The streamed simple
+// upload), so a burst of them could exhaust the process's memory: past
 // FOLIO_MAX_CONCURRENT_LARGE_UPLOADS large ones in flight, a new one is refused with 503 and Retry-After before its
 // body is read (docs/drive-encryption.md § 5). And a client that sends `Expect: 100-continue` learns that (or a 413)
 // before it sends a byte of the body: the server holds back its "100 Continue" until the route is ready to read.

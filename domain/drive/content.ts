@@ -234,10 +234,10 @@ export interface SimpleUploadFields {
  * part in flight: `write` waits for it, which holds back the request body). A file of one chunk is sent by one PUT
  * when it ends. Then `finish` writes the file `completed` in one transaction, announced with a create change.
  *
- * A chunk's AAD names the chunk count, so a chunk is sealed only once the count is certain: `maxBytes` (from the
- * body's declared length) bounds the size from above, the bytes so far from below. Until the two agree, whole chunks
- * wait in memory (at most the cap, as when the body was read whole; a compact body with a declared length never
- * waits, unless its size lies within the slack of a chunk boundary).
+ * A chunk's AAD names the chunk count, known only when the plaintext ends. `maxBytes` (from the body's declared
+ * length) bounds it; the chunks before the last by that bound are sealed under the count it gives, and resealed from
+ * storage if the plaintext ends short of it (`reseal`). Without a bound (a body of unknown length) the plaintext waits
+ * in memory until it ends: at most the cap, as when the body was read whole.
  *
  * No workflow: a staged row, committed before the first byte is stored and claimed by the final transaction, is what
  * the sweep finds if the process dies in between (staged-uploads.ts); `abandon` removes what a refused or broken
