@@ -6,9 +6,11 @@
 //   npm run bench                 # quick sizes
 //   FOLIO_BENCH_FULL=1 npm run bench
 //   npm run bench -- drive-requests changes-feed   # only these
-//   FOLIO_BENCH_CPU_PROF=/tmp/prof npm run bench -- drive-requests   # and profile the API and worker, then:
-//   node --import tsx bench/profile-summary.ts /tmp/prof
+//   FOLIO_BENCH_CPU_PROF=/tmp/prof npm run bench   # and profile each stack's API and worker, then:
+//   node --import tsx bench/profile-summary.ts /tmp/prof/documents-edit
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { say } from './support.js';
 
 interface Bench {
@@ -43,7 +45,12 @@ const outcomes: string[] = [];
 for (const bench of chosen) {
   say(`\n=== bench/${bench.script}.ts ${full ? '(full size)' : '(quick size)'} ===`);
   const benchStarted = performance.now();
-  const env = full ? process.env : { ...bench.quick.env, ...process.env };
+  const env: NodeJS.ProcessEnv = full ? { ...process.env } : { ...bench.quick.env, ...process.env };
+  // Each benchmark's profiles in a folder of its own, so a summary says which run they came from.
+  if (process.env.FOLIO_BENCH_CPU_PROF) {
+    env.FOLIO_BENCH_CPU_PROF = join(process.env.FOLIO_BENCH_CPU_PROF, bench.script);
+    mkdirSync(env.FOLIO_BENCH_CPU_PROF, { recursive: true });
+  }
   const child = spawnSync(process.execPath, ['--import', 'tsx', `bench/${bench.script}.ts`, ...(full ? [] : (bench.quick.args ?? []))], { env, stdio: 'inherit' });
   const seconds = ((performance.now() - benchStarted) / 1000).toFixed(0);
   outcomes.push(`${bench.script.padEnd(18)} ${child.status === 0 ? 'ok    ' : `FAILED (exit ${child.status ?? child.signal})`} ${seconds} s`);
