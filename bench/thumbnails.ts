@@ -17,7 +17,7 @@ import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { encryptThumbnail, generateDataKey } from '../domain/drive/crypto.js';
 import { renderThumbnail, THUMBNAIL_EDGE_PX } from '../domain/drive/thumbnail-render.js';
 import { createDb } from '../platform/database.js';
-import { percentile, say } from './support.js';
+import { percentile, profileEnv, say } from './support.js';
 
 const IMAGES = Number(process.env.FOLIO_BENCH_IMAGES ?? 24);
 const UPLOADS = Number(process.env.FOLIO_BENCH_UPLOADS ?? 40);
@@ -106,7 +106,7 @@ function describe(samples: Sample[]): string {
 }
 
 async function endToEnd(samples: Sample[]): Promise<void> {
-  const stack = await startEphemeralStack({ label: 'bench-thumbs', keep: Boolean(process.env.FOLIO_BENCH_KEEP), env: { FOLIO_LOG_LEVEL: 'warn' } });
+  const stack = await startEphemeralStack({ label: 'bench-thumbs', keep: Boolean(process.env.FOLIO_BENCH_KEEP), env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() } });
   const knex = createDb(stack.databaseUrl);
   try {
     const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 64 * 1024 ** 3 });

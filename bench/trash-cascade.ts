@@ -9,6 +9,8 @@ const here = fileURLToPath(import.meta.url);
 if (process.argv[2] !== '--measure') {
   // The stack first, in this process; the measurement in a child, so its configuration is read from the stack's env.
   const { default: setup } = await import('../test/setup/global.js');
+  // FOLIO_BENCH_CPU_PROF: the stack's processes, started with this environment, write CPU profiles (bench/support.ts).
+  Object.assign(process.env, (await import('./support.js')).profileEnv());
   let env: Record<string, string> = {};
   const teardown = await setup({ provide: (_key: string, value: Record<string, string>) => (env = value) } as never);
   try {
