@@ -7,8 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Every address a receiver or a trap of the suite listens on, so one leaf serves them all. */
-// 127.0.0.201–206: the fault suite's receivers (test/faults/), apart from the integration tests' addresses.
-const LEAF_IPS = [...Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 1}`), ...Array.from({ length: 6 }, (_, i) => `127.0.0.${201 + i}`), '127.1.0.1', '::1'];
+// 127.0.0.201–206: the fault suite's receivers (test/faults/), apart from the integration tests' addresses;
+// 127.0.0.211–214: the benchmarks' (bench/webhooks.ts), so a benchmark beside a test run never takes a test's address.
+const LEAF_IPS = [
+  ...Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 1}`),
+  ...Array.from({ length: 6 }, (_, i) => `127.0.0.${201 + i}`),
+  ...Array.from({ length: 4 }, (_, i) => `127.0.0.${211 + i}`),
+  '127.1.0.1',
+  '::1',
+];
 
 const SAN = ['DNS:folio.test', 'DNS:*.folio.test', ...LEAF_IPS.map((ip) => `IP:${ip}`)].join(',');
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
