@@ -4,13 +4,13 @@
 import pRetry from 'p-retry';
 import { logger } from './logger.js';
 
-const START_RETRY = { minTimeout: 1000, maxTimeout: 15_000, maxRetryTime: 5 * 60_000 } as const;
-
 /** Runs `attempt` until it succeeds, backing off from 1 s to 15 s, for at most five minutes; `what` names it in the logs. */
 export function whenAvailable<T>(what: string, attempt: () => Promise<T>): Promise<T> {
   return pRetry(attempt, {
     retries: Number.POSITIVE_INFINITY,
-    ...START_RETRY,
+    minTimeout: 1000,
+    maxTimeout: 15_000,
+    maxRetryTime: 5 * 60_000,
     onFailedAttempt: ({ error, attemptNumber }) =>
       logger.warn({ category: 'lifecycle', err: error, attempt: attemptNumber }, `${what} not available yet; trying again`),
   });
