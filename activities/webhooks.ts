@@ -64,7 +64,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       'x-service-delivery-id': deliveryId(attemptUuid),
       'x-service-attempt': String(key.attempt),
     };
-    const result = await postPinned(target, claim.body, headers, settings.timeoutMs);
+    const result = await postPinned(target, claim.body, headers, { timeoutMs: settings.timeoutMs, keepIdleMs: settings.keepAliveMs });
     return recorded(await recordAttempt(deps.db, key, attemptUuid, result, rules));
   }
 

@@ -17,11 +17,17 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(import.meta.url);
 
 if (process.argv[2] !== '--measure') {
-  const { default: setup } = await import('../test/setup/global.js');
+  const { startSuiteStack } = await import('../test/setup/global.js');
   // FOLIO_BENCH_CPU_PROF: the stack's processes, started with this environment, write CPU profiles (bench/support.ts).
   Object.assign(process.env, (await import('./support.js')).profileEnv());
   let env: Record<string, string> = {};
-  const teardown = await setup({ provide: (_key: string, value: Record<string, string>) => (env = value) } as never);
+  // The suite's stack with a deployment's defaults where the suite sets its own for its tests: connections kept 4 s
+  // (the suite keeps them 10 minutes to count them), and no tracing (the suite traces to a receiver of its own; a
+  // deployment traces only when an OTLP endpoint is set, and the bare engine beside it is not traced either).
+  const teardown = await startSuiteStack({ provide: (_key: string, value: Record<string, string>) => (env = value) } as never, {
+    label: 'bench',
+    env: { FOLIO_WEBHOOK_KEEP_ALIVE: '4s', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+  });
   try {
     const child = spawnSync(process.execPath, ['--import', 'tsx', here, '--measure', process.argv[2] ?? '600', process.argv[3] ?? '16'], {
       env: { ...process.env, ...env, FOLIO_LOG_LEVEL: 'warn' },

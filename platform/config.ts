@@ -151,6 +151,8 @@ const EnvSchema = z.object({
       return delays as number[];
     }),
   FOLIO_WEBHOOK_TIMEOUT: duration('10s'),
+  /** How long a connection to a receiver is kept idle for the next attempt; 0 makes a new connection every attempt. */
+  FOLIO_WEBHOOK_KEEP_ALIVE: duration('4s', { allowZero: true }),
   FOLIO_WEBHOOK_DISABLE_AFTER: z.coerce.number().int().positive().default(50),
   /** CIDRs a webhook may target although private (for example 127.0.0.0/8); empty refuses them all. */
   FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS: z
@@ -257,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     webhook: {
       retryDelaysMs: values.FOLIO_WEBHOOK_RETRY_DELAYS,
       timeoutMs: values.FOLIO_WEBHOOK_TIMEOUT,
+      keepAliveMs: values.FOLIO_WEBHOOK_KEEP_ALIVE,
       disableAfter: values.FOLIO_WEBHOOK_DISABLE_AFTER,
       allowedPrivateCidrs: values.FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS,
       dnsServers: values.FOLIO_WEBHOOK_DNS_SERVERS,

@@ -10,7 +10,7 @@ import type { RunInTransaction } from '../unit-of-work.js';
 import { isUuid } from '../uuid.js';
 import { recordEmailReceived } from '../webhooks/events.js';
 import { messageTooLarge } from './errors.js';
-import { applyRules, findMailbox, listMailboxRules } from './mailboxes.js';
+import { applyRules, mailboxForArrival } from './mailboxes.js';
 import { parseEmail, type AttachmentMeta, type EmailAddress, type ParsedEmail } from './parse.js';
 import { putRawMessage, readRawMessage, removeRawMessage } from './raw-store.js';
 
@@ -34,13 +34,13 @@ export async function storeEmail(
   input: { mailboxUuid: string; raw: Buffer; kind: EmailKind; markedSpam?: boolean },
 ): Promise<StoreResult> {
   if (input.raw.length > deps.maxBytes) throw messageTooLarge(deps.maxBytes);
-  const mailbox = await findMailbox(deps.db, input.mailboxUuid);
+  const mailbox = await mailboxForArrival(deps.db, input.mailboxUuid);
   const parsed = await parseEmail(input.raw);
   const delivered = input.kind === 'delivered';
   const spam = delivered && (Boolean(input.markedSpam) || parsed.spamFlagged);
   // Rules sort mail as it arrives; an import copies mail as it was, and a draft was never received.
   const verdict = delivered
-    ? applyRules(await listMailboxRules(deps.db, mailbox.uuid), {
+    ? applyRules(mailbox.rules, {
         from: parsed.from ? [parsed.from.address, parsed.from.name ?? ''] : [],
         to: [...parsed.to, ...parsed.cc].flatMap((entry) => [entry.address, entry.name ?? '']),
         subject: parsed.subject,

@@ -32,28 +32,19 @@ export async function recordEmailReceived(
 ): Promise<string> {
   const { tx } = unit;
   const eventUuid = randomUUID();
-  await tx('webhook_events').insert({
-    uuid: eventUuid,
-    workspace_uuid: email.workspaceUuid,
-    mailbox_uuid: email.mailboxUuid,
-    email_uuid: email.emailUuid,
-    type: EMAIL_RECEIVED,
-  });
-  const destinations: string[] = await tx('webhook_subscriptions as s')
-    .join('webhook_destinations as d', 'd.uuid', 's.destination_uuid')
-    .where({ 's.mailbox_uuid': email.mailboxUuid, 's.event_type': EMAIL_RECEIVED, 'd.status': 'active' })
-    .orderBy('d.uuid')
-    .pluck('d.uuid');
-  if (destinations.length) {
-    await tx('webhook_deliveries').insert(
-      destinations.map((destinationUuid) => ({
-        destination_uuid: destinationUuid,
-        event_uuid: eventUuid,
-        workspace_uuid: email.workspaceUuid,
-        mailbox_uuid: email.mailboxUuid,
-      })),
-    );
-  }
+  // One statement: the event, and a delivery for each active destination subscribed to the mailbox.
+  const { rows } = (await tx.raw(
+    `with event as (
+       insert into webhook_events (uuid, workspace_uuid, mailbox_uuid, email_uuid, type) values (:eventUuid::uuid, :workspaceUuid::uuid, :mailboxUuid::uuid, :emailUuid::uuid, :type)
+     )
+     insert into webhook_deliveries (destination_uuid, event_uuid, workspace_uuid, mailbox_uuid)
+     select d.uuid, :eventUuid::uuid, :workspaceUuid::uuid, :mailboxUuid::uuid
+       from webhook_subscriptions s join webhook_destinations d on d.uuid = s.destination_uuid
+      where s.mailbox_uuid = :mailboxUuid::uuid and s.event_type = :type and d.status = 'active'
+     returning destination_uuid`,
+    { eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid, emailUuid: email.emailUuid, type: EMAIL_RECEIVED },
+  )) as { rows: { destination_uuid: string }[] };
+  const destinations = rows.map((row) => row.destination_uuid).sort();
   for (const destinationUuid of destinations) {
     await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid });
   }

@@ -78,6 +78,9 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
       FOLIO_MAX_CONCURRENT_LARGE_UPLOADS: '2',
       FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s',
       FOLIO_WEBHOOK_TIMEOUT: '2s',
+      // Kept connections outlast any gap between two deliveries on a busy machine, so connections.test.ts can count
+      // them; the receivers keep theirs as long (test/support/webhook-receivers.ts).
+      FOLIO_WEBHOOK_KEEP_ALIVE: '10m',
       FOLIO_WEBHOOK_DISABLE_AFTER: '2',
       FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/24',
       FOLIO_WEBHOOK_DNS_SERVERS: `127.0.0.1:${dnsPort}`,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // 127.0.0.201–206: the fault suite's receivers (test/faults/), apart from the integration tests' addresses;
 // 127.0.0.211–214: the benchmarks' (bench/webhooks.ts), so a benchmark beside a test run never takes a test's address.
 const LEAF_IPS = [
-  ...Array.from({ length: 40 }, (_, i) => `127.0.0.${i + 1}`),
+  ...Array.from({ length: 43 }, (_, i) => `127.0.0.${i + 1}`),
   ...Array.from({ length: 6 }, (_, i) => `127.0.0.${201 + i}`),
   ...Array.from({ length: 4 }, (_, i) => `127.0.0.${211 + i}`),
   '127.1.0.1',
@@ -37,12 +37,22 @@ export function createTestCa(): string {
 
 /**
  * Another leaf from the CA in dir, for the same names and addresses: `<name>.crt` and `<name>.key`, its subject CN=`cn`
- * (a renewed certificate, say). Returns their paths.
+ * (a renewed certificate, say), valid for three days or until `expiresAt`. Returns their paths.
  */
-export function issueLeaf(dir: string, name: string, cn: string): { certFile: string; keyFile: string } {
+export function issueLeaf(dir: string, name: string, cn: string, options: { expiresAt?: Date } = {}): { certFile: string; keyFile: string } {
   writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${SAN}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
   openssl(['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '3', '-extfile', `${name}.ext`], dir);
+  if (options.expiresAt) {
+    // `openssl x509` (3.0) counts validity in whole days; `openssl ca` takes an end date to the second.
+    const stamp = (date: Date) => `${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+    writeFileSync(join(dir, `${name}.ca.cnf`), `[ca]\ndefault_ca = leaf\n[leaf]\ndatabase = ${name}.index\nserial = ${name}.serial\nnew_certs_dir = .\ndefault_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n`);
+    writeFileSync(join(dir, `${name}.index`), '');
+    writeFileSync(join(dir, `${name}.serial`), '01\n');
+    openssl(['ca', '-batch', '-config', `${name}.ca.cnf`, '-cert', 'ca.crt', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.crt`, '-notext',
+      '-startdate', stamp(new Date(Date.now() - 3_600_000)), '-enddate', stamp(options.expiresAt), '-extfile', `${name}.ext`], dir);
+  } else {
+    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '3', '-extfile', `${name}.ext`], dir);
+  }
   return { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };
 }
 

@@ -27,6 +27,8 @@ export interface Receiver {
   host: string;
   url(path?: string): string;
   requests: ReceivedRequest[];
+  /** TLS connections made to it so far (a kept connection carries several requests). */
+  connections: number;
   /** Sets how the next requests are answered (by the 1-based index of the request). */
   answer(reply: (index: number, request: ReceivedRequest) => Reply): void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
@@ -43,14 +45,32 @@ export async function until<T>(what: string, check: () => T | undefined | false 
   }
 }
 
+export interface ReceiverOptions {
+  /** Serve the self-signed certificate nobody trusts. */
+  rogue?: boolean;
+  /** Serve this certificate and key instead of the suite's leaf. */
+  certificate?: { cert: Buffer; key: Buffer };
+  /**
+   * Close a connection that has served a request when the next request arrives on it, unanswered and unrecorded: what
+   * a server closing an idle connection does when a request crosses its close.
+   */
+  closeKeptConnections?: boolean;
+}
+
 /** An HTTPS receiver on host:443 with the suite's leaf certificate (or a self-signed one nobody trusts). */
-export async function startReceiver(host: string, options: { rogue?: boolean } = {}): Promise<Receiver> {
+export async function startReceiver(host: string, options: ReceiverOptions = {}): Promise<Receiver> {
   const certificates = readTestCertificates();
   const requests: ReceivedRequest[] = [];
   let reply: (index: number, request: ReceivedRequest) => Reply = () => ({ status: 200 });
+  const served = new WeakSet<object>();
+  const tls = options.certificate ?? (options.rogue ? { key: certificates.rogueKey, cert: certificates.rogueCert } : { key: certificates.key, cert: certificates.cert });
   const server: Server = createHttpsServer(
-    { key: options.rogue ? certificates.rogueKey : certificates.key, cert: options.rogue ? certificates.rogueCert : certificates.cert },
+    // Idle connections stay open far longer than any test takes (Node's 5 s default would close them on a slow
+    // machine), so whether the worker keeps one is the worker's choice alone.
+    { ...tls, keepAliveTimeout: 600_000 },
     (req, res) => {
+      if (options.closeKeptConnections && served.has(req.socket)) return void req.socket.destroy();
+      served.add(req.socket);
       const pieces: Buffer[] = [];
       req.on('data', (piece: Buffer) => pieces.push(piece));
       req.on('end', () => {
@@ -77,6 +97,8 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
       });
     },
   );
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(443, host, () => resolve());
@@ -86,6 +108,9 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
     host,
     url: (path = '/hooks') => `https://${hostInUrl}${path}`,
     requests,
+    get connections() {
+      return connections;
+    },
     answer(next) {
       reply = next;
     },
@@ -99,7 +124,7 @@ export async function startReceiver(host: string, options: { rogue?: boolean } =
 }
 
 /** A test file's receivers: each one started through it is closed after the test that started it. */
-export function receiverPool(): (host: string, options?: { rogue?: boolean }) => Promise<Receiver> {
+export function receiverPool(): (host: string, options?: ReceiverOptions) => Promise<Receiver> {
   const opened: Receiver[] = [];
   afterEach(async () => {
     while (opened.length) await opened.pop()!.close();

@@ -2,6 +2,7 @@
 // server on loopback (answering private, link-local, CGNAT, unique-local, documentation and multicast addresses) or a
 // function, and the connect is only ever handed the judged address, checked here through the lookup it is given.
 import { EventEmitter } from 'node:events';
+import { Agent } from 'node:https';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { Readable } from 'node:stream';
@@ -91,10 +92,10 @@ describe('judgeTarget through a DNS server on loopback', () => {
           end: () => onResponse(Object.assign(Readable.from([]), { statusCode: 204 }) as unknown as IncomingMessage),
           destroy: () => undefined,
         });
-        expect(options).toMatchObject({ host: name, servername: name, port: 443 });
+        expect(options).toMatchObject({ host: verdict.address, servername: name, port: 443 });
         return request as unknown as ClientRequest;
       };
-      const result = await postPinned(verdict, Buffer.from('{}'), {}, 1000, send);
+      const result = await postPinned(verdict, Buffer.from('{}'), {}, { timeoutMs: 1000, keepIdleMs: 4000 }, send);
       expect(result, address).toMatchObject({ statusCode: 204, errorClass: null });
       expect(dialled, address).toEqual([verdict.address, verdict.address]);
       expect(dialled, address).not.toContain(address);
@@ -121,16 +122,30 @@ describe('the pinned connect', () => {
     expect(all).toEqual([null, [{ address: '93.184.215.14', family: 4 }]]);
   });
 
-  it('sends SNI and checks the certificate for the name, to port 443, with no pooled connection', () => {
+  it('dials the judged address, sends SNI and checks the certificate for the name, on port 443', () => {
     const options = pinnedRequestOptions({ url: new URL('https://hooks.example.com/in?x=1'), hostname: 'hooks.example.com', address: '93.184.215.14', family: 4 }, { a: 'b' });
-    expect(options).toMatchObject({ method: 'POST', host: 'hooks.example.com', port: 443, path: '/in?x=1', servername: 'hooks.example.com', agent: false, rejectUnauthorized: true });
+    expect(options).toMatchObject({ method: 'POST', host: '93.184.215.14', family: 4, port: 443, path: '/in?x=1', servername: 'hooks.example.com', agent: false, rejectUnauthorized: true });
     expect(options.headers).toMatchObject({ a: 'b', host: 'hooks.example.com' });
-    expect(typeof options.lookup).toBe('function');
+    let looked: unknown[] = [];
+    options.lookup!('hooks.example.com', {}, (...args: unknown[]) => (looked = args));
+    expect(looked).toEqual([null, '93.184.215.14', 4]);
     const literal = pinnedRequestOptions({ url: new URL('https://[2606:4700::1]/'), hostname: '2606:4700::1', address: '2606:4700::1', family: 6 }, {});
-    expect(literal).toMatchObject({ host: '2606:4700::1', servername: undefined, lookup: undefined });
-    // One trust store for every POST, holding no TLS session: each attempt still makes a full, checked handshake.
+    expect(literal).toMatchObject({ host: '2606:4700::1', family: 6, servername: undefined });
+    // One trust store for every POST, holding no TLS session: each new connection makes a full, checked handshake.
     expect(literal.secureContext).toBe(options.secureContext);
     expect(options).not.toHaveProperty('session');
+  });
+
+  it('keeps connections for FOLIO_WEBHOOK_KEEP_ALIVE in a pool named by the judged address, resuming no TLS session', () => {
+    const target = { url: new URL('https://hooks.example.com/'), hostname: 'hooks.example.com', address: '93.184.215.14', family: 4 as const };
+    const kept = pinnedRequestOptions(target, {}, 4000);
+    const agent = kept.agent as Agent;
+    expect(agent).toBeInstanceOf(Agent);
+    expect(agent.options).toMatchObject({ keepAlive: true, timeout: 4000, maxCachedSessions: 0 });
+    // One pool per setting, whatever the target; Node names the connections in it by address, port and SNI name.
+    expect(pinnedRequestOptions({ ...target, address: '93.184.215.15' }, {}, 4000).agent).toBe(agent);
+    expect(agent.getName({ ...kept } as never)).not.toBe(agent.getName({ ...pinnedRequestOptions({ ...target, address: '93.184.215.15' }, {}, 4000) } as never));
+    expect(pinnedRequestOptions(target, {}, 0).agent).toBe(false);
   });
 
   it('names error classes', () => {
