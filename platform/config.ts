@@ -151,7 +151,7 @@ const EnvSchema = z.object({
       return delays as number[];
     }),
   FOLIO_WEBHOOK_TIMEOUT: duration('10s'),
-  /** How long a connection to a receiver is kept idle for the next attempt; 0 makes a new connection every attempt. */
+  /** How long a connection to a receiver is kept idle for the next attempt; 0s makes a new connection every attempt. */
   FOLIO_WEBHOOK_KEEP_ALIVE: duration('4s', { allowZero: true }),
   FOLIO_WEBHOOK_DISABLE_AFTER: z.coerce.number().int().positive().default(50),
   /** CIDRs a webhook may target although private (for example 127.0.0.0/8); empty refuses them all. */

@@ -25,6 +25,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_DOCUMENT_MAX_THREADS: '0' })).toThrow(/FOLIO_DOCUMENT_MAX_THREADS/);
   });
 
+  it('keeps webhook connections 4 s by default; 0s keeps none, and a bad duration is refused', () => {
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).webhook.keepAliveMs).toBe(4_000);
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_WEBHOOK_KEEP_ALIVE: '0s' }).webhook.keepAliveMs).toBe(0);
+    expect(loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_WEBHOOK_KEEP_ALIVE: '30s' }).webhook.keepAliveMs).toBe(30_000);
+    expect(() => loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_WEBHOOK_KEEP_ALIVE: 'forever' })).toThrow(/FOLIO_WEBHOOK_KEEP_ALIVE/);
+  });
+
   it('sets the public link rate limits, and lets the environment change them', () => {
     expect(loadConfig({ FOLIO_MASTER_KEY: KEY }).publicLinkRate).toEqual({ perIp: 300, perToken: 1200, windowMs: 60_000 });
     const set = loadConfig({ FOLIO_MASTER_KEY: KEY, FOLIO_PUBLIC_LINK_RATE_PER_IP: '5', FOLIO_PUBLIC_LINK_RATE_PER_TOKEN: '7', FOLIO_PUBLIC_LINK_RATE_WINDOW: '1h' });
