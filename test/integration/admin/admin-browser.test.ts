@@ -6,7 +6,7 @@
 // own (its path is x-folio-excluded in openapi/folio.yaml: HTML, its assets, redirects) or the API's, which is held
 // to the OpenAPI document by the same check as every response of the suite. FOLIO_UPDATE_SCREENSHOTS=1 writes the
 // pages to docs/admin/.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
@@ -36,6 +36,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  // Screenshots go to a temporary folder unless docs/admin is being updated.
+  if (SCREENSHOTS !== 'docs/admin') rmSync(SCREENSHOTS, { recursive: true, force: true });
 });
 
 beforeEach(() => {
@@ -130,8 +132,12 @@ async function expectLabelledControls(page: Page) {
 
 async function deliverMail(mailboxUuid: string, subject: string) {
   const dir = mkdtempSync(join(tmpdir(), 'folio-admin-eml-'));
-  writeFileSync(join(dir, 'message.eml'), emlMessage({ subject }));
-  return folio('email', 'deliver', '--mailbox', mailboxUuid, '--eml', join(dir, 'message.eml'));
+  try {
+    writeFileSync(join(dir, 'message.eml'), emlMessage({ subject }));
+    return await folio('email', 'deliver', '--mailbox', mailboxUuid, '--eml', join(dir, 'message.eml'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('the admin app in a browser', () => {

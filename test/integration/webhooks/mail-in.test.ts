@@ -1,6 +1,6 @@
 // Mail in as operators and senders use it: the folio mailbox, email and webhook commands (one JSON object each), and
 // inbound SMTP on FOLIO_SMTP_PORT (550 for an unknown recipient, 552 above the size limit).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,7 @@ describe('folio mailbox and email', () => {
     expect(await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'), '--spam')).toMatchObject({ labels: ['spam'], event_id: null });
     expect(await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'b.eml'))).toEqual({ uuid: null, outcome: 'deleted_by_rule', rule_uuid: rule.uuid });
     expect(await folio('email', 'import', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'))).toMatchObject({ uuid: expect.any(String), event_id: null });
+    rmSync(dir, { recursive: true, force: true });
     const read = await call('GET', `/v1/emails/${delivered.uuid}`, { token: reader.token });
     expect(read.body).toMatchObject({ subject: 'From the CLI', mailbox_uuid: mailbox.uuid });
 
@@ -85,6 +86,7 @@ describe('folio mailbox and email', () => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
     writeFileSync(join(dir, 'a.eml'), emlMessage());
     await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'));
+    rmSync(dir, { recursive: true, force: true });
     await target.waitFor(1);
     await until('recorded', async () => (await db()('webhook_attempts').where({ destination_uuid: created.uuid, outcome: 'success' })).length === 1);
     const history = await folio('webhook', 'deliveries', created.uuid);
