@@ -1,5 +1,6 @@
 // Large request bodies this process reads at once. A simple upload is buffered whole (up to ~140 MB of base64, then
-// the bytes, then their ciphertext), so a burst of them could exhaust the process's memory: past
+// the bytes, then their ciphertext), and so is a document attachment (up to 100 MB, then its ciphertext), so a burst
+// of them could exhaust the process's memory: past
 // FOLIO_MAX_CONCURRENT_LARGE_UPLOADS large ones in flight, a new one is refused with 503 and Retry-After before its
 // body is read (docs/drive-encryption.md § 5). And a client that sends `Expect: 100-continue` learns that (or a 413)
 // before it sends a byte of the body: the server holds back its "100 Continue" until the route is ready to read.
@@ -34,8 +35,9 @@ export function reserveLargeUpload(limit: number): () => void {
 // Requests whose "100 Continue" waits for the route (api/server.ts hands them here instead of answering at once).
 const continueDeferred = new WeakSet<IncomingMessage>();
 
-/** The routes that decide about a body before reading it: the simple upload. */
-const defersContinue = (req: IncomingMessage) => req.method === 'POST' && /^\/v1\/drive\/files\/?(\?|$)/.test(req.url ?? '');
+/** The routes that decide about a body before reading it: the simple upload and a document attachment's upload. */
+const defersContinue = (req: IncomingMessage) =>
+  req.method === 'POST' && (/^\/v1\/drive\/files\/?(\?|$)/.test(req.url ?? '') || /^\/v1\/documents\/[^/?]+\/attachments\/?(\?|$)/.test(req.url ?? ''));
 
 /**
  * For the server's 'checkContinue' event (a request with `Expect: 100-continue`): answers "100 Continue" at once,

@@ -20,6 +20,7 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
 import { runInTransaction } from '../../middleware/transaction.js';
+import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { attachmentDisposition, presentAttachment } from '../../presenters/documents.js';
 
@@ -35,10 +36,18 @@ const AttachmentsDownloadSchema = AttachmentsInfoSchema;
 
 const attachmentStore = (): AttachmentStore => ({ storage: storage(), bucket: bucket(), masterKey: config().masterKey });
 
-/** The request's bytes, refused as soon as they pass the cap (413, from the declared length when there is one) and when empty (422). */
-async function readUpload(ctx: Context): Promise<Buffer> {
+/**
+ * The request's bytes, refused as soon as they pass the cap (413, from the declared length when there is one) and when
+ * empty (422). A large body (api/middleware/upload-slots.ts) first takes one of the process's large-upload slots,
+ * handed to `hold` to release once the upload is done with the bytes, or is refused with 503 when none is free; only
+ * then is a client waiting on `Expect: 100-continue` told to send it.
+ */
+async function readUpload(ctx: Context, hold: (release: () => void) => void): Promise<Buffer> {
   const declared = ctx.get('Content-Length');
   const length = /^\d+$/.test(declared) ? Number(declared) : undefined;
+  const withinCap = length === undefined || length <= MAX_ATTACHMENT_BYTES;
+  if (withinCap && isLarge(length)) hold(reserveLargeUpload(config().http.maxConcurrentLargeUploads));
+  sendContinue(ctx.req, ctx.res);
   const bytes = await getRawBody(ctx.req, { length, limit: MAX_ATTACHMENT_BYTES }).catch((error: unknown) => {
     // The rest of a refused body is never read, so the connection cannot carry another request.
     ctx.set('Connection', 'close');
@@ -53,13 +62,18 @@ export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attac
 
 attachmentsRouter.post('/', requireScope('docs.write'), documentVisible(), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
   const { params, query } = input(ctx.state, AttachmentsUploadSchema);
-  // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
-  const { attachment, created } = await uploadAttachment(runInTransaction, attachmentStore(), callerOf(ctx.state), config(), params.uuid, {
-    filename: query.filename,
-    read: () => readUpload(ctx),
-  });
-  ctx.status = created ? 201 : 200;
-  ctx.body = presentAttachment(attachment);
+  let release: (() => void) | undefined;
+  try {
+    // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
+    const { attachment, created } = await uploadAttachment(runInTransaction, attachmentStore(), callerOf(ctx.state), config(), params.uuid, {
+      filename: query.filename,
+      read: () => readUpload(ctx, (slot) => (release = slot)),
+    });
+    ctx.status = created ? 201 : 200;
+    ctx.body = presentAttachment(attachment);
+  } finally {
+    release?.();
+  }
 });
 
 attachmentsRouter.get('/:attachment', requireScope('docs.read'), validate(AttachmentsInfoSchema, documentsInput), async (ctx) => {

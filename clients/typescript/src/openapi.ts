@@ -5186,6 +5186,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description No large-upload slot is free (a body over 10 MB counts, as in a simple upload); retry after Retry-After. docs/documents-api.md § Limits */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
         };
     };
     getAttachment: {

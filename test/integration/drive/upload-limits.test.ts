@@ -1,11 +1,12 @@
-// How many large simple uploads one API process reads at once (FOLIO_MAX_CONCURRENT_LARGE_UPLOADS, 2 in the suite):
-// past it 503 too_many_uploads with Retry-After, before any of the body is read (docs/drive-encryption.md § 5).
+// How many large simple uploads and document attachments one API process reads at once
+// (FOLIO_MAX_CONCURRENT_LARGE_UPLOADS, 2 in the suite): past it 503 too_many_uploads with Retry-After, before any of
+// the body is read (docs/drive-encryption.md § 5, docs/documents-api.md § Limits the spec leaves open).
 // The interleaving is forced, not timed: each held upload sends `Expect: 100-continue`, and the server answers
 // "100 Continue" only once the upload holds its slot; the test sends the body when it chooses.
 import { randomBytes } from 'node:crypto';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { apiUrl, call, firstApiUrl, makeUser, type TestUser } from '../../support/api.js';
+import { apiUrl, call, firstApiUrl, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 
 const LIMIT = 2; // test/setup/global.ts
 
@@ -25,13 +26,13 @@ function largeBody(name: string): Buffer {
  * settles when the server asks for the body ("100 Continue": the upload holds a slot) or answers without it;
  * `send()` writes the whole body; `answer` is the final response.
  */
-function heldUpload(user: TestUser, body: Buffer) {
+function heldUpload(user: TestUser, body: Buffer, path = '/v1/drive/files', contentType = 'application/json') {
   // The limit is each API process's own (it bounds that process's memory): every held upload goes to the same one.
-  const req: ClientRequest = request(new URL('/v1/drive/files', firstApiUrl()), {
+  const req: ClientRequest = request(new URL(path, firstApiUrl()), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${user.token}`,
-      'content-type': 'application/json',
+      'content-type': contentType,
       'content-length': String(body.length),
       expect: '100-continue',
     },
@@ -76,6 +77,35 @@ describe('Concurrent large uploads', () => {
     held[0]!.send();
     expect((await held[0]!.answer).status).toBe(201);
     const next = heldUpload(user, largeBody('next'));
+    expect(await next.admitted).toBe('continue');
+    next.send();
+    held[1]!.send();
+    expect((await next.answer).status).toBe(201);
+    expect((await held[1]!.answer).status).toBe(201);
+  });
+
+  it('counts a large document attachment against the same slots: a third large body waits for one, whichever route it takes', { timeout: 120_000 }, async () => {
+    const user = await makeUser();
+    const document = await makeDocument(user, { title: 'attachments' });
+    const attachment = (name: string) => heldUpload(user, randomBytes(11_000_000), `/v1/documents/${document.uuid}/attachments?filename=${name}.bin`, 'application/octet-stream');
+    const held = [attachment('held-0'), heldUpload(user, largeBody('held-1'))];
+    expect(await Promise.all(held.map((upload) => upload.admitted))).toEqual(['continue', 'continue']);
+
+    const refused = attachment('refused');
+    expect(await refused.admitted).toBe('answered');
+    const answer = await refused.answer;
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ error: 'too_many_uploads', error_description: expect.any(String) });
+    expect(answer.headers['retry-after']).toBe('5');
+    refused.abandon();
+    // A small attachment is not held back meanwhile.
+    const small = await call('POST', `/v1/documents/${document.uuid}/attachments?filename=small.txt`, { token: user.token, body: Buffer.from('hello'), headers: { 'content-type': 'application/octet-stream' } });
+    expect(small.status).toBe(201);
+
+    // The attachment holding a slot completes and frees it; the next large attachment is admitted.
+    held[0]!.send();
+    expect((await held[0]!.answer).status).toBe(201);
+    const next = attachment('next');
     expect(await next.admitted).toBe('continue');
     next.send();
     held[1]!.send();
