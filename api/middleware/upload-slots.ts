@@ -35,9 +35,9 @@ export function reserveLargeUpload(limit: number): () => void {
 // Requests whose "100 Continue" waits for the route (api/server.ts hands them here instead of answering at once).
 const continueDeferred = new WeakSet<IncomingMessage>();
 
-/** The routes that decide about a body before reading it: the simple upload and a document attachment's upload. */
-const defersContinue = (req: IncomingMessage) =>
-  req.method === 'POST' && (/^\/v1\/drive\/files\/?(\?|$)/.test(req.url ?? '') || /^\/v1\/documents\/[^/?]+\/attachments\/?(\?|$)/.test(req.url ?? ''));
+/** The routes that decide about a body before reading it (POST): the simple upload and a document attachment's upload. */
+const ROUTES_READING_AFTER_CHECKS = [/^\/v1\/drive\/files\/?(\?|$)/, /^\/v1\/documents\/[^/?]+\/attachments\/?(\?|$)/];
+const defersContinue = (req: IncomingMessage) => req.method === 'POST' && ROUTES_READING_AFTER_CHECKS.some((route) => route.test(req.url ?? ''));
 
 /**
  * For the server's 'checkContinue' event (a request with `Expect: 100-continue`): answers "100 Continue" at once,

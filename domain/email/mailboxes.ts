@@ -26,6 +26,9 @@ export interface MailboxRule {
   created_at: Date;
 }
 
+/** What applying a rule reads of it. */
+export type RuleToApply = Pick<MailboxRule, 'uuid' | 'field' | 'contains' | 'action' | 'label'>;
+
 const ADDRESS = /^[^@\s]+@[^@\s]+$/;
 
 export async function findMailbox(knex: Knex, uuid: string, options: { forUpdate?: boolean } = {}): Promise<Mailbox> {
@@ -41,14 +44,16 @@ export async function findMailbox(knex: Knex, uuid: string, options: { forUpdate
  * What sorting arriving mail needs of its mailbox, in one query: its workspace and its rules in order. Mail arrives far
  * more often than anything else here reads a mailbox, so this is not findMailbox followed by listMailboxRules.
  */
-export async function mailboxForArrival(knex: Knex, uuid: string): Promise<{ uuid: string; workspace_uuid: string; rules: MailboxRule[] }> {
+export async function mailboxForArrival(knex: Knex, uuid: string): Promise<{ uuid: string; workspace_uuid: string; rules: RuleToApply[] }> {
   if (!isUuid(uuid)) throw notFound('No such mailbox.');
   const row = await knex('mailboxes as m')
     .where('m.uuid', uuid)
     .first(
       'm.uuid',
       'm.workspace_uuid',
-      knex.raw(`coalesce((select json_agg(r order by r.created_at, r.uuid) from mailbox_rules r where r.mailbox_uuid = m.uuid), '[]') as rules`),
+      knex.raw(`coalesce((select json_agg(json_build_object('uuid', r.uuid, 'field', r.field, 'contains', r.contains, 'action', r.action, 'label', r.label)
+                                          order by r.created_at, r.uuid)
+                            from mailbox_rules r where r.mailbox_uuid = m.uuid), '[]') as rules`),
     );
   if (!row) throw notFound('No such mailbox.');
   return row;
@@ -133,7 +138,7 @@ export interface RuleVerdict {
 }
 
 /** Applies the rules in order: the first matching delete rule discards the message; label rules add labels. */
-export function applyRules(rules: MailboxRule[], message: { from: string[]; to: string[]; subject: string | null }): RuleVerdict {
+export function applyRules(rules: RuleToApply[], message: { from: string[]; to: string[]; subject: string | null }): RuleVerdict {
   const labels: string[] = [];
   for (const rule of rules) {
     const haystack = rule.field === 'subject' ? [message.subject ?? ''] : message[rule.field];
