@@ -27,15 +27,21 @@ export default tseslint.config(
   {
     // Workflows run in Temporal's deterministic sandbox: they import the workflow SDK, each other, and the types of
     // activities; everything else (Node, the app, the database) is reached through activities.
+    // The app's side of Temporal (client.ts, registry.ts, outbox.ts) lives beside the workflows but never runs in the
+    // sandbox; workflow code may not import it. Workflow code may import the types of the requests the domain makes.
     files: ['workflows/**/*.ts'],
-    ignores: ['workflows/client.ts'],
+    ignores: ['workflows/client.ts', 'workflows/registry.ts', 'workflows/outbox.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { regex: '^(?!@temporalio/workflow$|\\./|\\.\\./activities/)', message: 'Workflow code imports only @temporalio/workflow, other workflow modules and activity types.' },
-            { regex: '^\\.\\./activities/', allowTypeImports: true, message: 'Workflow code may import only the types of activities.' },
+            {
+              regex: '^(?!@temporalio/workflow$|\\./|\\.\\./activities/|\\.\\./domain/unit-of-work\\.js$|\\.\\./platform/request-id-carriers\\.js$)',
+              message: 'Workflow code imports only @temporalio/workflow, other workflow modules, activity types and platform/request-id-carriers.ts.',
+            },
+            { regex: '^\\.\\./(activities/|domain/unit-of-work\\.js$)', allowTypeImports: true, message: 'Workflow code may import only the types of activities and of domain/unit-of-work.ts.' },
+            { regex: '^\\./(client|registry|outbox)\\.js$', message: 'The app\'s side of Temporal never runs in the workflow sandbox.' },
           ],
         },
       ],

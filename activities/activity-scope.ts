@@ -5,7 +5,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { logger } from '../platform/logger.js';
 import { runWithRequestId } from '../platform/request-scope.js';
-import { REQUEST_ID_HEADER } from '../workflows/ids.js';
+import { REQUEST_ID_HEADER } from '../platform/request-id-carriers.js';
 
 export const activityScope: ActivityInterceptorsFactory = (context) => ({
   inbound: {

@@ -1,13 +1,14 @@
 // Operator commands for master-key rotation (docs/operations.md § Master-key rotation): start the rewrap of every
 // wrapped key under the configured FOLIO_MASTER_KEY, and see where it stands.
 import { Command, InvalidArgumentError } from 'commander';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { countWrappedKeys, WRAPPED_KEY_TABLES } from '../domain/master-key-rotation.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../platform/temporal.js';
 import { masterKeyRotationWorkflowId } from '../workflows/ids.js';
-import type { masterKeyRotationWorkflow, TableProgress } from '../workflows/master-key-rotation.js';
+import { workflowClient } from '../workflows/client.js';
+import type { TableProgress } from '../workflows/master-key-rotation.js';
 
 type Output = (result: object, options: { json?: boolean }) => void;
 
@@ -27,20 +28,14 @@ export function registerMasterKeyCommands(program: Command, output: Output) {
     .option('--json', 'print one JSON object')
     .action(async (options: { pageSize: number; json?: boolean }) => {
       const keyId = config().masterKey.keyId ?? 0;
-      const workflowId = masterKeyRotationWorkflowId(keyId);
       try {
-        const client = await temporalClient();
-        try {
-          await client.workflow.start<typeof masterKeyRotationWorkflow>('masterKeyRotationWorkflow', {
-            workflowId,
-            taskQueue: config().temporal.taskQueue,
-            args: [{ keyId, tables: WRAPPED_KEY_TABLES.map((table) => table.table), pageSize: options.pageSize }],
-          });
-          output({ workflow_id: workflowId, key_id: keyId, started: true }, options);
-        } catch (error) {
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-          output({ workflow_id: workflowId, key_id: keyId, started: false, note: 'a rotation to this key is already running' }, options);
-        }
+        const { workflowId, started } = await workflowClient().startDirect('masterKeyRotation', {
+          keyId,
+          tables: WRAPPED_KEY_TABLES.map((table) => table.table),
+          pageSize: options.pageSize,
+        });
+        if (started) output({ workflow_id: workflowId, key_id: keyId, started: true }, options);
+        else output({ workflow_id: workflowId, key_id: keyId, started: false, note: 'a rotation to this key is already running' }, options);
       } finally {
         await closeTemporalClient();
       }

@@ -4,7 +4,6 @@ import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseDuration } from './duration.js';
-import type { MasterKey } from '../domain/drive/crypto.js';
 
 const duration = (fallback: string, { allowZero = false } = {}) =>
   z
@@ -327,7 +326,14 @@ function decodeMasterKey(text: string, variable = 'FOLIO_MASTER_KEY'): Buffer {
   return key;
 }
 
-/** The current key with its id, and the previous ones that still unwrap (domain/drive/crypto.ts MasterKey). */
+/**
+ * The master key that wraps every per-file key (the bytes themselves, so it goes wherever a key does) with its id, and
+ * the previous keys that still unwrap during a rotation (docs/operations.md § Master-key rotation). A plain Buffer is
+ * key id 0 alone. domain/drive/crypto.ts wraps and unwraps with it.
+ */
+export type MasterKey = Buffer & { readonly keyId?: number; readonly previousKeys?: ReadonlyMap<number, Buffer> };
+
+/** The current key with its id, and the previous ones that still unwrap. */
 function masterKeyRing(currentId: number, current: Buffer, previousText: string): MasterKey {
   const previousKeys = new Map<number, Buffer>();
   for (const entry of previousText.split(',').map((part) => part.trim()).filter(Boolean)) {

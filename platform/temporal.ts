@@ -3,7 +3,7 @@ import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/
 import { defaultPayloadConverter } from '@temporalio/common';
 import { config, type TemporalTls } from './config.js';
 import { workflowStarts } from './metrics.js';
-import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from '../workflows/ids.js';
+import { REQUEST_ID_HEADER, REQUEST_ID_MEMO } from './request-id-carriers.js';
 import { currentRequestId } from './request-scope.js';
 import { tracingEnabled } from './tracing.js';
 

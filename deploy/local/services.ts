@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import pg from 'pg';
-import { SEARCH_ATTRIBUTES } from '../../workflows/client.js';
+import { SEARCH_ATTRIBUTES } from '../../workflows/registry.js';
 import { toolPath } from './tools.js';
 
 export interface RunningService {

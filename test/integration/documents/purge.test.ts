@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../../workflows/client.js';
+import { FOLIO_RESOURCE_ID, FOLIO_WORKSPACE_ID } from '../../../workflows/registry.js';
 import { documentTrashChangedSignal } from '../../../workflows/documents.js';
 import { documentPurgeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUser } from '../../support/api.js';

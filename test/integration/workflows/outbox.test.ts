@@ -4,7 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import { outboxWorkflowId, type OutboxRequest } from '../../../workflows/client.js';
+import { outboxWorkflowId, type OutboxRequest } from '../../../workflows/registry.js';
 import { WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID, documentPurgeWorkflowId, driveCascadeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeDocument, makeFolder, makeUser } from '../../support/api.js';
 

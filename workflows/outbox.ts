@@ -1,0 +1,102 @@
+// The transactional outbox: a transaction records the workflows it asks for as rows beside its own writes; after it
+// commits each row's workflow is started and its row removed, and a sweep starts what a crash left behind. This is the
+// implementation of domain/unit-of-work.ts. Not workflow code: it never runs in the sandbox.
+import type { Knex } from 'knex';
+import type { RunInTransaction, WorkflowRequests } from '../domain/unit-of-work.js';
+import { outboxWorkflowId, type OutboxRequest } from './registry.js';
+
+/** The signals a transaction may send after it commits, by what they wake. */
+export interface Wakes {
+  uploadLifecycle(fileUuid: string): Promise<void>;
+  replaceLifecycle(versionUuid: string): Promise<void>;
+  documentPurge(documentUuid: string): Promise<void>;
+  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number; afterAttempt: number }): Promise<void>;
+  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number }, reason: string): Promise<void>;
+}
+
+interface OutboxSettings {
+  /** Starts the registered workflow a row asks for; throws when Temporal could not be asked. */
+  start(request: OutboxRequest): Promise<void>;
+  wakes: Wakes;
+  log: { warn(fields: object, message: string): void };
+}
+
+export function outboxKit({ start, wakes, log }: OutboxSettings) {
+  /** Starts the row's workflow and removes the row; on failure the row stays for the sweep. */
+  async function dispatch(knex: Knex, request: OutboxRequest): Promise<boolean> {
+    const workflowId = outboxWorkflowId(request);
+    try {
+      await start(request);
+    } catch (error) {
+      log.warn({ err: error, workflow_id: workflowId }, 'workflow start failed; the outbox sweep will retry it');
+      return false;
+    }
+    await knex('workflow_outbox').where({ workflow_id: workflowId }).delete();
+    return true;
+  }
+
+  /** One transaction per call; outbox rows and wakes it recorded go out after the commit, in order. */
+  function runInTransaction(knex: Knex): RunInTransaction {
+    return async (work) => {
+      let outbox: OutboxRequest[] = [];
+      let signals: (() => Promise<void>)[] = [];
+      const result = await knex.transaction(async (tx) => {
+        // knex may retry the callback only on our own throw, but start clean on every entry all the same.
+        outbox = [];
+        signals = [];
+        const record = async (request: OutboxRequest) => {
+          await tx('workflow_outbox').insert({ workflow_id: outboxWorkflowId(request), request }).onConflict('workflow_id').ignore();
+          outbox.push(request);
+        };
+        const workflows: WorkflowRequests = {
+          startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
+          scheduleDocumentPurge: (document) => record({ type: 'documentPurge', ...document }),
+          startWebhookDelivery: (delivery) => record({ type: 'webhookDelivery', ...delivery }),
+          startThumbnail: (thumbnail) => record({ type: 'thumbnail', ...thumbnail }),
+          wakeUploadLifecycle: (fileUuid) => void signals.push(() => wakes.uploadLifecycle(fileUuid)),
+          wakeReplaceLifecycle: (versionUuid) => void signals.push(() => wakes.replaceLifecycle(versionUuid)),
+          wakeDocumentPurge: (documentUuid) => void signals.push(() => wakes.documentPurge(documentUuid)),
+          retryWebhookDelivery: (delivery) => void signals.push(() => wakes.retryWebhookDelivery(delivery)),
+          terminateWebhookDelivery: (delivery, reason) => void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
+        };
+        const result = await work({ tx, workflows });
+        // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.
+        const pushes = (await tx('workflow_outbox')
+          .select('request')
+          .whereRaw(`request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`)) as { request: OutboxRequest }[];
+        outbox.push(...pushes.map((row) => row.request));
+        return result;
+      });
+      for (const request of outbox) await dispatch(knex, request);
+      for (const send of signals) await send();
+      return result;
+    };
+  }
+
+  /**
+   * Starts what crashed or failed dispatches left in the outbox (rows older than `olderThanMs`, so a request still
+   * dispatching its own rows is left alone). Run by the outbox sweep schedule; safe to run anywhere, any number of times.
+   */
+  async function sweepOutbox(knex: Knex, olderThanMs: number, limit = 500): Promise<{ started: number; failed: number }> {
+    const rows = (await knex('workflow_outbox')
+      .where('created_at', '<', knex.raw(`now() - (? * interval '1 millisecond')`, [olderThanMs]))
+      .orderBy('created_at')
+      .limit(limit)) as { request: OutboxRequest }[];
+    let started = 0;
+    for (const row of rows) if (await dispatch(knex, row.request)) started++;
+    return { started, failed: rows.length - started };
+  }
+
+  /**
+   * Starts the push fan-outs that transactions outside runInTransaction recorded (cascade batches, settled uploads):
+   * called right after such a write commits, so a device hears of it at once rather than at the next sweep.
+   */
+  async function dispatchDrivePushes(knex: Knex, limit = 100): Promise<void> {
+    const rows = (await knex('workflow_outbox').select('request').whereRaw(`request->>'type' = 'drivePush'`).orderBy('created_at').limit(limit)) as {
+      request: OutboxRequest;
+    }[];
+    for (const row of rows) await dispatch(knex, row.request);
+  }
+
+  return { runInTransaction, sweepOutbox, dispatchDrivePushes };
+}
