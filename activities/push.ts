@@ -17,6 +17,7 @@ import {
   type PushTargets,
   type WebPushSettings,
 } from '../domain/drive/push.js';
+import { openDeviceToken } from '../domain/drive/sealed-tokens.js';
 import { logger } from '../platform/logger.js';
 import type { ActivityDeps } from './deps.js';
 import { permanent } from './failures.js';
@@ -133,10 +134,8 @@ export function createPushActivities(deps: ActivityDeps) {
       const { subscription, client } = delivery;
       const payload = pushPayload(client.kind, subscription);
       const fields = { subscription_uuid: subscription.uuid, push_client_uuid: client.uuid, workspace_uuid: subscription.workspace_uuid, kind: client.kind };
-      const result =
-        client.kind === 'apns'
-          ? await sendApns(deps, client, subscription.device_token, payload)
-          : await sendWebPush(deps, client, subscription.device_token, payload);
+      const token = openDeviceToken(deps.masterKey, subscription);
+      const result = client.kind === 'apns' ? await sendApns(deps, client, token, payload) : await sendWebPush(deps, client, token, payload);
       if (result === 'sent') {
         await recordPushSent(deps.db, subscription.uuid);
         return 'sent';

@@ -1,7 +1,7 @@
 // Builds the Koa application: request context, error mapping, health routes, then authenticated /v1 routes.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { routeNotFound } from '../domain/errors.js';
+import { methodNotAllowed, routeNotFound } from '../domain/errors.js';
 import { config } from '../platform/config.js';
 import { canSendMail } from '../platform/mail-out.js';
 import { adminApp } from './admin-app/index.js';
@@ -58,6 +58,9 @@ export const resourceRouters: Router[] = [
   adminWebhooksRouter,
 ];
 
+/** Every router of the API outside the admin app, in the order they are tried. */
+export const servedRouters: Router[] = [healthRouter, apiReferenceRouter, publicLinksRouter, ...resourceRouters];
+
 export function createApp(): Koa {
   // X-Forwarded-Proto/Host/For are believed only from FOLIO_TRUST_PROXY hops; the client address is then the one the
   // outermost trusted proxy saw (Koa keeps the last N addresses of X-Forwarded-For), not whatever a client put first.
@@ -74,7 +77,7 @@ export function createApp(): Koa {
   // The OpenAPI document and its reference page describe the API to anyone, as a published spec does.
   app.use(apiReferenceRouter.routes());
   // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.
-  app.use(publicLinksRouter.routes()).use(publicLinksRouter.allowedMethods());
+  app.use(publicLinksRouter.routes());
   // The admin app answers under its own path with its own (cookie) sign-in; see docs/admin-app.md.
   const admin = config().admin;
   app.use(adminApp({ url: new URL(admin.url), limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs }, emailEnabled: canSendMail() }));
@@ -82,10 +85,24 @@ export function createApp(): Koa {
   // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
   const authenticateV1 = authenticate();
   app.use((ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? authenticateV1(ctx, next) : next()));
-  for (const router of resourceRouters) app.use(router.routes()).use(router.allowedMethods());
+  for (const router of resourceRouters) app.use(router.routes());
 
-  app.use(() => {
+  // Nothing answered: a path some route serves under another method is 405 with Allow (RFC 9110 § 15.5.6), anything
+  // else 404. Decided here, once for every router: each router's own allowedMethods() runs only after the rest of
+  // the chain, which throws this 404 first.
+  app.use((ctx) => {
+    const allowed = methodsServing(servedRouters, ctx.path);
+    if (allowed.length) throw methodNotAllowed(ctx.method, allowed);
     throw routeNotFound();
   });
   return app;
+}
+
+/** Every method some route serves at `path` (HEAD wherever GET is), in a stable order for the Allow header. */
+export function methodsServing(routers: Router[], path: string): string[] {
+  const methods = new Set<string>();
+  for (const router of routers) {
+    for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) methods.add(method);
+  }
+  return [...methods].sort();
 }

@@ -5,11 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
 import { startDraining } from './draining.js';
 import { createListener } from './listener.js';
+import { watchEventLoop } from './middleware/request-context.js';
 import { onExpectContinue } from './middleware/upload-slots.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
-import { observeDatabasePool, observeStoredState, startMetricsServer } from '../platform/metrics.js';
+import { observeDatabasePool, observeEventLoopDelay, observeStoredState, startMetricsServer } from '../platform/metrics.js';
 import { closeProcessSession, processSession } from '../platform/process-session.js';
 import { whenAvailable } from '../platform/startup.js';
 import { ensureBucket } from '../platform/storage.js';
@@ -46,6 +47,8 @@ async function main() {
   await startSmtpIngress();
   observeDatabasePool(db());
   observeStoredState(db());
+  observeEventLoopDelay();
+  watchEventLoop();
   const metricsServer = await startMetricsServer(config().metrics.host, config().metrics.apiPort);
   if (metricsServer) logger.info({ category: 'lifecycle', address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics` }, 'metrics listening');
 

@@ -47,6 +47,9 @@ function driveTarget(options: { file?: string; folder?: string }): { kind: ItemK
   return { kind: target.kind, uuid: target.uuid };
 }
 
+/** A link's token is sealed under the master key, and shown with the address links live under. */
+const publicLinkKeys = () => ({ publicUrl: config().publicUrl, masterKey: config().masterKey });
+
 const isDocumentGrant = async (uuid: string) =>
   isUuid(uuid) && Boolean(await db()('document_grants').where({ uuid }).first('uuid'));
 
@@ -206,7 +209,7 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = driveTarget(options);
-      const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
+      const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()));
       output(presentPublicLink(link), options);
     });
   share
@@ -217,7 +220,7 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = driveTarget(options);
-      const removed = await db().transaction((tx) => removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, config().publicUrl));
+      const removed = await db().transaction((tx) => removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()));
       output({ removed: removed ? presentPublicLink(removed) : null }, options);
     });
 }

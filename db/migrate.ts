@@ -22,6 +22,9 @@ import * as documentRevisionRestores from './migrations/019_document_revision_re
 import * as webhookTestResend from './migrations/020_webhook_test_resend.js';
 import * as driveChangesNotify from './migrations/021_drive_changes_notify.js';
 import * as driveContentHash from './migrations/022_drive_content_hash.js';
+import * as secretsAtRest from './migrations/023_secrets_at_rest.js';
+import * as driveNameKey from './migrations/024_drive_name_key.js';
+import * as driveVersionEpochs from './migrations/025_drive_version_epochs.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -46,6 +49,9 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '020_webhook_test_resend': webhookTestResend,
   '021_drive_changes_notify': driveChangesNotify,
   '022_drive_content_hash': driveContentHash,
+  '023_secrets_at_rest': secretsAtRest,
+  '024_drive_name_key': driveNameKey,
+  '025_drive_version_epochs': driveVersionEpochs,
 };
 
 const source: Knex.MigrationSource<string> = {

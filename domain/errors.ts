@@ -23,6 +23,8 @@ const make =
 // Shared edge errors.
 export const invalidBody = make(400, 'invalid_body', 'The request body is not valid.');
 export const routeNotFound = make(404, 'not_found', 'No such route.');
+export const methodNotAllowed = (method: string, allowed: string[]) =>
+  new AppError(405, 'method_not_allowed', `This route does not take ${method}; it takes ${allowed.join(', ')}.`, {}, { Allow: allowed.join(', ') });
 export const notFound = make(404, 'not_found', 'Not found, or not visible to you.');
 export const bodyTooLarge = make(413, 'request_too_large', 'The request body is too large.');
 export const internalError = make(500, 'internal_error', 'Something went wrong on our side.');

@@ -18,6 +18,9 @@ export const WRAPPED_KEY_TABLES: WrappedKeyTable[] = [
   { table: 'emails', boundUuid: 'uuid', columns: ['wrapped_key'] },
   { table: 'webhook_destinations', boundUuid: 'uuid', columns: ['secret_wrapped', 'previous_secret_wrapped'] },
   { table: 'push_clients', boundUuid: 'uuid', columns: ['credential_key_wrapped'] },
+  // The keys that seal public-link tokens and device tokens (domain/drive/sharing.ts, push.ts): only the key moves.
+  { table: 'drive_public_links', boundUuid: 'uuid', columns: ['token_key_wrapped'] },
+  { table: 'drive_push_subscriptions', boundUuid: 'uuid', columns: ['device_token_key_wrapped'] },
 ];
 
 export interface RewrapPage {

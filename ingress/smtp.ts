@@ -1,6 +1,8 @@
 // Inbound SMTP on FOLIO_SMTP_PORT (started by the API process): mail for a known mailbox address is stored as
 // delivered, exactly as `folio email deliver` stores it; an unknown recipient gets 550, a message above
-// FOLIO_SMTP_MAX_BYTES 552. TLS and authentication are left to the MX in front (docs/webhooks.md § Mail in).
+// FOLIO_SMTP_MAX_BYTES 552 (the rest of it read and dropped, never held). TLS and authentication are left to the MX
+// in front (docs/webhooks.md § Mail in).
+import type { Readable } from 'node:stream';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { findMailboxByAddress } from '../domain/email/mailboxes.js';
 import { storeEmail } from '../domain/email/messages.js';
@@ -12,10 +14,21 @@ import { workflowClient } from '../workflows/client.js';
 
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
-async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
-  const pieces: Buffer[] = [];
-  for await (const piece of stream) pieces.push(piece as Buffer);
-  return Buffer.concat(pieces);
+/**
+ * The message, or undefined once it passed `maxBytes`: from then on what was held is let go and the rest of the stream
+ * is read and dropped piece by piece, so a connection never holds more than the limit, however much a sender streams.
+ * SMTP lets the server answer only after the final dot, so the 552 waits for it.
+ */
+export async function readMessage(stream: Readable & { sizeExceeded?: boolean }, maxBytes: number): Promise<Buffer | undefined> {
+  let pieces: Buffer[] | undefined = [];
+  let bytes = 0;
+  for await (const piece of stream as AsyncIterable<Buffer>) {
+    if (!pieces) continue;
+    bytes += piece.length;
+    if (bytes > maxBytes || stream.sizeExceeded) pieces = undefined;
+    else pieces.push(piece);
+  }
+  return pieces && Buffer.concat(pieces, bytes);
 }
 
 /** Listens until the process ends; answers the server, or undefined when FOLIO_SMTP_PORT is 0. */
@@ -48,8 +61,8 @@ export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
     },
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) {
       (async () => {
-        const raw = await readAll(stream);
-        if (stream.sizeExceeded) throw smtpError(552, `5.3.4 Message larger than ${settings.smtp.maxBytes} bytes`);
+        const raw = await readMessage(stream, settings.smtp.maxBytes);
+        if (!raw) throw smtpError(552, `5.3.4 Message larger than ${settings.smtp.maxBytes} bytes`);
         for (const recipient of session.envelope.rcptTo) {
           const mailbox = await findMailboxByAddress(deps.db, recipient.address);
           if (!mailbox) continue;
@@ -60,6 +73,8 @@ export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
         () => callback(),
         (error: unknown) => {
           if ((error as { responseCode?: number }).responseCode) return callback(error as Error);
+          // mailparser's bounds (1,000 MIME parts, 1 MB of headers a part): retrying cannot help, so refuse for good.
+          if ((error as { code?: string }).code === 'EMAXLEN') return callback(smtpError(554, '5.6.0 Message structure too complex'));
           log.error({ err: error }, 'storing an inbound message failed');
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },

@@ -1,6 +1,7 @@
 // Prometheus metrics of one process (docs/observability.md): the series every process keeps, and the small HTTP server
 // that serves them on their own port, so the API's listener never exposes them.
 import { createServer, type Server } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Knex } from 'knex';
 
@@ -84,6 +85,46 @@ export function observeStoredState(knex: Knex): void {
     async collect() {
       const row = await knex('drive_file_versions').where({ status: 'staged' }).count({ n: '*' }).first();
       this.set(Number(row?.n ?? 0));
+    },
+  });
+}
+
+/** Times the loop was held past the threshold of the API's watchdog (api/middleware/request-context.ts). */
+export const eventLoopHolds = new Counter({
+  name: 'folio_event_loop_holds_total',
+  help: 'Times one turn of the event loop took longer than 200 ms (each also logged as "event loop held", naming the requests).',
+  registers: [registry],
+});
+
+/** Samples of the loop's delay are kept for this long, give or take half. */
+const EVENT_LOOP_WINDOW_MS = 60_000;
+
+/**
+ * The loop's delay as percentiles over the last 30 to 60 seconds, from perf_hooks.monitorEventLoopDelay. Two monitors
+ * take turns being reset every 30 s and the older one is read, so the window does not depend on who scrapes or how
+ * often (prom-client's folio_nodejs_eventloop_lag_p99_seconds resets at every scrape instead).
+ */
+export function observeEventLoopDelay(): void {
+  const resolutionMs = 10;
+  const monitors = [monitorEventLoopDelay({ resolution: resolutionMs }), monitorEventLoopDelay({ resolution: resolutionMs })];
+  for (const monitor of monitors) monitor.enable();
+  let older = 0;
+  setInterval(() => {
+    monitors[older]!.reset();
+    older = 1 - older;
+  }, EVENT_LOOP_WINDOW_MS / 2).unref();
+  new Gauge({
+    name: 'folio_event_loop_delay_seconds',
+    help: 'How late the event loop ran a timer due every 10 ms, as percentiles (quantile 1 is the maximum) over the last 30 to 60 seconds.',
+    labelNames: ['quantile'] as const,
+    registers: [registry],
+    collect() {
+      const monitor = monitors[older]!;
+      // The monitor records the time between two runs of its timer, the 10 ms included: the delay is what is left.
+      // Before its first sample it answers 0 for everything, which then reads as an idle loop.
+      const lateness = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - resolutionMs) / 1e3;
+      for (const quantile of [0.5, 0.9, 0.99]) this.set({ quantile: String(quantile) }, lateness(monitor.percentile(quantile * 100)));
+      this.set({ quantile: '1' }, lateness(monitor.max));
     },
   });
 }

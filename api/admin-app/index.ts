@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { bodyParser } from '@koa/bodyparser';
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
+import { declareSecretSegment } from '../../platform/secret-paths.js';
 import { basePath, checkCsrf, loadSession, pageContext, requireSession, securityHeaders, type AdminAppSettings } from './session.js';
 import { signInRouter } from './routes/sign-in.js';
 import { webhookPagesRouter } from './routes/webhooks.js';
@@ -27,6 +28,8 @@ const assets: Middleware = async (ctx, next) => {
 /** The middleware that answers every request under the admin path, and passes anything else on. */
 export function adminApp(settings: AdminAppSettings): Middleware {
   const base = basePath(settings);
+  // A sign-in link (<admin url>/sign-in/<token>) signs its holder in: logs show <token> (platform/secret-paths.ts).
+  declareSecretSegment(`${base}/sign-in`, '<token>');
   const signIn = signInRouter(settings);
   const pages = webhookPagesRouter(settings);
   const app = compose<Parameters<Middleware>[0]>([

@@ -88,25 +88,52 @@ export const checkedBy =
     }
   };
 
+/** One value met by the NUL scan: its key and its parent's visit, so a path is built only for the string that is hit. */
+interface Visit {
+  value: unknown;
+  key: PropertyKey;
+  parent: Visit | undefined;
+  /** How many leading keys of the path match the skipped prefix, or -1 once the path has left it. */
+  matched: number;
+}
+
+const pathOf = (visit: Visit): PropertyKey[] => {
+  const path: PropertyKey[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(typeof at.key === 'number' ? String(at.key) : at.key);
+  return path.reverse();
+};
+
 /**
  * Where the first string holding U+0000 sits in the input, if any. PostgreSQL text and jsonb cannot store it, so no
- * field may carry one. Markdown is the exception: CommonMark replaces it with U+FFFD (the engine's reader does).
- * Iterative and linear in the input, whatever its nesting.
+ * field may carry one. Markdown is the exception: CommonMark replaces it with U+FFFD (the engine's reader does), so
+ * the subtree at `skipped` is not read. Iterative and linear in the input, whatever its nesting: a visit points at
+ * its parent instead of copying its path, and only the one path answered is built.
  */
-function firstNulPath(raw: Record<string, unknown>, skip: (path: PropertyKey[]) => boolean): PropertyKey[] | undefined {
-  const stack: [unknown, PropertyKey[]][] = [[raw, []]];
+export function firstNulPath(raw: Record<string, unknown>, skipped: readonly PropertyKey[]): PropertyKey[] | undefined {
+  const stack: Visit[] = [{ value: raw, key: '', parent: undefined, matched: 0 }];
   while (stack.length) {
-    const [value, path] = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes('\u0000') && !skip(path)) return path;
+      if (value.includes('\u0000')) return pathOf(visit);
+    } else if (Array.isArray(value)) {
+      // An index is kept as a number and made a string only in the one path built.
+      for (let index = 0; index < value.length; index++) {
+        const matched = visit.matched >= 0 && skipped[visit.matched] === String(index) ? visit.matched + 1 : -1;
+        if (matched < skipped.length) stack.push({ value: value[index], key: index, parent: visit, matched });
+      }
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) stack.push([child, [...path, key]]);
+      for (const key of Object.keys(value)) {
+        const matched = visit.matched >= 0 && skipped[visit.matched] === key ? visit.matched + 1 : -1;
+        if (matched < skipped.length) stack.push({ value: (value as Record<string, unknown>)[key], key, parent: visit, matched });
+      }
     }
   }
   return undefined;
 }
 
-const isMarkdown = (path: PropertyKey[]) => path[0] === 'body' && path[1] === 'operations';
+/** Where markdown sits: the operations of an edit or a suggestion. */
+const MARKDOWN: readonly PropertyKey[] = ['body', 'operations'];
 
 /** Parses params, query and body with the route's schema; the handler reads the result with input(). */
 export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
@@ -114,7 +141,7 @@ export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
   return async (ctx, next) => {
     const body = ctx.request.body === undefined || ctx.request.body === null ? {} : ctx.request.body;
     const raw = { params: ctx.params ?? {}, query: ctx.query, body };
-    const nul = firstNulPath(raw, isMarkdown);
+    const nul = firstNulPath(raw, MARKDOWN);
     if (nul) {
       const issue: Issue = { code: 'custom', path: nul.length > 2 ? nul.slice(0, 2) : nul, message: 'Text may not contain U+0000.', input: undefined };
       throw inputError([issue], raw, errors, () => false);

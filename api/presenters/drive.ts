@@ -56,7 +56,7 @@ export type PresentedItem = ReturnType<typeof presentFile> | ReturnType<typeof p
 /**
  * The item's strong ETag (an extension, docs/extensions.md § Conditional writes): its version and a digest of the
  * exact object this caller is answered. It changes with every version, and also with what reaches a reader without
- * one (an owner's name, a folder above trashed while its cascade runs), so a 304 never hides a change.
+ * one (an owner's name), so a 304 never hides a change.
  */
 export function itemEtag(item: PresentedItem): string {
   return `"${item.version}-${createHash('sha256').update(JSON.stringify(item)).digest('base64url').slice(0, 16)}"`;

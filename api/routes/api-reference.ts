@@ -12,7 +12,7 @@ const document = parse(readFileSync(DOCUMENT_URL, 'utf8')) as Record<string, unk
 const documentJson = JSON.stringify(document);
 const referencePage = renderApiReference(document);
 
-export const apiReferenceRouter = new Router();
+export const apiReferenceRouter = new Router({ sensitive: true });
 
 apiReferenceRouter.get('/openapi.json', (ctx) => {
   ctx.type = 'application/json; charset=utf-8';

@@ -20,7 +20,7 @@ const checks: Record<string, () => Promise<unknown>> = {
   storage: () => storage().bucketExists(bucket()),
 };
 
-export const healthRouter = new Router();
+export const healthRouter = new Router({ sensitive: true });
 
 healthRouter.get('/healthz', (ctx) => {
   ctx.body = { status: 'ok' };

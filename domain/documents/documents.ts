@@ -6,6 +6,7 @@ import type { Config } from '../../platform/config.js';
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { parseBoundedJson } from '../bounded-json.js';
 import { isUuid } from '../uuid.js';
 import { documentNotFound, forbidden, invalidCursor } from './errors.js';
 
@@ -113,9 +114,10 @@ interface CursorPosition {
 const encodeCursor = (position: CursorPosition, trashed: boolean) =>
   Buffer.from(JSON.stringify({ t: trashed ? 1 : 0, c: position.createdAtUs, u: position.uuid })).toString('base64url');
 
-function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
+export function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; c?: unknown; u?: unknown };
+    // A cursor is one flat object: anything nested is refused before it is parsed.
+    const value = parseBoundedJson(Buffer.from(cursor, 'base64url').toString('utf8'), 1) as { t?: unknown; c?: unknown; u?: unknown };
     if (value.t !== (trashed ? 1 : 0) || typeof value.c !== 'string' || !/^\d{1,19}$/.test(value.c) || !isUuid(value.u)) throw invalidCursor();
     return { createdAtUs: value.c, uuid: value.u };
   } catch {

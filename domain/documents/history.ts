@@ -122,7 +122,7 @@ async function viewOf(knex: Knex, documentUuid: string, row: LogRow): Promise<Re
 
 /** The cursor of a page is the revision its last entry holds; the next page starts below it. */
 const encodeCursor = (revision: number) => Buffer.from(`r${revision}`).toString('base64url');
-function decodeCursor(cursor: string): number {
+export function decodeCursor(cursor: string): number {
   const match = /^r([1-9]\d{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw invalidCursor();
   return Number(match[1]);

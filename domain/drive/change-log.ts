@@ -14,26 +14,51 @@ export async function lockWorkspaceChangeLog(tx: Knex.Transaction, workspaceUuid
   await tx.raw(`select pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`, [workspaceUuid]);
 }
 
+/**
+ * Appends one change per item (rows as written, with their own version counter). A create or update records the
+ * version readers see once it commits, the presented one (docs/drive-trash.md § Versions); a delete, which the feed
+ * sends without a version, records the counter it was given.
+ */
 export async function appendChanges(
   tx: Knex.Transaction,
   type: ChangeType,
-  items: Pick<ItemRow, 'uuid' | 'workspace_uuid' | 'kind' | 'version' | 'parent_uuid' | 'owner_uuid'>[],
+  items: Pick<ItemRow, 'uuid' | 'workspace_uuid' | 'kind' | 'version' | 'epoch_base' | 'parent_uuid' | 'owner_uuid'>[],
   ancestorsOf: (item: { uuid: string }) => string[] = () => [],
 ): Promise<void> {
   if (!items.length) return;
   await lockWorkspaceChangeLog(tx, items[0]!.workspace_uuid);
+  const presented = type === 'delete' ? new Map<string, number>() : await presentedVersions(tx, items);
   await tx('drive_changes').insert(
     items.map((item) => ({
       workspace_uuid: item.workspace_uuid,
       item_uuid: item.uuid,
       resource_type: item.kind,
       change_type: type,
-      item_version: item.version,
+      item_version: presented.get(item.uuid) ?? item.version,
       parent_uuid: item.parent_uuid,
       owner_uuid: item.owner_uuid,
       ancestor_uuids: ancestorsOf(item),
     })),
   );
+}
+
+/**
+ * Each item's presented version: its own counter plus the epochs of the folders above it, less its epoch_base. Read
+ * under the change-log lock, like a move's rebase (items.ts rebaseOnMove); one query for the distinct parents, which a
+ * cascade batch's items share.
+ */
+async function presentedVersions(
+  tx: Knex.Transaction,
+  items: Pick<ItemRow, 'uuid' | 'version' | 'epoch_base' | 'parent_uuid'>[],
+): Promise<Map<string, number>> {
+  const parents = [...new Set(items.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null))];
+  const { rows } = parents.length
+    ? ((await tx.raw('select p.uuid::text as uuid, drive_chain_epochs(p.uuid) as epochs from unnest(?::uuid[]) as p(uuid)', [parents])) as {
+        rows: { uuid: string; epochs: number }[];
+      })
+    : { rows: [] };
+  const epochsUnder = new Map(rows.map((row) => [row.uuid, row.epochs]));
+  return new Map(items.map((item) => [item.uuid, item.version - (item.epoch_base ?? 0) + (item.parent_uuid ? (epochsUnder.get(item.parent_uuid) ?? 0) : 0)]));
 }
 
 export async function appendChange(tx: Knex.Transaction, type: ChangeType, item: ItemRow, ancestors: string[] = []) {

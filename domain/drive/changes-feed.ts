@@ -105,10 +105,9 @@ async function snapshotPage(
 ): Promise<FeedPage> {
   let take = limit;
   for (;;) {
-    // The feed shows `trashed` as stored, not as the routes' effective state: an entry is the item at its
-    // version, and a descendant's trash or restore arrives with the version its cascade writes (rule 4, and
-    // docs/drive-trash.md § Effective state).
-    const query = selectVisible(tx, caller, 'stored')
+    // Each entry is the item exactly as GET shows it: the effective `trashed` with the presented version, which moves
+    // whenever that state does (rule 4; docs/drive-trash.md § Versions).
+    const query = selectVisible(tx, caller)
       .whereRaw(`i.upload_status is distinct from 'uploading'`)
       .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
       .limit(take + 1);
@@ -187,7 +186,7 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
     .whereIn('i.uuid', uuids)) as { uuid: string; parent_uuid: string | null; upload_status: string | null; role: string | null }[];
   const stateOf = new Map(states.map((state) => [state.uuid, state]));
   const showable = states.filter((state) => state.role !== null && state.upload_status !== 'uploading').map((state) => state.uuid);
-  const items = showable.length ? ((await selectVisible(tx, caller, 'stored').whereIn('i.uuid', showable)) as VisibleItem[]) : [];
+  const items = showable.length ? ((await selectVisible(tx, caller).whereIn('i.uuid', showable)) as VisibleItem[]) : [];
   const itemOf = new Map(items.map((item) => [item.uuid, item]));
 
   // Readers who could have seen an item that is now gone or hidden from them: its owner, anyone ever
@@ -267,7 +266,7 @@ async function withParentsFirst(tx: Knex.Transaction, caller: Caller, entries: F
   while (missing.length) {
     const later = await tx('drive_changes').distinct('item_uuid').whereIn('item_uuid', missing).where('seq', '>', laterThan);
     if (!later.length) break;
-    const parents = (await selectVisible(tx, caller, 'stored')
+    const parents = (await selectVisible(tx, caller)
       .whereIn('i.uuid', later.map((row) => row.item_uuid))
       .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])) as VisibleItem[];
     for (const parent of parents) {

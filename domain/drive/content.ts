@@ -46,7 +46,7 @@ import {
   type MasterKey,
 } from './crypto.js';
 import { contentHashMismatch, invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
-import { checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
+import { chainEpochs, checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemGuard, ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
 import { claimStagedUpload, dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
@@ -150,6 +150,8 @@ async function insertNewFile(
       live_version_uuid: status === 'completed' ? staged.versionUuid : null,
       content_hash: contentHash,
       depth,
+      // Its version starts at 1 whatever the folders above it went through (docs/drive-trash.md § Versions).
+      epoch_base: await chainEpochs(tx, parentUuid),
     })
     .returning('*')) as ItemRow[];
   await insertVersion(tx, masterKey, caller, staged, file.contentType, status === 'completed' ? 'live' : 'staged', contentHash);

@@ -1,6 +1,7 @@
 // Encryption at rest of Drive contents: per-version data keys wrapped by the master key, and the one chunk
 // layout that the simple routes (server side) and the chunked routes (client side) share. See docs/drive-encryption.md.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { MasterKey } from '../../platform/config.js';
 
 export const MiB = 1024 * 1024;
 /** Plaintext bytes per chunk unless the file needs more than MAX_CHUNK_COUNT chunks. */
@@ -18,17 +19,14 @@ export const MAX_CHUNKED_FILE_BYTES = 2 ** 40;
 const CHUNK_AAD_PREFIX = 'folio-drive-chunk-v1';
 const THUMBNAIL_AAD_PREFIX = 'folio-drive-thumbnail-v1';
 const KEY_AAD_PREFIX = 'folio-drive-key-v1';
+const SECRET_AAD_PREFIX = 'folio-secret-v1';
 /** 0x01: wrapped under master key id 0, the format of before rotation. 0x02: a key id byte follows. */
 const WRAP_FORMAT_V1 = 0x01;
 const WRAP_FORMAT_V2 = 0x02;
 const WRAPPED_V1_BYTES = 1 + NONCE_BYTES + DATA_KEY_BYTES + TAG_BYTES;
 
-/**
- * The master key that wraps (the bytes themselves, so it goes wherever a key does) with its id, and the previous keys
- * that still unwrap during a rotation (platform/config.ts builds it; docs/operations.md § Master-key rotation). A plain
- * Buffer is key id 0 alone.
- */
-export type MasterKey = Buffer & { readonly keyId?: number; readonly previousKeys?: ReadonlyMap<number, Buffer> };
+// The master key with its id and the previous keys that still unwrap: built by platform/config.ts, where it is declared.
+export type { MasterKey };
 
 const keyIdOf = (masterKey: MasterKey) => masterKey.keyId ?? 0;
 
@@ -190,6 +188,33 @@ export function unwrapDataKey(masterKey: MasterKey, versionUuid: string, wrapped
 export function rewrapDataKey(masterKey: MasterKey, versionUuid: string, wrapped: Buffer): Buffer | null {
   if (wrappedKeyId(wrapped) === keyIdOf(masterKey)) return null;
   return wrapDataKey(masterKey, versionUuid, unwrapDataKey(masterKey, versionUuid, wrapped));
+}
+
+/**
+ * A short secret kept at rest that Folio must read back (a public link's token, a device's push token): sealed under a
+ * fresh key that the master key wraps, as file bytes are. The wrapped key binds the row's uuid (so a master-key rotation
+ * rewraps it like any data key, domain/master-key-rotation.ts); the sealed bytes bind the uuid and what the secret is,
+ * so a value moved to another row or column does not open.
+ */
+export interface SealedSecret {
+  keyWrapped: Buffer;
+  sealed: Buffer;
+}
+
+const secretAad = (purpose: string, rowUuid: string) => Buffer.from(`${SECRET_AAD_PREFIX}:${purpose}:${rowUuid.toLowerCase()}`, 'utf8');
+
+export function sealSecret(masterKey: MasterKey, purpose: string, rowUuid: string, plaintext: Buffer): SealedSecret {
+  const key = generateDataKey();
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(secretAad(purpose, rowUuid));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { keyWrapped: wrapDataKey(masterKey, rowUuid, key), sealed: Buffer.concat([nonce, body, cipher.getAuthTag()]) };
+}
+
+/** The plaintext of a sealed secret; ContentIntegrityError when no configured master key opens it or it was moved. */
+export function openSecret(masterKey: MasterKey, purpose: string, rowUuid: string, secret: SealedSecret): Buffer {
+  return openFrame(unwrapDataKey(masterKey, rowUuid, secret.keyWrapped), secretAad(purpose, rowUuid), secret.sealed, `the sealed ${purpose}`);
 }
 
 /** Encrypts a whole plaintext chunk by chunk, yielding each at-rest chunk in order. */

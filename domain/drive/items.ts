@@ -6,25 +6,26 @@ import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
 import { atLeast, type Role } from '../roles.js';
 import { isUuid } from '../uuid.js';
-import { chainAccess, changesAccess, widensAccess } from './access-sources.js';
-import { appendChange, appendChanges } from './change-log.js';
+import { chainAccess, widensAccess } from './access-sources.js';
+import { appendChange, appendChanges, lockWorkspaceChangeLog } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
 import type { ItemGuard, ItemKind, ItemRow, VisibleItem } from './rows.js';
 
 /**
- * Which `trashed` a read shows: `effective`, what every route answers (the item or an ancestor is in the trash,
- * docs/drive-trash.md § Effective state), or `stored`, the row's own flag as of its version (the changes feed).
+ * Selects items with the caller's role, the share-root flag and the owner's names, as every route and the changes feed
+ * show them: `trashed` is the effective state (the item or an ancestor is in the trash, docs/drive-trash.md § Effective
+ * state) and `version` the presented one (its own counter plus its ancestors' epochs, § Versions), both from one walk
+ * up the item's chain.
  */
-export type TrashedAs = 'effective' | 'stored';
-
-/** Selects items with the caller's role, the share-root flag and the owner's names. */
-export function selectVisible(knex: Knex, caller: Caller, trashedAs: TrashedAs = 'effective') {
+export function selectVisible(knex: Knex, caller: Caller) {
   return knex('drive_items as i')
     .join('users as o', 'o.uuid', 'i.owner_uuid')
+    .joinRaw('cross join lateral drive_item_state(i.uuid) as s')
     .select(
       'i.*',
-      // After i.*, so this `trashed` is the one the row object keeps (a later column of the same name wins).
-      ...(trashedAs === 'effective' ? [knex.raw('drive_item_trashed(i.uuid) as trashed')] : []),
+      // After i.*, so these are the `trashed` and `version` the row object keeps (a later column of the same name wins).
+      knex.raw('s.trashed as trashed'),
+      knex.raw('i.version + s.epochs - i.epoch_base as version'),
       knex.raw('drive_effective_role(i.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
       knex.raw(`(exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
                  or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared`),
@@ -96,14 +97,23 @@ export async function resolveDestination(
 export type NamePlace = { folderUuid: string } | { rootOf: Caller };
 
 /**
- * Whether a live item (an upload in flight included) holds the name in the place, compared without case: what
- * the live-name unique indexes refuse.
+ * Whether a live item (an upload in flight included) holds the name in the place, compared by drive_name_key (Unicode
+ * normalisation and case, db/migrations/024_drive_name_key.ts): what the live-name unique indexes refuse. Names are
+ * compared in SQL only, with that one function, so no check here can disagree with the indexes.
  */
 export async function isNameTaken(knex: Knex, place: NamePlace, name: string): Promise<boolean> {
-  const query = knex('drive_items').whereRaw('lower(name) = lower(?)', [name]).where({ trashed: false }).whereNull('deleted_at');
+  const query = knex('drive_items').whereRaw('drive_name_key(name) = drive_name_key(?)', [name]).where({ trashed: false }).whereNull('deleted_at');
   if ('folderUuid' in place) query.where({ parent_uuid: place.folderUuid });
   else query.whereNull('parent_uuid').where({ workspace_uuid: place.rootOf.workspaceUuid, owner_uuid: place.rootOf.userUuid });
   return Boolean(await query.first('uuid'));
+}
+
+/** Each name's drive_name_key, in order: the key a batch of renames claims before the indexes see it. */
+export async function nameKeys(knex: Knex, names: string[]): Promise<string[]> {
+  const { rows } = (await knex.raw('select drive_name_key(n) as key from unnest(?::text[]) with ordinality as t(n, i) order by i', [names])) as {
+    rows: { key: string }[];
+  };
+  return rows.map((row) => row.key);
 }
 
 export async function ancestorUuids(knex: Knex, parentUuid: string | null): Promise<string[]> {
@@ -127,8 +137,9 @@ export async function createFolder(
   const name = checkName(input.name);
   const color = input.color === undefined ? null : checkColor(input.color);
   const { parentUuid, depth } = await resolveDestination(tx, caller, input.parentUuid);
+  const epochBase = await chainEpochs(tx, parentUuid);
   const [folder] = await tx('drive_items')
-    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'folder', parent_uuid: parentUuid, name, color, depth })
+    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'folder', parent_uuid: parentUuid, name, color, depth, epoch_base: epochBase })
     .returning('*');
   await appendChange(tx, 'create', folder);
   return folder.uuid;
@@ -140,6 +151,27 @@ export interface MetadataChange {
   parentUuid?: string | null;
   /** `#RRGGBB`, or blank/null to clear. */
   color?: string | null;
+}
+
+/**
+ * The epochs of a folder and of every folder above it (0 for a Drive root, null): what an item placed in it starts from
+ * (`epoch_base`, docs/drive-trash.md § Versions).
+ */
+export async function chainEpochs(knex: Knex, folderUuid: string | null): Promise<number> {
+  if (folderUuid === null) return 0;
+  const { rows } = (await knex.raw('select drive_chain_epochs(?) as epochs', [folderUuid])) as { rows: { epochs: number }[] };
+  return rows[0]!.epochs;
+}
+
+/**
+ * Before an item leaves its ancestors: the change to its `epoch_base` that keeps its presented version (own counter +
+ * ancestors' epochs - epoch_base) from falling or repeating under the new ones. Taken under the workspace's change-log
+ * lock, which every Drive write holds until commit: an epoch above either place that changed before this read is
+ * counted, and one that changes later commits after the move.
+ */
+export async function rebaseOnMove(tx: Knex.Transaction, item: ItemRow, newParentUuid: string | null): Promise<number> {
+  await lockWorkspaceChangeLog(tx, item.workspace_uuid);
+  return (await chainEpochs(tx, newParentUuid)) - (await chainEpochs(tx, item.parent_uuid));
 }
 
 /**
@@ -163,7 +195,7 @@ export async function updateItemMetadata(
   const patch: Record<string, unknown> = {};
   if (change.name !== undefined) patch.name = checkName(change.name);
   if (change.color !== undefined) patch.color = checkColor(change.color);
-  let moved: { oldAbove: string[]; newAbove: string[] } | undefined;
+  let moved: { oldAbove: string[]; newAbove: string[]; baseShift: number } | undefined;
   if (change.parentUuid !== undefined && change.parentUuid !== item.parent_uuid) {
     if (change.parentUuid === null && item.owner_uuid !== caller.userUuid) {
       throw notAuthorized('Only the owner can move an item to their Drive root.');
@@ -181,7 +213,11 @@ export async function updateItemMetadata(
     }
     patch.parent_uuid = destination.parentUuid;
     patch.depth = destination.depth;
-    moved = { oldAbove, newAbove };
+    const baseShift = await rebaseOnMove(tx, item, destination.parentUuid);
+    patch.epoch_base = tx.raw('epoch_base + ?', [baseShift]);
+    // Everything below a moved folder reads with a new version at once (its path, and maybe someone's my_role, changed).
+    if (item.kind === 'folder') patch.epoch = tx.raw('epoch + 1');
+    moved = { oldAbove, newAbove, baseShift };
   }
   const patched = Object.keys(patch).length > 0;
   let row = item;
@@ -199,29 +235,27 @@ export async function updateItemMetadata(
   // Both chains, so the feed can tell readers who lost the item (old ancestors) and who gained it (new ones).
   const chain = moved ? [...new Set([...moved.oldAbove, ...moved.newAbove])] : [];
   await appendChange(tx, 'update', row, chain);
-  if (moved && row.kind === 'folder') {
-    // Below the folder, a role changes only when the folders above give someone other than its owner something else.
-    const rolesChange = changesAccess(await chainAccess(tx, moved.oldAbove), await chainAccess(tx, moved.newAbove), row.owner_uuid);
-    await announceMovedSubtree(tx, row, chain, rolesChange);
-  }
+  if (moved && row.kind === 'folder') await announceMovedSubtree(tx, row, chain, moved.baseShift);
   return row;
 }
 
 /**
  * A folder's move changes the depth of everything below it and may change who can see it and with which role:
  * each descendant gets an update change recording the old and new ancestors, so readers who gained or lost the
- * subtree through a share are told, parents first as the feed requires. When `rolesChange`, each also gets
- * version +1: a reader whose my_role changed must not skip the change as a version it holds (spec rule 4).
+ * subtree through a share are told, parents first as the feed requires. Each reads with a new version already, through
+ * the folder's epoch, which the caller bumped (a reader whose my_role changed must not skip the change as a version
+ * it holds, spec rule 4); its `epoch_base` moves by `baseShift` (rebaseOnMove) so that the folders it left and joined
+ * above the moved one count no more.
  */
-export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[], rolesChange: boolean): Promise<void> {
+export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[], baseShift: number): Promise<void> {
   const result = await tx.raw(
     `with recursive sub(uuid, path) as (
        select uuid, array[?::uuid] from drive_items where parent_uuid = ?
        union all select d.uuid, d.parent_uuid || sub.path from drive_items d join sub on d.parent_uuid = sub.uuid
      )
-     update drive_items i set depth = ? + cardinality(sub.path), version = i.version + ? from sub where i.uuid = sub.uuid
+     update drive_items i set depth = ? + cardinality(sub.path), epoch_base = i.epoch_base + ? from sub where i.uuid = sub.uuid
      returning i.*, sub.path`,
-    [folder.uuid, folder.uuid, folder.depth, rolesChange ? 1 : 0],
+    [folder.uuid, folder.uuid, folder.depth, baseShift],
   );
   const rows = (result.rows as (ItemRow & { path: string[] })[]).sort((a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid));
   const chains = new Map(rows.map((row) => [row.uuid, [...row.path, ...chainAbove]]));
@@ -235,7 +269,7 @@ export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow
 export async function listFolder(knex: Knex, caller: Caller, folderUuid: string | null): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
   // Under a live folder, a live row is live; a trashed row may be coming back with a restore still running.
   const children = selectVisible(knex, caller)
-    .where((q) => q.where('i.trashed', false).orWhereRaw('not drive_item_trashed(i.uuid)'))
+    .where((q) => q.where('i.trashed', false).orWhereRaw('not s.trashed'))
     .whereRaw(`i.upload_status is distinct from 'uploading'`);
   if (folderUuid === null) {
     const items = await children.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid).orderBy([{ column: 'i.name' }, { column: 'i.uuid' }]);
@@ -275,6 +309,6 @@ export async function listTrash(knex: Knex, caller: Caller): Promise<VisibleItem
      select c.uuid from under u join drive_items c on c.parent_uuid = u.uuid where not c.trashed and c.deleted_at is null`;
   return (await selectVisible(knex, caller)
     .where((q) => q.where('i.trashed', true).orWhereRaw(`i.uuid in (${underTrashedFolders})`, [caller.workspaceUuid]))
-    .whereRaw('drive_item_trashed(i.uuid)')
+    .whereRaw('s.trashed')
     .orderBy([{ column: 'i.trashed_at', order: 'desc' }, { column: 'i.uuid', order: 'asc' }])) as VisibleItem[];
 }

@@ -7,7 +7,7 @@ import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { ancestorUuids } from './items.js';
 import type { ItemRow } from './rows.js';
-import { publicLinkTokenHash } from './sharing.js';
+import { publicLinkTokenHash } from './sealed-tokens.js';
 
 /** A token as `folio share link` makes them: 24 random bytes in base64url. Anything else is not looked up. */
 export const isPublicLinkToken = (text: string) => /^[A-Za-z0-9_-]{32}$/.test(text);
@@ -35,11 +35,16 @@ export interface SharedFolderListing {
   truncated: boolean;
 }
 
-/** The link whose token this is, looked up by the token's hash; undefined for any other string. */
+/**
+ * The link whose token this is, looked up by the token's hash (the only form of it that can be searched: the token is
+ * stored sealed, sealed-tokens.ts); undefined for any other string. The visitor's token is the link's, since its hash matched.
+ */
 export async function findPublicLink(knex: Knex, token: string): Promise<PublicLinkTarget | undefined> {
   if (!isPublicLinkToken(token)) return undefined;
-  const row = await knex('drive_public_links').where({ token_hash: publicLinkTokenHash(token) }).first('uuid', 'token', 'item_uuid');
-  return row ? { uuid: row.uuid, token: row.token, itemUuid: row.item_uuid } : undefined;
+  const row = (await knex('drive_public_links').where({ token_hash: publicLinkTokenHash(token) }).first('uuid', 'item_uuid')) as
+    | { uuid: string; item_uuid: string }
+    | undefined;
+  return row ? { uuid: row.uuid, token, itemUuid: row.item_uuid } : undefined;
 }
 
 /**

@@ -1,14 +1,16 @@
 // Drive device push: the server-managed push clients operators create (APNs token auth, Web Push VAPID), the
 // subscriptions devices register against them (spec/drive.md § Push subscriptions), and who a committed batch of
 // changes must reach. Sending is I/O and lives in activities/push.ts. Decisions: docs/drive-push.md.
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
+import { parseBoundedJson } from '../bounded-json.js';
 import { isUuid } from '../uuid.js';
 import { readChanges } from './changes-feed.js';
-import { decryptChunk, encryptChunk, generateDataKey, unwrapDataKey, wrapDataKey } from './crypto.js';
+import { decryptChunk, encryptChunk, generateDataKey, unwrapDataKey, wrapDataKey, type MasterKey } from './crypto.js';
 import { invalidField } from './errors.js';
+import { sealDeviceToken } from './sealed-tokens.js';
 
 export const PUSH_CLIENT_KINDS = ['apns', 'webpush'] as const;
 export type PushClientKind = (typeof PUSH_CLIENT_KINDS)[number];
@@ -51,7 +53,9 @@ export interface PushSubscriptionRow {
   workspace_uuid: string;
   user_uuid: string;
   push_client_uuid: string;
-  device_token: string;
+  /** The device token (lower-case hex), sealed under the master key (sealed-tokens.ts): only the sender opens it. */
+  device_token_key_wrapped: Buffer;
+  device_token_sealed: Buffer;
   container_identifier: string;
   domain_identifier: string;
   created_at: Date;
@@ -197,7 +201,8 @@ export function endpointAllowed(endpoint: string, origins: string[]): boolean {
 export function webPushTarget(deviceToken: string, settings: WebPushSettings): WebPushTarget | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(deviceToken, 'hex').toString('utf8'));
+    // A PushSubscription nests two levels (keys); anything deeper is refused before it is parsed.
+    parsed = parseBoundedJson(Buffer.from(deviceToken, 'hex').toString('utf8'), 2);
   } catch {
     return undefined;
   }
@@ -246,30 +251,38 @@ async function checkSubscription(knex: Knex, caller: Caller, input: NewSubscript
  * Registers a device, or updates in place the caller's subscription with the same client, container and domain
  * (a new device token, and active again if it was unregistered).
  */
-export async function registerPushSubscription(tx: Knex.Transaction, caller: Caller, input: NewSubscription): Promise<PushSubscriptionRow> {
+export async function registerPushSubscription(tx: Knex.Transaction, masterKey: MasterKey, caller: Caller, input: NewSubscription): Promise<PushSubscriptionRow> {
   const token = await checkSubscription(tx, caller, input);
   const othersActive = await tx('drive_push_subscriptions')
     .where({ workspace_uuid: caller.workspaceUuid, unregistered_at: null })
     .whereNot({ user_uuid: caller.userUuid, push_client_uuid: input.pushClientUuid, container_identifier: input.containerIdentifier })
     .first('uuid');
-  const [row] = (await tx('drive_push_subscriptions')
+  // The sealed token binds the row's uuid: a new row's is chosen here; a registration that updates an existing row
+  // (the conflict below) seals the token again under that row's uuid.
+  const uuid = randomUUID();
+  const [upserted] = (await tx('drive_push_subscriptions')
     .insert({
+      uuid,
       workspace_uuid: caller.workspaceUuid,
       user_uuid: caller.userUuid,
       push_client_uuid: input.pushClientUuid,
-      device_token: token,
+      ...sealDeviceToken(masterKey, uuid, token),
       container_identifier: input.containerIdentifier,
       domain_identifier: caller.workspaceUuid,
     })
     .onConflict(['user_uuid', 'push_client_uuid', 'container_identifier', 'domain_identifier'])
-    .merge({ device_token: token, updated_at: tx.fn.now(), unregistered_at: null, unregistered_reason: null })
+    .merge({ updated_at: tx.fn.now(), unregistered_at: null, unregistered_reason: null })
     .returning('*')) as PushSubscriptionRow[];
+  let row = upserted!;
+  if (row.uuid !== uuid) {
+    row = ((await tx('drive_push_subscriptions').where({ uuid: row.uuid }).update(sealDeviceToken(masterKey, row.uuid, token)).returning('*')) as PushSubscriptionRow[])[0]!;
+  }
   // The fan-out pushes changes after its cursor. With nobody else subscribed it has had nothing to push, so start it
   // at the head of the log rather than at a cursor left from long ago.
   const head = tx('drive_changes').where({ workspace_uuid: caller.workspaceUuid }).max('seq');
   const cursor = tx('drive_push_cursors').insert({ workspace_uuid: caller.workspaceUuid, through_seq: tx.raw(`coalesce((${head.toString()}), 0)`) }).onConflict('workspace_uuid');
   await (othersActive ? cursor.ignore() : cursor.merge({ through_seq: tx.raw('excluded.through_seq'), updated_at: tx.fn.now() }));
-  return row!;
+  return row;
 }
 
 /** DELETE: idempotent; a subscription of someone else is 404, as if it did not exist. */

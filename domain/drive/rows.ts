@@ -22,7 +22,15 @@ export interface ItemRow {
   /** Set when a permanent delete was asked for; the delete cascade then removes the subtree's rows. */
   deleted_at: Date | null;
   depth: number;
+  /**
+   * As stored, the item's own counter; as selectVisible reads it, the presented version: that counter plus the epochs
+   * of the folders above, less epoch_base (docs/drive-trash.md § Versions).
+   */
   version: number;
+  /** A folder's trashes, restores and moves: each gives everything below it a new presented version at once. */
+  epoch: number;
+  /** What the epochs above the item summed to when it was created, less what it left behind in moves. */
+  epoch_base: number;
   ctag: number;
   has_preview: boolean;
   live_version_uuid: string | null;

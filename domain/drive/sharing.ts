@@ -1,13 +1,15 @@
 // Sharing: grants on files and folders (user or workspace principals), public links, and the sharing
 // settings a caller may read. Grant status transitions and what they announce in the feed: docs/drive-sharing.md.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import type { GrantRole } from '../roles.js';
 import { isUuid } from '../uuid.js';
 import { appendChanges } from './change-log.js';
+import type { MasterKey } from './crypto.js';
 import { ancestorUuids, findVisibleItem } from './items.js';
 import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
+import { openPublicLinkToken, sealPublicLinkToken } from './sealed-tokens.js';
 
 export const GRANT_ROLES = ['viewer', 'commenter', 'editor', 'manager'] as const satisfies readonly GrantRole[];
 export const GRANT_STATUSES = ['pending', 'accepted', 'revoked'] as const;
@@ -30,6 +32,7 @@ export interface GrantRow {
   principal_email: string | null;
 }
 
+/** A link as the API presents it: the token unsealed and the url built from it (neither is stored in clear). */
 export interface PublicLinkRow {
   uuid: string;
   item_uuid: string;
@@ -39,6 +42,24 @@ export interface PublicLinkRow {
   status: 'pending' | 'ready' | 'failed';
   created_at: Date;
   updated_at: Date;
+}
+
+/** A row of drive_public_links: the token only as its hash (the lookup) and sealed under the master key (to show it). */
+interface StoredPublicLink {
+  uuid: string;
+  item_uuid: string;
+  token_hash: Buffer;
+  token_key_wrapped: Buffer;
+  token_sealed: Buffer;
+  status: PublicLinkRow['status'];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What making or showing a link needs: the address links live under and the master key their tokens are sealed with. */
+export interface PublicLinkKeys {
+  publicUrl: string;
+  masterKey: MasterKey;
 }
 
 export interface SharingSettings {
@@ -197,20 +218,27 @@ async function changeGrantStatus(tx: Knex.Transaction, grantUuid: string, status
 /** Where a public link is opened: under the address clients reach the API at (FOLIO_PUBLIC_URL). */
 export const publicLinkUrl = (publicUrl: string, token: string) => `${publicUrl}/s/${token}`;
 
-/** What a link is looked up by: the SHA-256 of its token, so the lookup's timing tells a guesser nothing. */
-export const publicLinkTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
-
-function toPublicLink(row: Omit<PublicLinkRow, 'url' | 'resource_type'>, kind: ItemKind, publicUrl: string): PublicLinkRow {
-  return { ...row, resource_type: kind, url: publicLinkUrl(publicUrl, row.token) };
+function toPublicLink(row: StoredPublicLink, kind: ItemKind, keys: PublicLinkKeys): PublicLinkRow {
+  const token = openPublicLinkToken(keys.masterKey, row);
+  return {
+    uuid: row.uuid,
+    item_uuid: row.item_uuid,
+    resource_type: kind,
+    token,
+    url: publicLinkUrl(keys.publicUrl, token),
+    status: row.status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** Removes the item's public link, if it has one: its url stops working at once. Answers the removed link. */
-export async function removePublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, publicUrl: string): Promise<PublicLinkRow | null> {
+export async function removePublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, keys: PublicLinkKeys): Promise<PublicLinkRow | null> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
-  const [removed] = await tx('drive_public_links').where({ item_uuid: item.uuid }).delete().returning('*');
+  const [removed] = (await tx('drive_public_links').where({ item_uuid: item.uuid }).delete().returning('*')) as StoredPublicLink[];
   if (!removed) return null;
   await announce(tx, item, 'item'); // Its `shared` flag may have just turned false.
-  return toPublicLink(removed, item.kind, publicUrl);
+  return toPublicLink(removed, item.kind, keys);
 }
 
 /** The upload of a file with a pending link completed: the bytes the link serves now exist. */
@@ -223,26 +251,28 @@ export async function markPublicLinkReady(tx: Knex.Transaction, itemUuid: string
  * the file's own upload: a link to a file still uploading is `pending` until the upload completes, any other
  * is `ready` at once; none becomes `failed` (docs/drive-sharing.md § Public links).
  */
-export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, publicUrl: string): Promise<PublicLinkRow> {
+export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, keys: PublicLinkKeys): Promise<PublicLinkRow> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
-  const existing = await tx('drive_public_links').where({ item_uuid: item.uuid }).first();
-  if (existing) return toPublicLink(existing, item.kind, publicUrl);
+  const existing = (await tx('drive_public_links').where({ item_uuid: item.uuid }).first()) as StoredPublicLink | undefined;
+  if (existing) return toPublicLink(existing, item.kind, keys);
   const token = randomBytes(24).toString('base64url');
   const status = item.upload_status === 'uploading' ? 'pending' : 'ready';
-  const [link] = await tx('drive_public_links')
-    .insert({ item_uuid: item.uuid, token, token_hash: publicLinkTokenHash(token), status })
-    .returning('*');
+  // The uuid is chosen here because the sealed token binds it.
+  const uuid = randomUUID();
+  const [link] = (await tx('drive_public_links')
+    .insert({ uuid, item_uuid: item.uuid, ...sealPublicLinkToken(keys.masterKey, uuid, token), status })
+    .returning('*')) as StoredPublicLink[];
   await announce(tx, item, 'item'); // Its `shared` flag may have just turned true.
-  return toPublicLink(link, item.kind, publicUrl);
+  return toPublicLink(link!, item.kind, keys);
 }
 
 /** The sharing settings of an item the caller can see (viewer or higher), else 404 not_found. */
-export async function readSharing(knex: Knex, caller: Caller, uuid: string, kind: ItemKind, publicUrl: string): Promise<SharingSettings> {
+export async function readSharing(knex: Knex, caller: Caller, uuid: string, kind: ItemKind, keys: PublicLinkKeys): Promise<SharingSettings> {
   const item = await findVisibleItem(knex, caller, uuid, { kind, needs: 'viewer', includeUploading: true });
   // Every direct grant, revoked ones included: the spec's drive_access status has `revoked`.
   const accesses = (await selectGrants(knex)
     .where('g.item_uuid', item.uuid)
     .orderBy([{ column: 'g.created_at' }, { column: 'g.uuid' }])) as GrantRow[];
-  const link = await knex('drive_public_links').where({ item_uuid: item.uuid }).first();
-  return { item, accesses, publicLink: link ? toPublicLink(link, item.kind, publicUrl) : null };
+  const link = (await knex('drive_public_links').where({ item_uuid: item.uuid }).first()) as StoredPublicLink | undefined;
+  return { item, accesses, publicLink: link ? toPublicLink(link, item.kind, keys) : null };
 }

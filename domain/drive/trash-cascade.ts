@@ -6,7 +6,7 @@ import type { DriveCascadeKind } from '../unit-of-work.js';
 import { appendChanges } from './change-log.js';
 import { discardStoredObject, type ContentStore } from './content-objects.js';
 import { thumbnailKeysOfFiles } from './thumbnails.js';
-import { ancestorUuids, isNameTaken } from './items.js';
+import { ancestorUuids, isNameTaken, nameKeys } from './items.js';
 import type { ItemRow, TrashOperationRow, VersionRow } from './rows.js';
 import { poolBytesHeld } from './versions.js';
 import { releaseStorage } from '../storage-pool.js';
@@ -76,7 +76,7 @@ export async function trashCascadeBatch(knex: Knex, input: CascadeBatchInput, li
                               where f.trashed_with = ? and f.kind = 'folder' and f.trashed and f.deleted_at is null) folders
          cross join lateral (select c.uuid from drive_items c
                               where c.parent_uuid = folders.uuid and not c.trashed and c.deleted_at is null
-                              order by lower(c.name)
+                              order by drive_name_key(c.name)
                               limit ?) c
          limit ?`,
         [root.uuid, root.uuid, limit - changed.length, limit - changed.length],
@@ -175,32 +175,35 @@ async function renameClashes(tx: Knex.Transaction, candidates: { uuid: string; p
     `select c.uuid from drive_items c
       where c.uuid = any(?::uuid[])
         and exists (select 1 from drive_items s
-                     where s.parent_uuid = c.parent_uuid and lower(s.name) = lower(c.name)
+                     where s.parent_uuid = c.parent_uuid and drive_name_key(s.name) = drive_name_key(c.name)
                        and not s.trashed and s.deleted_at is null and s.uuid <> c.uuid)`,
     [candidates.map((row) => row.uuid)],
   )) as { rows: { uuid: string }[] };
   const clashes = new Set(clashing.map((row) => row.uuid));
+  // Keyed by drive_name_key, as the live-name indexes compare: computed in SQL, never in JS.
+  const keys = await nameKeys(tx, candidates.map((row) => row.name));
   const claimed = new Set<string>();
-  for (const candidate of candidates) {
-    const key = `${candidate.parent_uuid}/${candidate.name.toLowerCase()}`;
+  for (const [index, candidate] of candidates.entries()) {
+    const key = `${candidate.parent_uuid}/${keys[index]}`;
     if (!clashes.has(candidate.uuid) && !claimed.has(key)) {
       claimed.add(key);
       continue;
     }
-    const name = await freeName(tx, candidate.parent_uuid, candidate.name, claimed);
-    claimed.add(`${candidate.parent_uuid}/${name.toLowerCase()}`);
-    await tx('drive_items').where({ uuid: candidate.uuid }).update({ name });
+    const free = await freeName(tx, candidate.parent_uuid, candidate.name, claimed);
+    claimed.add(`${candidate.parent_uuid}/${free.key}`);
+    await tx('drive_items').where({ uuid: candidate.uuid }).update({ name: free.name });
   }
 }
 
-async function freeName(tx: Knex.Transaction, parentUuid: string, name: string, claimed: Set<string>): Promise<string> {
+async function freeName(tx: Knex.Transaction, parentUuid: string, name: string, claimed: Set<string>): Promise<{ name: string; key: string }> {
   const dot = name.lastIndexOf('.');
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
   for (let n = 1; ; n++) {
     const suffix = ` (${n})${extension}`;
     const candidate = stem.slice(0, 255 - suffix.length) + suffix;
-    if (claimed.has(`${parentUuid}/${candidate.toLowerCase()}`)) continue;
-    if (!(await isNameTaken(tx, { folderUuid: parentUuid }, candidate))) return candidate;
+    const [key] = await nameKeys(tx, [candidate]);
+    if (claimed.has(`${parentUuid}/${key}`)) continue;
+    if (!(await isNameTaken(tx, { folderUuid: parentUuid }, candidate))) return { name: candidate, key: key! };
   }
 }
 

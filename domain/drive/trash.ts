@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import type { DriveCascadeKind, UnitOfWork } from '../unit-of-work.js';
-import { chainAccess, changesAccess } from './access-sources.js';
 import { appendChange } from './change-log.js';
 import { notAuthorized } from './errors.js';
-import { ancestorUuids, announceMovedSubtree, findVisibleItem } from './items.js';
+import { ancestorUuids, announceMovedSubtree, findVisibleItem, rebaseOnMove } from './items.js';
 import { NEEDS } from './roles.js';
 import type { ItemGuard, ItemKind, ItemRow, TrashOperationRow, VisibleItem } from './rows.js';
 
@@ -39,10 +38,13 @@ export async function setTrashed(
 ): Promise<ItemRow> {
   const { tx } = unit;
   const bump = options.versionBumped ? {} : { version: tx.raw('version + 1') };
+  // A folder's trash or restore changes what every reader sees of its whole subtree at once (the effective state):
+  // its epoch gives each descendant a new version now, before the cascade writes their rows (docs/drive-trash.md § Versions).
+  const epoch = item.kind === 'folder' ? { epoch: tx.raw('epoch + 1') } : {};
   if (trashed) {
     const [row] = (await tx('drive_items')
       .where({ uuid: item.uuid })
-      .update({ trashed: true, trashed_at: tx.fn.now(), trashed_with: item.uuid, ...bump, updated_at: tx.fn.now() })
+      .update({ trashed: true, trashed_at: tx.fn.now(), trashed_with: item.uuid, ...bump, ...epoch, updated_at: tx.fn.now() })
       .returning('*')) as ItemRow[];
     if (item.kind === 'folder') await beginCascade(unit, 'trash', caller, row!);
     return row!;
@@ -52,18 +54,16 @@ export async function setTrashed(
   if (toOwnersRoot && item.owner_uuid !== caller.userUuid) {
     throw notAuthorized('The folder this item was in is in the trash; only the owner can restore it, to their Drive root.');
   }
-  const patch: Record<string, unknown> = { trashed: false, trashed_at: null, trashed_with: null, ...bump, updated_at: tx.fn.now() };
-  if (toOwnersRoot) Object.assign(patch, { parent_uuid: null, depth: 0 });
+  const patch: Record<string, unknown> = { trashed: false, trashed_at: null, trashed_with: null, ...bump, ...epoch, updated_at: tx.fn.now() };
+  const baseShift = toOwnersRoot ? await rebaseOnMove(tx, item, null) : 0;
+  if (toOwnersRoot) Object.assign(patch, { parent_uuid: null, depth: 0, epoch_base: tx.raw('epoch_base + ?', [baseShift]) });
   // The live-name indexes refuse a taken name here: 422 name_taken (api/middleware/errors.ts), and the request's
   // transaction rolls back whatever else it changed.
   const [row] = (await tx('drive_items').where({ uuid: item.uuid }).update(patch).returning('*')) as ItemRow[];
   // Back at the owner's root, the folder's subtree left the folders above it: like a move, every item below gets its
-  // new depth and an update recording where it was (so past readers get their deletes), and a new version when
-  // those folders gave someone other than the owner a role.
-  if (toOwnersRoot && item.kind === 'folder') {
-    const above = await ancestorUuids(tx, item.parent_uuid);
-    await announceMovedSubtree(tx, row!, above, changesAccess(await chainAccess(tx, above), new Map(), item.owner_uuid));
-  }
+  // new depth and an update recording where it was (so past readers get their deletes); the restore's epoch already
+  // gives each a new version.
+  if (toOwnersRoot && item.kind === 'folder') await announceMovedSubtree(tx, row!, await ancestorUuids(tx, item.parent_uuid), baseShift);
   if (item.kind === 'folder') await beginCascade(unit, 'restore', caller, row!, group);
   return row!;
 }

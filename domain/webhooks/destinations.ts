@@ -2,7 +2,8 @@
 // signing secret and its rotation, and the active / paused / disabled switch (spec/webhooks.md § States).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { notFound } from '../errors.js';
+import { z } from 'zod';
+import { invalidBody, notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { invalidTransition, invalidWebhookUrl, unknownMailboxes } from './errors.js';
 import { EMAIL_RECEIVED } from './events.js';
@@ -32,6 +33,29 @@ export interface DestinationDeps {
 }
 
 const URL_MAX_LENGTH = 2048;
+export const DESCRIPTION_MAX_LENGTH = 1000;
+export const MAILBOXES_MAX = 1000;
+
+/**
+ * The shape of a destination's fields, whoever gives them: the JSON admin API validates its body with these schemas,
+ * and createDestination / updateDestination check their input with them again, so the admin app's form and the CLI
+ * meet the same limits (issue 22 row 6: the form once stored 60,000 characters the API refused). The URL's own rules
+ * are checkUrl's, also run for every caller.
+ */
+export const DestinationFieldsSchema = z.object({
+  url: z.string(),
+  description: z.string().max(DESCRIPTION_MAX_LENGTH).optional(),
+  mailboxes: z.array(z.string()).max(MAILBOXES_MAX).optional(),
+});
+export const DestinationChangesSchema = DestinationFieldsSchema.partial();
+
+/** 400 invalid_body naming the refused fields, as the JSON API answers a body its schema refuses. */
+function checkFields<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.map(String).join('.')))];
+  throw invalidBody(`Invalid fields: ${fields.join(', ')}.`, { fields });
+}
 
 /** The URL rules at save: static rules, then the host's addresses now (spec/webhooks.md § URL rules 1 and 2). */
 async function checkUrl(policy: TargetPolicy, url: string): Promise<string> {
@@ -92,18 +116,19 @@ export async function createDestination(
   deps: DestinationDeps,
   input: { workspaceUuid: string; url: string; description?: string; mailboxes?: string[] },
 ): Promise<{ destination: Destination; signingSecret: string }> {
+  const fields = checkFields(DestinationFieldsSchema, input);
   if (!isUuid(input.workspaceUuid) || !(await tx('workspaces').where({ uuid: input.workspaceUuid }).first('uuid'))) throw notFound('No such workspace.');
-  const url = await checkUrl(deps.policy, input.url);
+  const url = await checkUrl(deps.policy, fields.url);
   const uuid = randomUUID();
   const secret = newSecret();
   await tx('webhook_destinations').insert({
     uuid,
     workspace_uuid: input.workspaceUuid,
     url,
-    description: input.description ?? '',
+    description: fields.description ?? '',
     secret_wrapped: wrapSecret(deps.masterKey, uuid, secret),
   });
-  await setSubscriptions(tx, { uuid, workspace_uuid: input.workspaceUuid }, input.mailboxes ?? []);
+  await setSubscriptions(tx, { uuid, workspace_uuid: input.workspaceUuid }, fields.mailboxes ?? []);
   return { destination: await findDestination(tx, uuid), signingSecret: secretText(secret) };
 }
 
@@ -114,6 +139,7 @@ export async function updateDestination(
   target: { uuid: string; workspaceUuid?: string },
   changes: { url?: string; description?: string; mailboxes?: string[] },
 ): Promise<Destination> {
+  checkFields(DestinationChangesSchema, changes);
   const destination = await findDestination(tx, target.uuid, target.workspaceUuid, { forUpdate: true });
   const update: Record<string, unknown> = { updated_at: tx.fn.now() };
   if (changes.url !== undefined) update.url = await checkUrl(deps.policy, changes.url);

@@ -4,6 +4,7 @@ import { createSignInLink, signInUrl } from '../../domain/admin/sessions.js';
 import { config } from '../../platform/config.js';
 import { db } from '../../platform/database.js';
 import { apiUrl } from './api.js';
+import { rememberSecret, rememberSecretsIn } from './log-scan.js';
 
 export const adminBase = () => `${apiUrl()}/admin`;
 
@@ -29,7 +30,10 @@ export class AdminClient {
       sent['content-type'] = 'application/x-www-form-urlencoded';
     }
     const response = await fetch(url, { method, headers: sent, body, redirect: 'manual' });
+    // Links, session cookies and anything else secret it met, for the scan of the logs (test/support/log-scan.ts).
+    rememberSecretsIn(url);
     for (const line of response.headers.getSetCookie()) {
+      rememberSecretsIn(line);
       const [pair] = line.split(';');
       const index = pair!.indexOf('=');
       const name = pair!.slice(0, index);
@@ -37,7 +41,9 @@ export class AdminClient {
       if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get('location') };
+    const text = await response.text();
+    rememberSecretsIn(text);
+    return { status: response.status, headers: response.headers, body: text, location: response.headers.get('location') };
   }
 
   get(path: string) {
@@ -59,6 +65,7 @@ export function csrfTokenOf(page: Page): string {
 /** The path of a sign-in link printed for this admin (as `folio admin sign-in-link` does). */
 export async function signInLinkPath(user: string): Promise<string> {
   const link = await createSignInLink(db(), { user });
+  rememberSecret('admin sign-in link secret', link.token);
   return new URL(signInUrl(config().admin.url, link.token)).pathname;
 }
 

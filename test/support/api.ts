@@ -1,7 +1,7 @@
 // HTTP helpers and factories for integration tests: a real API over fetch, and parents created in the database.
 import { randomUUID } from 'node:crypto';
 import { issueAccessToken } from '../../domain/accounts/credentials.js';
-import { rememberBearerToken } from './log-scan.js';
+import { rememberBearerToken, rememberSecretsIn } from './log-scan.js';
 import { checkApiResponse } from './openapi-check.js';
 import { SCOPES, type Scope } from '../../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../../domain/accounts/workspaces.js';
@@ -47,6 +47,7 @@ export async function call<T = any>(
   }
   const response = await fetch((options.api ?? apiUrl()) + path, { method, headers, body });
   const text = await response.text();
+  rememberSecretsIn(text);
   const type = response.headers.get('content-type') ?? '';
   const answer = { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
   // Every answer is held to openapi/folio.yaml: an undeclared status, field or error code fails the test.
@@ -92,12 +93,14 @@ export async function makeUser(
     scopes: options.scopes ?? [...SCOPES],
     expiresInMs: 3_600_000,
   });
+  rememberBearerToken(access_token);
   return { uuid: user.uuid, workspaceUuid: workspace.uuid, email, token: access_token };
 }
 
 /** Another token for the same user, with other scopes. */
 export async function tokenFor(user: TestUser, scopes: Scope[]): Promise<string> {
   const { access_token } = await issueAccessToken(db(), { workspaceUuid: user.workspaceUuid, userUuid: user.uuid, scopes, expiresInMs: 3_600_000 });
+  rememberBearerToken(access_token);
   return access_token;
 }
 

@@ -1,8 +1,8 @@
 // Loaded before every integration test file: points this process's configuration at the suite's stack.
 import { afterAll, inject } from 'vitest';
-import { flushBearerTokens } from './log-scan.js';
+import { flushSecrets } from './log-scan.js';
 
 Object.assign(process.env, inject('stackEnv'));
 
-// The credentials this file's tests sent, for the scan of the logs when the suite ends (test/setup/global.ts).
-afterAll(flushBearerTokens);
+// The secrets this file's tests obtained, for the scan of the logs when the suite ends (test/setup/global.ts).
+afterAll(flushSecrets);

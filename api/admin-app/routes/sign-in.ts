@@ -1,38 +1,27 @@
 // Signing in and out of the admin app: the sign-in page, the confirmation a one-time link opens, and sign-out.
 import Router from '@koa/router';
-import { createSignInLink, endSession, peekSignInLink, redeemSignInLink, signInUrl } from '../../../domain/admin/sessions.js';
-import { AppError } from '../../../domain/errors.js';
-import { logger } from '../../../platform/logger.js';
+import { endSession, peekSignInLink, redeemSignInLink } from '../../../domain/admin/sessions.js';
 import { db } from '../../../platform/database.js';
-import { sendMail } from '../../../platform/mail-out.js';
 import { clearSessionCookie, pageContext, setSessionCookie, type AdminAppSettings } from '../session.js';
+import { signInMailer } from '../sign-in-mail.js';
 import { confirmSignInPage, linkUnusablePage, signInPage } from '../views/sign-in.js';
 
 const LINK_TOKEN = /^folio_sl_[A-Za-z0-9_-]{43}$/;
 
 export function signInRouter(settings: AdminAppSettings): Router {
-  const router = new Router();
+  const router = new Router({ sensitive: true });
   const base = pageContext;
+  const mailer = signInMailer(settings.url.toString());
 
   router.get('/sign-in', (ctx) => {
     ctx.body = signInPage(base(ctx, settings), { emailEnabled: settings.emailEnabled, sent: ctx.query.sent === '1', signedOut: ctx.query.signed_out === '1' }).text;
   });
 
-  // Whatever the address, the answer is the same, so the form tells nobody who the admins are.
-  router.post('/sign-in', async (ctx) => {
+  // Whatever the address, the answer is the same and comes as fast: it only queues the address. Whether it belongs to
+  // an admin is looked up, and the link made and e-mailed, after the answer (sign-in-mail.ts).
+  router.post('/sign-in', (ctx) => {
     const email = (ctx.request.body as Record<string, unknown> | undefined)?.email;
-    if (settings.emailEnabled && typeof email === 'string' && email.length <= 320 && email.includes('@')) {
-      try {
-        const link = await createSignInLink(db(), { user: email.trim() }, new Date(), { maxRecent: 3 });
-        await sendMail({
-          to: link.email,
-          subject: 'Your Folio admin sign-in link',
-          text: `Open this link to sign in to Folio admin. It works once, for 15 minutes.\n\n${signInUrl(settings.url.toString(), link.token)}\n\nIf you did not ask for it, ignore this e-mail.\n`,
-        });
-      } catch (error) {
-        if (!(error instanceof AppError)) logger.error({ err: error }, 'could not send an admin sign-in link');
-      }
-    }
+    if (settings.emailEnabled && typeof email === 'string' && email.length <= 320 && email.includes('@')) mailer.request(email.trim());
     ctx.status = 303;
     ctx.redirect(`${base(ctx, settings).base}/sign-in?sent=1`);
   });

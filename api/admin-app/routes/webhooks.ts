@@ -10,9 +10,11 @@ import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
 import {
   changeDestinationStatus,
   createDestination,
+  DESCRIPTION_MAX_LENGTH,
   findDestination,
   listDestinations,
   listSecretReveals,
+  MAILBOXES_MAX,
   revealSigningSecrets,
   rotateSigningSecret,
   updateDestination,
@@ -47,17 +49,27 @@ function formValues(body: unknown): DestinationFormValues {
   return { url: text(fields.url), description: text(fields.description), mailboxes: mailboxes.filter((value): value is string => typeof value === 'string') };
 }
 
+const FIELD_LIMITS: Record<string, { description?: string; mailboxes?: string }> = {
+  description: { description: `This description is too long: at most ${DESCRIPTION_MAX_LENGTH.toLocaleString('en')} characters.` },
+  mailboxes: { mailboxes: `Choose at most ${MAILBOXES_MAX.toLocaleString('en')} mailboxes.` },
+};
+
 /** The domain's refusal, said next to the field it is about. */
 function formErrors(error: unknown): { url?: string; description?: string; mailboxes?: string; form?: string } {
   if (!(error instanceof AppError)) throw error;
   if (error.code === 'invalid_url') return { url: `This URL is refused: ${String(error.extras.reason)}.` };
   if (error.code === 'unknown_mailboxes') return { mailboxes: 'Some of these mailboxes are no longer in this workspace.' };
+  // The fields' shape, refused by the schemas the JSON API validates with (domain/webhooks/destinations.ts).
+  if (error.code === 'invalid_body' && Array.isArray(error.extras.fields)) {
+    const said = Object.assign({}, ...error.extras.fields.map((field) => FIELD_LIMITS[String(field).split('.')[0]!] ?? {}));
+    if (Object.keys(said).length) return said;
+  }
   if (error.status >= 500) throw error;
   return { form: error.description };
 }
 
 export function webhookPagesRouter(settings: AdminAppSettings): Router {
-  const router = new Router();
+  const router = new Router({ sensitive: true });
   const mailboxes = (ctx: Context) => listWorkspaceMailboxes(db(), sessionOf(ctx).workspaceUuid);
   const addresses = async (ctx: Context) => new Map((await mailboxes(ctx)).map((mailbox) => [mailbox.uuid, mailbox.address]));
 

@@ -35,7 +35,9 @@ function switchSection(page: PageContext, destination: Destination) {
   const paused = destination.status === 'paused';
   return html`<section class="card" aria-labelledby="status-title">
   <h2 id="status-title">Deliveries</h2>
-  <p>${paused ? 'Paused: events are kept and delivered when you resume.' : 'Active: each e-mail is delivered within moments of arriving.'}</p>
+  <p>${paused
+    ? 'Paused: events that occur while paused are not queued and are not replayed when you resume.'
+    : 'Active: each e-mail is delivered within moments of arriving. While paused, events are not queued and are never replayed.'}</p>
   ${actionForm(page, `${base}/${paused ? 'resume' : 'pause'}`, paused ? 'Resume deliveries' : 'Pause deliveries', { style: paused ? 'primary' : 'plain' })}
 </section>`;
 }

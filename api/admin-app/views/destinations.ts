@@ -1,14 +1,15 @@
 // The destinations list, and the add / edit form with the URL rules' refusal said next to the field.
 import type { AttemptRow } from '../../../domain/webhooks/deliveries.js';
-import type { Destination } from '../../../domain/webhooks/destinations.js';
+import { DESCRIPTION_MAX_LENGTH, type Destination } from '../../../domain/webhooks/destinations.js';
 import { html } from './html.js';
 import { formatTime, layout, type PageContext } from './layout.js';
 
 export const NOTICES = {
   created: 'Destination added. Its signing secret is on this page, behind Reveal.',
   saved: 'Changes saved.',
-  paused: 'Paused. Events are kept and delivered when you resume.',
-  resumed: 'Resumed.',
+  // spec/webhooks.md § States: events that occur while paused are not queued and are not replayed.
+  paused: 'Paused. Events that occur while paused are not queued and are not delivered, not even after you resume.',
+  resumed: 'Resumed. Events from now on are delivered; those that occurred while paused are not replayed.',
   enabled: 'Turned on. Events that arrived while it was disabled are not delivered.',
   rotated: 'New signing secret issued. The previous one keeps signing for 24 hours.',
   test_sent: 'Test event sent (webhook.test, once). Its attempt appears below; it never counts towards disabling.',
@@ -99,7 +100,7 @@ export function destinationFormPage(
     </div>
     <div class="field">
       <label for="description">Description <span class="muted">(optional)</span></label>
-      <input id="description" name="description" type="text" maxlength="1000" value="${view.values.description}"${field('description')}>
+      <input id="description" name="description" type="text" maxlength="${DESCRIPTION_MAX_LENGTH}" value="${view.values.description}"${field('description')}>
       ${view.errors.description ? html`<p class="error" id="description-error" role="alert">${view.errors.description}</p>` : html`<p class="help" id="description-help">What receives these events, for your team.</p>`}
     </div>
     <fieldset class="field mailboxes"${field('mailboxes')}>

@@ -10,6 +10,8 @@ import { dailyStats, findDelivery, listAttempts, listDeliveries, resendDelivery,
 import {
   changeDestinationStatus,
   createDestination,
+  DestinationChangesSchema,
+  DestinationFieldsSchema,
   findDestination,
   listDestinations,
   revealSigningSecrets,
@@ -46,13 +48,12 @@ const eventIdParam = z.string().transform((value, ctx) => eventUuidOf(value) ?? 
 const DestinationParams = z.object({ uuid });
 const DeliveryParams = z.object({ uuid, event: eventIdParam });
 
-export const WebhooksCreateSchema = z.object({
-  body: z.object({ url: z.string(), description: z.string().max(1000).optional(), mailboxes: z.array(z.string()).max(1000).optional() }),
-});
+// A destination's fields are checked by the domain's schemas, the same the admin app's form meets (docs/admin-app.md).
+export const WebhooksCreateSchema = z.object({ body: DestinationFieldsSchema });
 export const WebhooksShowSchema = z.object({ params: DestinationParams });
 export const WebhooksUpdateSchema = z.object({
   params: DestinationParams,
-  body: z.object({ url: z.string().optional(), description: z.string().max(1000).optional(), mailboxes: z.array(z.string()).max(1000).optional() }),
+  body: DestinationChangesSchema,
 });
 export const WebhooksAttemptsSchema = z.object({
   params: DestinationParams,
@@ -73,7 +74,7 @@ export const WebhooksDeliveryTerminateSchema = z.object({ params: DeliveryParams
 const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin()];
 const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
 
-export const adminWebhooksRouter = new Router({ prefix: '/v1/admin/webhooks' });
+export const adminWebhooksRouter = new Router({ prefix: '/v1/admin/webhooks', sensitive: true });
 
 adminWebhooksRouter.get('/', ...admin, async (ctx) => {
   const destinations = await listDestinations(db(), callerOf(ctx.state).workspaceUuid);

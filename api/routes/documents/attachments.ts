@@ -58,7 +58,7 @@ async function readUpload(ctx: Context, hold: (release: () => void) => void): Pr
   return bytes;
 }
 
-export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments' });
+export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments', sensitive: true });
 
 attachmentsRouter.post('/', requireScope('docs.write'), documentVisible(), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
   const { params, query } = input(ctx.state, AttachmentsUploadSchema);

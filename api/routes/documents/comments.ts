@@ -69,7 +69,7 @@ const CommentsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thre
 
 const CommentsDeleteMessageSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }) });
 
-export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments' });
+export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments', sensitive: true });
 
 commentsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(), validate(CommentsCreateSchema, commentInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, CommentsCreateSchema);

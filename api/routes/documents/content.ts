@@ -16,7 +16,7 @@ const ContentInfoSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 const ContentEditSchema = z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('edit') });
 
-export const contentRouter = new Router({ prefix: '/v1/documents/:uuid/content' });
+export const contentRouter = new Router({ prefix: '/v1/documents/:uuid/content', sensitive: true });
 
 contentRouter.get('/', requireScope('docs.read'), validate(ContentInfoSchema, documentsInput), async (ctx) => {
   const { params } = input(ctx.state, ContentInfoSchema);

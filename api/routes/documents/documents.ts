@@ -53,7 +53,7 @@ const DocumentsTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) })
 
 const viewer = (ctx: ParameterizedContext): DocumentViewer => ({ callerUuid: callerOf(ctx.state).userUuid, docsUrl: config().docsUrl });
 
-export const documentsRouter = new Router({ prefix: '/v1/documents' });
+export const documentsRouter = new Router({ prefix: '/v1/documents', sensitive: true });
 
 /** The live list and the Trash list: one query, told apart by `trashed`. */
 const listHandler =

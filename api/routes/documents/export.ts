@@ -20,7 +20,7 @@ const exportInput = { ...documentsInput, fields: { 'query.format': invalidExport
 
 const CONTENT_TYPE = { md: 'text/markdown; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
 
-export const exportRouter = new Router({ prefix: '/v1/documents/:uuid/export' });
+export const exportRouter = new Router({ prefix: '/v1/documents/:uuid/export', sensitive: true });
 
 exportRouter.get('/', requireScope('docs.read'), validate(DocumentsExportSchema, exportInput), async (ctx) => {
   const { params, query } = input(ctx.state, DocumentsExportSchema);

@@ -61,7 +61,7 @@ function reserveStream(userUuid: string, limit: number): () => void {
 const frame = (event: string, data: unknown, id?: number) =>
   `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export const liveRouter = new Router({ prefix: '/v1/documents/:uuid/events' });
+export const liveRouter = new Router({ prefix: '/v1/documents/:uuid/events', sensitive: true });
 
 liveRouter.get('/', requireScope('docs.read'), validate(EventsStreamSchema, documentsInput), async (ctx) => {
   const { params } = input(ctx.state, EventsStreamSchema);

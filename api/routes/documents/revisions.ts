@@ -37,7 +37,7 @@ const revisionsInput = {
   fields: { 'query.limit': invalidLimit, 'query.cursor': invalidCursor },
 };
 
-export const revisionsRouter = new Router({ prefix: '/v1/documents/:uuid/revisions' });
+export const revisionsRouter = new Router({ prefix: '/v1/documents/:uuid/revisions', sensitive: true });
 
 revisionsRouter.get(
   '/',

@@ -17,7 +17,7 @@ const SuggestionsDecideSchema = z.object({ params: z.object({ uuid: uuidParam, t
 
 const SuggestionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
 
-export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions' });
+export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions', sensitive: true });
 
 suggestionsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(OPERATIONS_BODY_LIMIT), validate(SuggestionsCreateSchema, operationsInput), transaction(), async (ctx) => {
   const { params, body } = input(ctx.state, SuggestionsCreateSchema);

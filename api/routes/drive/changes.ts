@@ -86,7 +86,7 @@ const changesHub = () => (hub ??= driveChangesHub({ connectionString: config().d
 const waitsByUser = new Map<string, number>();
 const parked = { enter: () => driveChangeWaits.inc(), leave: () => driveChangeWaits.dec() };
 
-export const changesRouter = new Router({ prefix: '/v1/drive' });
+export const changesRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
 changesRouter.get('/changes', requireScope('drive.read'), validate(ChangesListSchema, { ...driveInput, fields: { 'query.since': syncTokenInvalid } }), async (ctx) => {
   const { query } = input(ctx.state, ChangesListSchema);

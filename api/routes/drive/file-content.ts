@@ -10,7 +10,7 @@ import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
-import { jsonBody } from '../../middleware/json-body.js';
+import { jsonBody, parseJsonBody } from '../../middleware/json-body.js';
 import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
@@ -60,12 +60,8 @@ function simpleUploadBody(): Middleware {
         ctx.req.resume(); // The rest is read and dropped, never buffered.
         throw simpleUploadTooLarge();
       }
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw invalidBody('The request body is not valid JSON.');
-      }
+      // The same reading as every JSON body's: nesting past MAX_JSON_DEPTH is refused before anything walks it.
+      const body = parseJsonBody(text);
       if (typeof body !== 'object' || body === null) throw invalidBody('The body must be a JSON object.');
       ctx.request.body = body;
       await next();
@@ -124,7 +120,7 @@ export const FilesReplaceCompleteSchema = z.object({ params: z.object({ uuid: uu
 
 export const FilesReplaceAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const fileContentRouter = new Router({ prefix: '/v1/drive/files' });
+export const fileContentRouter = new Router({ prefix: '/v1/drive/files', sensitive: true });
 
 fileContentRouter.post('/', requireScope('drive.create'), simpleUploadBody(), validate(FilesUploadSchema, driveInput), async (ctx) => {
   const { body } = input(ctx.state, FilesUploadSchema);

@@ -36,7 +36,7 @@ export const FilesUpdateSchema = z.object({
   }),
 });
 
-export const filesRouter = new Router({ prefix: '/v1/drive' });
+export const filesRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
 filesRouter.get('/files', requireScope('drive.read'), validate(FilesListSchema, driveInput), async (ctx) => {
   const { query } = input(ctx.state, FilesListSchema);

@@ -35,7 +35,7 @@ export const FoldersUpdateSchema = z.object({
   }),
 });
 
-export const foldersRouter = new Router({ prefix: '/v1/drive/folders' });
+export const foldersRouter = new Router({ prefix: '/v1/drive/folders', sensitive: true });
 
 foldersRouter.post('/', requireScope('drive.create'), jsonBody(), validate(FoldersCreateSchema, driveInput), transaction(), async (ctx) => {
   const { body } = input(ctx.state, FoldersCreateSchema);

@@ -22,6 +22,7 @@ import { findPublicLink, findSharedItem, isPublicLinkToken, linkNotFound, listSh
 import { AppError } from '../../../domain/errors.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
+import { declareSecretSegment } from '../../../platform/secret-paths.js';
 
 /** Most items one listing shows; past it the page says so (`truncated`), and deeper items stay reachable by url. */
 export const SHARED_FOLDER_LISTING_MAX = 1000;
@@ -69,7 +70,9 @@ function publicPage(): Middleware {
   };
 }
 
-export const publicLinksRouter = new Router({ prefix: '/s' });
+export const publicLinksRouter = new Router({ prefix: '/s', sensitive: true });
+// The token is the secret that reads the item: logs, traces and metrics show /s/<token> (platform/secret-paths.ts).
+declareSecretSegment('/s', '<token>');
 
 const show: Middleware = async (ctx) => {
   const { params } = input(ctx.state, PublicLinksShowSchema);

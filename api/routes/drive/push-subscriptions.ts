@@ -8,6 +8,7 @@ import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentPushSubscription } from '../../presenters/drive-push.js';
 import { registerPushSubscription, unregisterPushSubscription } from '../../../domain/drive/push.js';
+import { config } from '../../../platform/config.js';
 
 export const PushSubscriptionsCreateSchema = z.object({
   body: z.object({
@@ -20,11 +21,11 @@ export const PushSubscriptionsCreateSchema = z.object({
 
 export const PushSubscriptionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const pushSubscriptionsRouter = new Router({ prefix: '/v1/drive/push_subscriptions' });
+export const pushSubscriptionsRouter = new Router({ prefix: '/v1/drive/push_subscriptions', sensitive: true });
 
 pushSubscriptionsRouter.post('/', requireScope('drive.read'), jsonBody(), validate(PushSubscriptionsCreateSchema, driveInput), transaction(), async (ctx) => {
   const { body } = input(ctx.state, PushSubscriptionsCreateSchema);
-  const subscription = await registerPushSubscription(unitOf(ctx.state).tx, callerOf(ctx.state), {
+  const subscription = await registerPushSubscription(unitOf(ctx.state).tx, config().masterKey, callerOf(ctx.state), {
     pushClientUuid: body.push_client_uuid,
     deviceToken: body.device_token,
     containerIdentifier: body.container_identifier,

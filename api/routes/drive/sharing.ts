@@ -9,16 +9,18 @@ import { readSharing } from '../../../domain/drive/sharing.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 
+const linkKeys = () => ({ publicUrl: config().publicUrl, masterKey: config().masterKey });
+
 export const SharingShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const sharingRouter = new Router({ prefix: '/v1/drive' });
+export const sharingRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
 sharingRouter.get('/files/:uuid/sharing', requireScope('drive.read'), validate(SharingShowSchema, driveInput), async (ctx) => {
   const { params } = input(ctx.state, SharingShowSchema);
-  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'file', config().publicUrl));
+  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'file', linkKeys()));
 });
 
 sharingRouter.get('/folders/:uuid/sharing', requireScope('drive.read'), validate(SharingShowSchema, driveInput), async (ctx) => {
   const { params } = input(ctx.state, SharingShowSchema);
-  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'folder', config().publicUrl));
+  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'folder', linkKeys()));
 });

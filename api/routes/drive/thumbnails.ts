@@ -57,7 +57,7 @@ async function startRenders(ctx: Context, renders: ThumbnailIds[]): Promise<void
   );
 }
 
-export const thumbnailsRouter = new Router({ prefix: '/v1/drive' });
+export const thumbnailsRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
 thumbnailsRouter.get('/files/:uuid/thumbnail', requireScope('drive.read'), validate(ThumbnailsShowSchema, driveInput), async (ctx) => {
   const { params, query } = input(ctx.state, ThumbnailsShowSchema);

@@ -14,7 +14,7 @@ import { deleteItem, trashItem } from '../../../domain/drive/trash.js';
 export const ItemTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 export const ItemDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const trashRouter = new Router({ prefix: '/v1/drive' });
+export const trashRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
 trashRouter.post('/files/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
   const { params } = input(ctx.state, ItemTrashSchema);

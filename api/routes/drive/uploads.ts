@@ -32,7 +32,7 @@ export const UploadsAbortSchema = z.object({ params: z.object({ uuid: uuidParam 
 
 export const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads' });
+export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads', sensitive: true });
 
 uploadsRouter.post('/', requireScope('drive.create'), jsonBody(), validate(UploadsCreateSchema, sizedInput), async (ctx) => {
   const { body } = input(ctx.state, UploadsCreateSchema);

@@ -12,7 +12,7 @@ import { presentEmail } from '../../presenters/email.js';
 
 export const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().refine(isUuid) }) });
 
-export const emailsRouter = new Router({ prefix: '/v1/emails' });
+export const emailsRouter = new Router({ prefix: '/v1/emails', sensitive: true });
 
 // An API key is refused by requireScope (403 forbidden); a non-member, admin or not, gets 404 from readEmail.
 emailsRouter.get('/:uuid', requireScope('email.read'), validate(EmailsShowSchema, driveInput), async (ctx) => {

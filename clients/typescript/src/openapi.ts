@@ -418,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Create a folder
-         * @description Folio decision: Names are unique among live siblings without regard to case; colors are answered upper-case. docs/drive.md.
+         * @description Folio decision: Names are unique among live siblings without regard to case or Unicode normalisation (stored as given); colors are answered upper-case. docs/drive.md.
          */
         post: operations["createFolder"];
         delete?: never;
@@ -2432,6 +2432,17 @@ export interface components {
         /** @description No such route. */
         UnroutedNotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DriveError"] | components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The path is served, but not with this method. */
+        UnroutedMethodNotAllowed: {
+            headers: {
+                /** @description The methods the path takes, comma-separated (HEAD wherever GET). */
+                Allow: string;
                 [name: string]: unknown;
             };
             content: {

@@ -198,7 +198,13 @@ export async function feedIsGapFree(reader: FeedReader, workspaceUuid: string): 
     const handed = change.change_type === 'delete' ? deletedSeen.has(change.item_uuid) : deletedSeen.has(change.item_uuid) || (newestSeen.get(change.item_uuid) ?? 0) >= change.item_version;
     if (!handed) violations.push(`change ${change.seq} (${change.change_type} ${change.item_uuid} at version ${change.item_version}) never reached the reader`);
   }
-  const items = await db()('drive_items').where({ workspace_uuid: workspaceUuid }).whereNot({ upload_status: 'uploading' }).orWhere({ workspace_uuid: workspaceUuid, kind: 'folder' }).select('uuid', 'version', 'trashed');
+  // As the feed shows them: the presented version and the effective trash state (docs/drive-trash.md § Versions).
+  const items = (await db()('drive_items as i')
+    .joinRaw('cross join lateral drive_item_state(i.uuid) as s')
+    .where({ 'i.workspace_uuid': workspaceUuid })
+    .whereNot({ 'i.upload_status': 'uploading' })
+    .orWhere({ 'i.workspace_uuid': workspaceUuid, 'i.kind': 'folder' })
+    .select('i.uuid', db().raw('i.version + s.epochs - i.epoch_base as version'), 's.trashed')) as { uuid: string; version: number; trashed: boolean }[];
   for (const item of items) {
     const held = reader.replica.get(item.uuid);
     if (!held) violations.push(`item ${item.uuid} missing from the reader's replica`);

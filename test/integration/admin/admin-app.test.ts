@@ -1,11 +1,18 @@
 // The admin app over HTTP (docs/admin-app.md): one-time sign-in links, sessions in PostgreSQL (idle and absolute
 // expiry, sign-out, revocation), the CSRF token and Origin check on every POST, the security headers, and that nobody
 // but an admin of the workspace sees or changes anything of its destinations. The browser walk is admin-browser.test.ts.
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../../api/admin-app/views/html.js';
+import { SIGN_IN_MAIL_CONCURRENCY, SIGN_IN_MAIL_MAX_WAITING } from '../../../api/admin-app/sign-in-mail.js';
 import { db } from '../../../platform/database.js';
-import { makeUser, makeWorkspace } from '../../support/api.js';
-import { AdminClient, adminBase, csrfTokenOf, signedIn, signInLinkPath } from '../../support/admin-browser.js';
+import { call, makeUser, makeWorkspace } from '../../support/api.js';
+import { AdminClient, adminBase, csrfTokenOf, signedIn, signInLinkPath, type Page } from '../../support/admin-browser.js';
 import { CLI_TIMEOUT_MS, folio, folioFails } from '../../support/cli.js';
+import { startExtraApi } from '../../support/extra-api.js';
 import { makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
 import { until } from '../../support/webhook-receivers.js';
 
@@ -16,6 +23,45 @@ async function adminWithDestination() {
   const destination = await makeDestination(workspace.uuid, 'https://127.0.0.50/in', [mailbox.uuid]);
   return { workspace, admin, mailbox, destination };
 }
+
+/**
+ * An SMTP server on 127.0.0.1 that takes each message but holds its answer to DATA until the test releases it, so a
+ * send cannot finish before then; or, with `refuse`, answers 554.
+ */
+async function startSmtpGate() {
+  const held: { raw: Buffer; release: () => void }[] = [];
+  const delivered: Buffer[] = [];
+  const gate = { held, delivered, refuse: false, url: '', releaseAll: () => held.splice(0).forEach((mail) => mail.release()), close: async () => {} };
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        if (gate.refuse) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 554 }));
+        held.push({ raw, release: () => (delivered.push(raw), callback()) });
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gate.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  gate.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return gate;
+}
+
+/** What a client can tell apart in an answer: all but the headers that change on every request. */
+const observable = (page: Page) => ({
+  status: page.status,
+  location: page.location,
+  body: page.body,
+  headers: [...page.headers].filter(([name]) => !['date', 'x-request-id', 'traceparent'].includes(name)),
+});
+
+const within = <T>(ms: number, what: string, promise: Promise<T>): Promise<T> =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms))]);
 
 const sessionRow = (userUuid: string) => db()('admin_sessions').where({ user_uuid: userUuid }).orderBy('created_at', 'desc').first();
 
@@ -94,6 +140,57 @@ describe('signing in with a one-time link', () => {
     );
     expect(email).toBeDefined();
     expect(await db()('admin_sign_in_links').where({ user_uuid: admin.uuid }).count({ n: '*' }).first()).toEqual({ n: '1' });
+  });
+});
+
+describe('the e-mailed sign-in link does not tell who the admins are', () => {
+  it('answers an admin as it answers anyone, before the e-mail is sent; sends it after, and drops a burst past its queue', { timeout: 240_000 }, async () => {
+    const { admin } = await adminWithDestination();
+    const gate = await startSmtpGate();
+    const api = await startExtraApi('api-sign-in-mail', { FOLIO_SMTP_SEND_URL: gate.url });
+    try {
+      const ask = (email: string) => within(10_000, `the sign-in form for ${email}`, new AdminClient().request('POST', `${api.url}/admin/sign-in`, { email }));
+      const stranger = await ask('nobody@example.test');
+      // The admin's answer comes while the e-mail cannot have been sent: the gate answers nothing until released.
+      const asked = await ask(admin.email);
+      expect(observable(asked)).toEqual(observable(stranger));
+      expect(asked).toMatchObject({ status: 303, location: '/admin/sign-in?sent=1' });
+      await until('the e-mail reaches the gate', () => gate.held.length === 1);
+      expect(gate.delivered).toEqual([]);
+
+      // A burst while the sends are stuck: 2 send, 20 wait, the rest are dropped with a log line, each answered alike.
+      expect(observable(await ask(admin.email))).toEqual(observable(stranger));
+      await until('the second e-mail reaches the gate', () => gate.held.length === 2);
+      const burst = 30;
+      for (let n = 0; n < burst; n++) expect(observable(await ask(`nobody-${n}@example.test`))).toEqual(observable(stranger));
+      expect(SIGN_IN_MAIL_CONCURRENCY).toBe(2); // so the two held sends fill every slot, and no stranger's lookup runs
+      const dropped = burst - SIGN_IN_MAIL_MAX_WAITING;
+      const drops = () => readFileSync(api.logFile, 'utf8').split('\n').filter((line) => line.includes('sign-in e-mail dropped'));
+      await until(`${dropped} dropped sends in the log`, () => drops().length === dropped);
+
+      gate.releaseAll();
+      await until('both e-mails are delivered', () => gate.delivered.length === 2);
+      for (const raw of gate.delivered) {
+        const mail = await simpleParser(raw);
+        expect(mail.to).toMatchObject({ text: admin.email });
+        const link = /https?:\/\/\S+\/admin\/sign-in\/folio_sl_[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')![0];
+        const opened = await new AdminClient().request('POST', link);
+        expect(opened).toMatchObject({ status: 303, location: '/admin/webhooks' });
+      }
+
+      // A send that fails is logged without its link, and the process keeps serving.
+      gate.refuse = true;
+      expect(observable(await ask(admin.email))).toEqual(observable(stranger));
+      const failure = await until('the failed send in the log', () => readFileSync(api.logFile, 'utf8').split('\n').find((line) => line.includes('could not send an admin sign-in link')));
+      expect(JSON.parse(failure)).toMatchObject({ level: 50, err: { smtp_status: 554 } });
+      expect(readFileSync(api.logFile, 'utf8')).not.toMatch(/folio_sl_[A-Za-z0-9_-]{43}/);
+      expect((await fetch(`${api.url}/readyz`)).status).toBe(200);
+      expect(gate.delivered).toHaveLength(2);
+    } finally {
+      gate.releaseAll();
+      await api.stop();
+      await gate.close();
+    }
   });
 });
 
@@ -247,6 +344,71 @@ describe('what an admin sees', () => {
     const created = await browser.post('/admin/webhooks', { url: 'https://127.0.0.50/second', description: 'Ops', mailboxes: [mailbox.uuid] }, form);
     expect(created.status).toBe(303);
     expect(created.location).toMatch(/^\/admin\/webhooks\/[0-9a-f-]{36}\?notice=created$/);
+  });
+
+  it('refuses a description over 1,000 characters on the page, as the JSON API does, and stores nothing', async () => {
+    const { workspace, admin, mailbox, destination } = await adminWithDestination();
+    const browser = await signedIn(admin.email);
+    const form = await browser.get('/admin/webhooks/new');
+    const count = async () => (await db()('webhook_destinations').where({ workspace_uuid: workspace.uuid }).count({ n: '*' }).first())!.n;
+
+    const tooLong = await browser.post('/admin/webhooks', { url: 'https://127.0.0.50/long', description: 'd'.repeat(1001), mailboxes: [mailbox.uuid] }, form);
+    expect(tooLong.status).toBe(200);
+    expect(tooLong.body).toMatch(/id="description-error"[^>]*>This description is too long: at most 1,000 characters\./);
+    expect(tooLong.body).toContain('value="https://127.0.0.50/long"');
+    expect(await count()).toBe('1');
+    const api = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url: 'https://127.0.0.50/long', description: 'd'.repeat(1001) } });
+    expect(api.status).toBe(400);
+    expect(api.body).toMatchObject({ error: 'invalid_body', fields: ['description'] });
+
+    const edit = await browser.get(`/admin/webhooks/${destination.uuid}/edit`);
+    const longEdit = await browser.post(`/admin/webhooks/${destination.uuid}/edit`, { url: 'https://127.0.0.50/in', description: 'e'.repeat(60_000) }, edit);
+    expect(longEdit.status).toBe(200);
+    expect(longEdit.body).toContain('id="description-error"');
+    expect((await db()('webhook_destinations').where({ uuid: destination.uuid }).first()).description).toBe('');
+
+    const atLimit = await browser.post('/admin/webhooks', { url: 'https://127.0.0.50/limit', description: 'd'.repeat(1000), mailboxes: [mailbox.uuid] }, form);
+    expect(atLimit.status).toBe(303);
+    expect((await db()('webhook_destinations').where({ workspace_uuid: workspace.uuid, url: 'https://127.0.0.50/limit' }).first()).description).toHaveLength(1000);
+  });
+
+  it('refuses and accepts the same URLs as the JSON API, for the same reasons', async () => {
+    const { workspace, admin, mailbox } = await adminWithDestination();
+    const browser = await signedIn(admin.email);
+    const form = await browser.get('/admin/webhooks/new');
+    const refused = [
+      'http://127.0.0.50/hooks',
+      'https://127.0.0.50:8443/hooks',
+      'https://user:pw@127.0.0.50/',
+      'not a url',
+      'https://10.1.2.3/hooks',
+      `https://127.0.0.50/${'p'.repeat(2100)}`,
+    ];
+    for (const url of refused) {
+      const api = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url, mailboxes: [mailbox.uuid] } });
+      expect(api.status, url).toBe(422);
+      const page = await browser.post('/admin/webhooks', { url, mailboxes: [mailbox.uuid] }, form);
+      expect(page.status, url).toBe(200);
+      expect(page.body, url).toContain(`id="url-error" role="alert">This URL is refused: ${escapeHtml(api.body.reason)}.</p>`);
+    }
+    expect(await db()('webhook_destinations').where({ workspace_uuid: workspace.uuid }).count({ n: '*' }).first()).toEqual({ n: '1' });
+    expect((await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url: 'https://127.0.0.50/api' } })).status).toBe(201);
+    expect((await browser.post('/admin/webhooks', { url: 'https://127.0.0.50/page' }, form)).status).toBe(303);
+  });
+
+  it('says on Pause what the spec says: events while paused are not queued and never replayed', async () => {
+    const { admin, destination } = await adminWithDestination();
+    const browser = await signedIn(admin.email);
+    const before = await browser.get(`/admin/webhooks/${destination.uuid}`);
+    expect(before.body).toContain('While paused, events are not queued and are never replayed.');
+    const paused = await browser.post(`/admin/webhooks/${destination.uuid}/pause`, {}, before);
+    expect(paused.location).toBe(`/admin/webhooks/${destination.uuid}?notice=paused`);
+    const page = await browser.get(paused.location!);
+    expect(page.body).toContain('<p class="notice" role="status">Paused. Events that occur while paused are not queued and are not delivered, not even after you resume.</p>');
+    expect(page.body).toContain('Paused: events that occur while paused are not queued and are not replayed when you resume.');
+    const resumed = await browser.post(`/admin/webhooks/${destination.uuid}/resume`, {}, page);
+    expect((await browser.get(resumed.location!)).body).toContain('Resumed. Events from now on are delivered; those that occurred while paused are not replayed.');
+    for (const shown of [before, page]) expect(shown.body).not.toMatch(/kept|delivered when you resume/i);
   });
 
   it('shows the secret only on a recorded reveal, with who and when', async () => {

@@ -72,7 +72,8 @@ describe('a cascade survives its worker being killed', () => {
     const changes = await db()('drive_changes').where('seq', '>', before).whereIn('item_uuid', descendants).select('item_uuid', 'change_type', 'item_version');
     expect(changes).toHaveLength(descendants.length);
     expect(new Set(changes.map((change) => change.item_uuid)).size).toBe(descendants.length);
-    expect(changes.every((change) => change.change_type === 'update' && change.item_version === 2)).toBe(true);
+    // The version readers see: each row's own counter (2) plus Big's epoch (1).
+    expect(changes.every((change) => change.change_type === 'update' && change.item_version === 3)).toBe(true);
   });
 
   it('deletes a folder of 3,000 descendants, with their bytes, each exactly once, across a worker crash', { timeout: 180_000 }, async () => {

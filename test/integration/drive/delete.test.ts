@@ -1,8 +1,10 @@
 // Permanent delete over HTTP: DELETE on files and folders, what goes with an item (subtree, versions, stored
 // objects, multipart uploads, pool bytes, grants, links), its delete changes, roles and scopes.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sealPublicLinkToken } from '../../../domain/drive/sealed-tokens.js';
 import { operationsOn } from '../../../domain/drive/trash.js';
+import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
@@ -124,8 +126,8 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
     const untouched = await file(owner, 'elsewhere.txt');
     const untouchedObject = await storedVersion(owner, untouched, 'live', 5);
     await grant({ folder: sub }, { user: viewer }, 'viewer');
-    const linkToken = randomUUID();
-    await db()('drive_public_links').insert({ item_uuid: a, token: linkToken, token_hash: createHash('sha256').update(linkToken).digest(), status: 'ready' });
+    const linkUuid = randomUUID();
+    await db()('drive_public_links').insert({ uuid: linkUuid, item_uuid: a, ...sealPublicLinkToken(config().masterKey, linkUuid, randomUUID()), status: 'ready' });
     expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: owner.token })).status).toBe(200);
     await settle(earlier);
     const everything = [top, a, sub, b, subsub, earlier, c];

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../domain/accounts/credentials.js';
 import { appendChanges } from '../../../domain/drive/change-log.js';
 import { createPushClient, type PushClientRow } from '../../../domain/drive/push.js';
+import { openDeviceToken } from '../../../domain/drive/sealed-tokens.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
@@ -104,7 +105,8 @@ describe('POST /v1/drive/push_subscriptions', () => {
     expect(again.created_at).toBe(first.created_at);
     expect(again.unregistered_at).toBeNull();
     expect(new Date(again.updated_at).getTime()).toBeGreaterThan(new Date(first.updated_at).getTime());
-    expect((await subscriptionRow(first.uuid)).device_token).toBe('b2'.repeat(32));
+    // Stored sealed (docs/drive-push.md § Device tokens at rest), re-sealed under the row's own uuid.
+    expect(openDeviceToken(config().masterKey, await subscriptionRow(first.uuid))).toBe('b2'.repeat(32));
     expect(await db()('drive_push_subscriptions').where({ user_uuid: user.uuid })).toHaveLength(1);
 
     // Another container is another subscription.

@@ -67,7 +67,8 @@ describe('a folder trash shows at once over its whole subtree', () => {
       // The cascade has written nothing yet: the descendants' rows are still live.
       await expectStored([tree.mid, tree.deepFolder, tree.deep, tree.loose], false);
 
-      expect((await get(user, 'files', tree.deep)).body).toMatchObject({ uuid: tree.deep, trashed: true, version: 1 });
+      // A new version at once (Top's epoch, docs/drive-trash.md § Versions): version 1 showed it live.
+      expect((await get(user, 'files', tree.deep)).body).toMatchObject({ uuid: tree.deep, trashed: true, version: 2 });
       expect((await get(user, 'folders', tree.deepFolder)).body).toMatchObject({ uuid: tree.deepFolder, trashed: true });
       expect((await get(user, 'folders', tree.mid)).body).toMatchObject({ uuid: tree.mid, trashed: true });
       expect(await listing(user, tree.deepFolder)).toEqual([]);
@@ -85,13 +86,14 @@ describe('a folder trash shows at once over its whole subtree', () => {
     }
     expect(await settle(tree.top)).toMatchObject({ outcome: 'completed', itemsChanged: 4 });
 
-    expect((await get(user, 'files', tree.deep)).body).toMatchObject({ trashed: true, version: 2 });
+    // The cascade's write is one version more: its own counter (2) plus Top's epoch (1).
+    expect((await get(user, 'files', tree.deep)).body).toMatchObject({ trashed: true, version: 3 });
     expect(await trashList(user)).toEqual([tree.top, tree.mid, tree.deepFolder, tree.deep, tree.earlier, tree.loose].sort());
     // Rule 5: a change for every descendant, as its batch wrote it, parents first.
     const after = await syncToEnd(user, token);
     const descendants = after.entries.filter((entry) => entry.uuid !== tree.top);
     expect(descendants.map((entry) => entry.uuid).sort()).toEqual([tree.mid, tree.deepFolder, tree.deep, tree.loose].sort());
-    expect(descendants.every((entry) => entry.type === 'update' && entry.resource.trashed === true && entry.resource.version === 2)).toBe(true);
+    expect(descendants.every((entry) => entry.type === 'update' && entry.resource.trashed === true && entry.resource.version === 3)).toBe(true);
     const position = (uuid: string) => after.entries.findIndex((entry) => entry.uuid === uuid);
     expect(position(tree.mid)).toBeLessThan(position(tree.deepFolder));
     expect(position(tree.deepFolder)).toBeLessThan(position(tree.deep));
@@ -132,7 +134,7 @@ describe('a folder trash shows at once over its whole subtree', () => {
       expect(trashedItself).toMatchObject({ status: 403, body: { error: 'not_authorized' } });
 
       expect(await listing(user, live)).toEqual([]);
-      expect((await get(user, 'folders', tree.deepFolder)).body).toMatchObject({ name: 'Deep', parent_uuid: tree.mid, version: 1 });
+      expect((await get(user, 'folders', tree.deepFolder)).body).toMatchObject({ name: 'Deep', parent_uuid: tree.mid, version: 2 });
       expect((await get(user, 'files', tree.outside)).body).toMatchObject({ folder_uuid: null, trashed: false });
     } finally {
       await hold.release();
@@ -158,7 +160,8 @@ describe('a folder restore shows at once over what went with it', () => {
       await hold.blocking();
       await expectStored([tree.mid, tree.deepFolder, tree.deep, tree.loose], true);
 
-      expect((await get(user, 'files', tree.deep)).body).toMatchObject({ uuid: tree.deep, trashed: false, version: 2 });
+      // Trashed it read at 3 (own 2 + Top's epoch 1); restored, at 4 at once (Top's epoch 2).
+      expect((await get(user, 'files', tree.deep)).body).toMatchObject({ uuid: tree.deep, trashed: false, version: 4 });
       expect((await get(user, 'folders', tree.deepFolder)).body).toMatchObject({ trashed: false });
       expect((await get(user, 'files', tree.earlier)).body).toMatchObject({ uuid: tree.earlier, trashed: true });
       expect(await listing(user, tree.top)).toEqual([tree.mid, tree.loose].sort());
@@ -173,14 +176,14 @@ describe('a folder restore shows at once over what went with it', () => {
     }
     expect(await settle(tree.top)).toMatchObject({ outcome: 'completed', itemsChanged: 4 });
 
-    expect((await get(user, 'files', tree.deep)).body).toMatchObject({ trashed: false, version: 3 });
+    expect((await get(user, 'files', tree.deep)).body).toMatchObject({ trashed: false, version: 5 });
     expect((await get(user, 'files', tree.earlier)).body).toMatchObject({ trashed: true });
     expect(await trashList(user)).toEqual([tree.earlier]);
     expect(await listing(user, tree.mid)).toEqual([tree.deepFolder]);
     const after = await syncToEnd(user, token);
     const descendants = after.entries.filter((entry) => entry.uuid !== tree.top);
     expect(descendants.map((entry) => entry.uuid).sort()).toEqual([tree.mid, tree.deepFolder, tree.deep, tree.loose].sort());
-    expect(descendants.every((entry) => entry.resource.trashed === false && entry.resource.version === 3)).toBe(true);
+    expect(descendants.every((entry) => entry.resource.trashed === false && entry.resource.version === 5)).toBe(true);
   });
 
   it('counts an item that lands in a trashed folder while its cascade runs as trashed', async () => {

@@ -112,7 +112,8 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
     expect(await rows([earlier, inEarlier])).toEqual(earlierBefore);
     const changes = await changesSince(before, [top, ...descendants, earlier, inEarlier]);
     expect(changes.map((change) => change.item_uuid).sort()).toEqual([top, ...descendants].sort());
-    expect(changes.every((change) => change.change_type === 'update' && change.item_version === 2)).toBe(true);
+    // The log records the version readers see: a descendant's own counter (2) plus Top's epoch (1).
+    expect(changes.every((change) => change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 2 : 3))).toBe(true);
     // Top-down: a folder's change precedes its children's.
     const position = (uuid: string) => changes.findIndex((change) => change.item_uuid === uuid);
     expect(position(top)).toBeLessThan(position(middle));
@@ -218,7 +219,8 @@ describe('trash and restore through the update routes', () => {
     expect(await row(alreadyTrashed)).toMatchObject({ trashed: true, trashed_with: alreadyTrashed, version: 2 });
     const changes = await changesSince(before, [top, child, a, b, alreadyTrashed]);
     expect(changes.map((change) => change.item_uuid).sort()).toEqual([top, child, a, b].sort());
-    expect(changes.every((change) => change.change_type === 'update' && change.item_version === 3)).toBe(true);
+    // Below Top: own counter 3 plus Top's epoch 2 (its trash and its restore).
+    expect(changes.every((change) => change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 3 : 5))).toBe(true);
     const listed = await call('GET', `/v1/drive/files?folder_uuid=${child}`, { token: user.token });
     expect(listed.body.files.map((item: any) => item.uuid)).toEqual([b]);
   });
@@ -260,7 +262,8 @@ describe('trash and restore through the update routes', () => {
     const response = await call('POST', `/v1/drive/files/${loose}`, { token: user.token, json: { trashed: false } });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ uuid: loose, folder_uuid: null, trashed: false, version: 3 });
+    // In the trash it read at 3 (own 2 + the folder's epoch 1); back at the root it keeps counting that epoch.
+    expect(response.body).toMatchObject({ uuid: loose, folder_uuid: null, trashed: false, version: 4 });
     const root = await call('GET', '/v1/drive/files', { token: user.token });
     expect(root.body.files.map((item: any) => item.uuid)).toEqual([loose]);
     expect(await row(loose)).toMatchObject({ parent_uuid: null, depth: 0 });
@@ -280,7 +283,8 @@ describe('trash and restore through the update routes', () => {
     const response = await call('POST', `/v1/drive/folders/${sub}`, { token: user.token, json: { trashed: false } });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ uuid: sub, parent_uuid: null, trashed: false, version: 3 });
+    // In the trash it read at 3 (own 2 + Top's epoch 1): 4 now, while its row holds 3.
+    expect(response.body).toMatchObject({ uuid: sub, parent_uuid: null, trashed: false, version: 4 });
     expect(await settle(sub)).toEqual({ outcome: 'completed', itemsChanged: 2 });
     expect(await rows([sub, subsub, deep])).toEqual([
       expect.objectContaining({ trashed: false, depth: 0, version: 3 }),

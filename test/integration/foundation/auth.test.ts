@@ -106,4 +106,30 @@ describe('request bodies', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'not_found' });
   });
+
+  it('answers 405 method_not_allowed with Allow for a known path under another method, and changes nothing', async () => {
+    const user = await makeUser();
+    const before = await call('GET', '/v1/drive/files', { token: user.token });
+    const response = await call('DELETE', '/v1/drive/files', { token: user.token });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(response.body).toEqual({ error: 'method_not_allowed' });
+    expect((await call('GET', '/v1/drive/files', { token: user.token })).body).toEqual(before.body);
+
+    // A path with a parameter, and Documents' error shape.
+    const folder = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Kept' } });
+    const put = await call('PUT', `/v1/drive/folders/${folder.body.uuid}`, { token: user.token, json: { name: 'Renamed' } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toContain('POST');
+    expect((await call('GET', `/v1/drive/folders/${folder.body.uuid}`, { token: user.token })).body.name).toBe('Kept');
+    const documents = await call('PATCH', '/v1/documents', { token: user.token });
+    expect(documents.status).toBe(405);
+    expect(documents.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(documents.body).toMatchObject({ error: 'method_not_allowed', error_description: expect.stringContaining('PATCH') });
+  });
+
+  it('still answers 401 to a wrong method under /v1 without a credential', async () => {
+    const response = await call('DELETE', '/v1/drive/files');
+    expect(response.status).toBe(401);
+  });
 });

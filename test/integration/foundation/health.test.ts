@@ -28,4 +28,11 @@ describe('health and the HTTP edge', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'not_found', error_description: 'No such route.' });
   });
+
+  it('answers 405 with Allow for a wrong method on a known path outside /v1', async () => {
+    const response = await call('POST', '/healthz');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(response.body).toMatchObject({ error: 'method_not_allowed' });
+  });
 });

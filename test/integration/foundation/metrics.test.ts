@@ -81,6 +81,16 @@ describe('metrics', () => {
     expect(after).toBe(before + 1);
   });
 
+  it("the API reports its event loop's delay as percentiles, and how often one turn held it past 200 ms", async () => {
+    const { samples } = await scrape('FOLIO_METRICS_PORT');
+    const delays = find(samples, 'folio_event_loop_delay_seconds');
+    expect(delays.map((sample) => sample.labels.quantile).sort()).toEqual(['0.5', '0.9', '0.99', '1']);
+    for (const sample of delays) expect(sample.value).toBeGreaterThanOrEqual(0);
+    const byQuantile = Object.fromEntries(delays.map((sample) => [sample.labels.quantile, sample.value]));
+    expect(byQuantile['0.5']!).toBeLessThanOrEqual(byQuantile['1']!);
+    expect(find(samples, 'folio_event_loop_holds_total')).toHaveLength(1);
+  });
+
   it('the worker serves its own metrics, and the Temporal SDK its worker metrics on a third port', async () => {
     const worker = await scrape('FOLIO_WORKER_METRICS_PORT');
     expect(find(worker.samples, 'folio_db_pool_connections', { state: 'used' })).toHaveLength(1);

@@ -1,12 +1,14 @@
 // Any input, no 5xx: fast-check generates requests across every Drive and Documents route with bad path params,
 // queries and bodies (wrong types, NUL characters, malformed uuids, huge strings, out-of-range numbers), sends them,
-// and asserts that none answers 5xx and that a batch of refused writes changed no row of the workspace.
+// and asserts that none answers 5xx and that a batch of refused writes changed no row of the workspace. Then hostile
+// sizes (docs/fuzzing.md § Bounded input) on every route with a body or a query, each timed against /readyz.
 // FOLIO_FUZZ_RUNS (default 10,000) and FOLIO_FUZZ_SEED replay or enlarge a run; bench/fuzz.ts runs 10^5 on demand.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { call, makeDocument, makeFolder, makeUser, type TestUser } from '../../support/api.js';
+import { HOSTILE_VALUES, bodyWith, manyKeysBody, nestedArrays, sendJson, whileTimingReadyz } from '../../support/hostile-input.js';
 
 const RUNS = Number(process.env.FOLIO_FUZZ_RUNS ?? 10_000);
 const SEED = Number(process.env.FOLIO_FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -243,5 +245,39 @@ describe('any input, no 5xx', () => {
       if (failures.length > 20) break;
     }
     expect(failures, `seed ${SEED}; replay with FOLIO_FUZZ_SEED=${SEED}`).toEqual([]);
+  });
+
+  it('answers hostile sizes on every route that takes a body or a query with 4xx or 2xx, /readyz answering within 1 s alongside each', { timeout: 600_000 }, async () => {
+    const fill = (path: string) => path.replace(/:([a-z]+)/g, (_, name: keyof Ids) => ids[name]);
+    const cases: { route: string; send: (api: string) => Promise<{ status: number; body: any }>; tooDeep?: boolean }[] = [];
+    for (const route of ROUTES) {
+      const path = fill(route.path);
+      const [field] = Object.keys(route.body ?? {});
+      if (field) {
+        for (const value of HOSTILE_VALUES) {
+          const body = bodyWith(field, value.text());
+          cases.push({ route: `${route.method} ${route.path} ${field}: ${value.name}`, send: (api) => sendJson(api, route.method, path, owner.token, body), tooDeep: value.tooDeep });
+        }
+        const wide = manyKeysBody();
+        cases.push({ route: `${route.method} ${route.path}: a body of 100,000 keys`, send: (api) => sendJson(api, route.method, path, owner.token, wide) });
+      }
+      for (const name of Object.keys(route.query ?? {})) {
+        // Node refuses a request line past 16 KB with 431 before it is routed; within it, a long value and a repeated key.
+        const queries = [`${name}=${'a'.repeat(8_000)}`, Array(1_000).fill(`${name}=1`).join('&'), `${name}=${'a'.repeat(1_000_000)}`];
+        if (name === 'cursor') queries.push(`cursor=${Buffer.from(nestedArrays(5_000)).toString('base64url')}`);
+        for (const query of queries) {
+          cases.push({ route: `GET ${route.path}?${query.slice(0, 40)}… (${query.length} characters)`, send: (api) => call('GET', `${path}?${query}`, { api, token: owner.token }) });
+        }
+      }
+    }
+    const failures: string[] = [];
+    for (const hostile of cases) {
+      const { result, slowestReadyMs } = await whileTimingReadyz(hostile.send);
+      if (result.status >= 500) failures.push(`${hostile.route} → ${result.status} ${JSON.stringify(result.body).slice(0, 200)}`);
+      if (hostile.tooDeep && (result.status !== 400 || result.body.error !== 'invalid_body')) failures.push(`${hostile.route} → ${result.status}, not 400 invalid_body`);
+      if (slowestReadyMs >= 1_000) failures.push(`${hostile.route}: /readyz took ${Math.round(slowestReadyMs)} ms alongside it`);
+    }
+    expect(cases.length).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, clientAddressKey } from '../../../api/middleware/rate-limit.js';
 import { loggedPath } from '../../../api/middleware/request-context.js';
+// The router declares /s/<token> a secret segment as it loads (platform/secret-paths.ts), as the app imports it.
+import '../../../api/routes/drive/public-links.js';
 import { renderSharedFolder, sharedItemUrls } from '../../../api/presenters/drive-public-links.js';
 import type { ItemRow } from '../../../domain/drive/rows.js';
 

@@ -17,7 +17,9 @@ import {
   encryptChunk,
   encryptChunks,
   generateDataKey,
+  openSecret,
   rewrapDataKey,
+  sealSecret,
   unwrapDataKey,
   wrapDataKey,
   wrappedKeyId,
@@ -243,5 +245,44 @@ describe('master-key rotation', () => {
     expect(wrappedKeyId(Buffer.alloc(61, 3))).toBeUndefined();
     expect(wrappedKeyId(Buffer.alloc(62, 1))).toBeUndefined();
     expect(() => unwrapDataKey(randomBytes(32), randomUUID(), Buffer.alloc(40))).toThrow(/unknown wrapped key format/);
+  });
+});
+
+describe('sealed secrets (public-link and device tokens at rest)', () => {
+  it('opens to the plaintext, which the stored bytes do not contain', () => {
+    const master = randomBytes(32);
+    const row = randomUUID();
+    const token = 'Hy3kq0mGf1d3Z9Yw2vTtQ1a8LxC5nB7R';
+    const secret = sealSecret(master, 'public link token', row, Buffer.from(token));
+    expect(openSecret(master, 'public link token', row, secret).toString()).toBe(token);
+    for (const stored of [secret.keyWrapped, secret.sealed]) {
+      expect(stored.includes(Buffer.from(token))).toBe(false);
+      expect(stored.toString('base64url')).not.toContain(token);
+    }
+    // Sealed twice, never the same bytes.
+    expect(sealSecret(master, 'public link token', row, Buffer.from(token)).sealed.equals(secret.sealed)).toBe(false);
+  });
+
+  it('does not open under another row, another purpose, another master key, or with a byte changed', () => {
+    const master = randomBytes(32);
+    const row = randomUUID();
+    const secret = sealSecret(master, 'device token', row, Buffer.from('a1'.repeat(32)));
+    expect(() => openSecret(master, 'device token', randomUUID(), secret)).toThrow(ContentIntegrityError);
+    expect(() => openSecret(master, 'public link token', row, secret)).toThrow(ContentIntegrityError);
+    expect(() => openSecret(randomBytes(32), 'device token', row, secret)).toThrow(ContentIntegrityError);
+    const tampered = Buffer.from(secret.sealed);
+    tampered[20]! ^= 1;
+    expect(() => openSecret(master, 'device token', row, { ...secret, sealed: tampered })).toThrow(ContentIntegrityError);
+  });
+
+  it('keeps opening after a rotation rewraps only its key', () => {
+    const oldKey = randomBytes(32);
+    const row = randomUUID();
+    const secret = sealSecret(oldKey, 'device token', row, Buffer.from('b2'.repeat(32)));
+    const rotating = ring(1, randomBytes(32), [[0, oldKey]]);
+    const rewrapped = { ...secret, keyWrapped: rewrapDataKey(rotating, row, secret.keyWrapped)! };
+    expect(wrappedKeyId(rewrapped.keyWrapped)).toBe(1);
+    expect(openSecret(ring(1, rotating), 'device token', row, rewrapped).toString()).toBe('b2'.repeat(32));
+    expect(() => openSecret(ring(1, rotating), 'device token', row, secret)).toThrow(/master key id 0, which is not configured/);
   });
 });
