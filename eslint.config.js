@@ -9,7 +9,10 @@ export default tseslint.config(
   {
     // The admin app's one browser script (api/admin-app/assets/admin.js), served as is.
     files: ['api/admin-app/assets/*.js'],
-    languageOptions: { sourceType: 'script', globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly' } },
+    languageOptions: {
+      sourceType: 'script',
+      globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly' },
+    },
   },
   {
     files: ['**/*.ts'],
@@ -37,11 +40,20 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/workflow$|\\./|\\.\\./activities/|\\.\\./domain/unit-of-work\\.js$|\\.\\./platform/request-id-carriers\\.js$)',
-              message: 'Workflow code imports only @temporalio/workflow, other workflow modules, activity types and platform/request-id-carriers.ts.',
+              regex:
+                '^(?!@temporalio/workflow$|\\./|\\.\\./activities/|\\.\\./domain/unit-of-work\\.js$|\\.\\./platform/request-id-carriers\\.js$)',
+              message:
+                'Workflow code imports only @temporalio/workflow, other workflow modules, activity types and platform/request-id-carriers.ts.',
             },
-            { regex: '^\\.\\./(activities/|domain/unit-of-work\\.js$)', allowTypeImports: true, message: 'Workflow code may import only the types of activities and of domain/unit-of-work.ts.' },
-            { regex: '^\\./(client|registry|outbox)\\.js$', message: 'The app\'s side of Temporal never runs in the workflow sandbox.' },
+            {
+              regex: '^\\.\\./(activities/|domain/unit-of-work\\.js$)',
+              allowTypeImports: true,
+              message: 'Workflow code may import only the types of activities and of domain/unit-of-work.ts.',
+            },
+            {
+              regex: '^\\./(client|registry|outbox)\\.js$',
+              message: "The app's side of Temporal never runs in the workflow sandbox.",
+            },
           ],
         },
       ],
@@ -53,7 +65,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)workflows/(?!client\\.js$|ids\\.js$|index\\.js$)', allowTypeImports: true, message: 'Reach workflows through workflows/client.ts.' }] },
+        {
+          patterns: [
+            {
+              regex: '(^|/)workflows/(?!client\\.js$|ids\\.js$|index\\.js$)',
+              allowTypeImports: true,
+              message: 'Reach workflows through workflows/client.ts.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -66,9 +86,20 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '(^|/)(api|workflows|activities|worker|cli|db)/', message: 'domain/ depends on nothing above it.' },
-            { regex: '(^|/)platform/', allowTypeImports: true, message: 'domain/ is handed its settings and clients; it may import only their types.' },
-            { regex: '^@temporalio/', message: 'domain/ is handed a WorkflowRequests (domain/unit-of-work.ts); it never imports Temporal.' },
+            {
+              regex: '(^|/)(api|workflows|activities|worker|cli|db)/',
+              message: 'domain/ depends on nothing above it.',
+            },
+            {
+              regex: '(^|/)platform/',
+              allowTypeImports: true,
+              message: 'domain/ is handed its settings and clients; it may import only their types.',
+            },
+            {
+              regex: '^@temporalio/',
+              message:
+                'domain/ is handed a WorkflowRequests (domain/unit-of-work.ts); it never imports Temporal.',
+            },
           ],
         },
       ],
@@ -85,8 +116,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/', message: 'clients/ imports nothing of the server.' },
-            { regex: '^(?!node:|\\.)', message: 'clients/ has no dependencies: node: built-ins and its own modules only.' },
+            {
+              regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/',
+              message: 'clients/ imports nothing of the server.',
+            },
+            {
+              regex: '^(?!node:|\\.)',
+              message: 'clients/ has no dependencies: node: built-ins and its own modules only.',
+            },
           ],
         },
       ],
@@ -97,7 +134,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/', message: 'clients/ imports nothing of the server.' }] },
+        {
+          patterns: [
+            {
+              regex: '(^|/)(api|domain|platform|workflows|activities|worker|cli|db|deploy|test)/',
+              message: 'clients/ imports nothing of the server.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -109,9 +153,20 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '(^|/)workflows/(?!client\\.js$)', allowTypeImports: true, message: 'Reach workflows through workflows/client.ts.' },
-            { regex: '^\\./[^/]+\\.js$', message: 'A route file does not import another route file; move the shared piece to api/middleware or api/presenters.' },
-            { regex: '^\\.\\./(drive|documents)/', message: 'A route file does not import another route file.' },
+            {
+              regex: '(^|/)workflows/(?!client\\.js$)',
+              allowTypeImports: true,
+              message: 'Reach workflows through workflows/client.ts.',
+            },
+            {
+              regex: '^\\./[^/]+\\.js$',
+              message:
+                'A route file does not import another route file; move the shared piece to api/middleware or api/presenters.',
+            },
+            {
+              regex: '^\\.\\./(drive|documents)/',
+              message: 'A route file does not import another route file.',
+            },
           ],
         },
       ],

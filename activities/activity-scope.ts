@@ -15,13 +15,29 @@ export const activityScope: ActivityInterceptorsFactory = (context) => ({
       const run = async () => {
         const started = performance.now();
         const { activityType, attempt, workflowExecution } = context.info;
-        const line = { category: 'activity', activity: activityType, workflow_id: workflowExecution?.workflowId, attempt };
+        const line = {
+          category: 'activity',
+          activity: activityType,
+          workflow_id: workflowExecution?.workflowId,
+          attempt,
+        };
         try {
           const result = await next(input);
-          logger.info({ ...line, outcome: 'completed', duration_ms: Math.round(performance.now() - started) }, 'activity');
+          logger.info(
+            { ...line, outcome: 'completed', duration_ms: Math.round(performance.now() - started) },
+            'activity',
+          );
           return result;
         } catch (error) {
-          logger.warn({ ...line, outcome: 'failed', duration_ms: Math.round(performance.now() - started), error: (error as Error).name }, 'activity');
+          logger.warn(
+            {
+              ...line,
+              outcome: 'failed',
+              duration_ms: Math.round(performance.now() - started),
+              error: (error as Error).name,
+            },
+            'activity',
+          );
           throw error;
         }
       };

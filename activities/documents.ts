@@ -13,7 +13,9 @@ export function createDocumentActivities(deps: ActivityDeps) {
 
     /** Deletes only a document still trashed past its retention; gone or restored is a harmless no-op. */
     async purgeTrashedDocument(input: { documentUuid: string }): Promise<boolean> {
-      return heartbeating(() => purgeDocument(deps.db, store, input.documentUuid, deps.settings().documentTrashRetentionMs));
+      return heartbeating(() =>
+        purgeDocument(deps.db, store, input.documentUuid, deps.settings().documentTrashRetentionMs),
+      );
     },
   };
 }

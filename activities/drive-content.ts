@@ -1,6 +1,12 @@
 // Activities of the upload and replace lifecycles and of the staged-upload sweep: thin, idempotent wrappers of
 // domain/drive/content.ts and domain/drive/staged-uploads.ts.
-import { purgeSupersededVersions, settleReplace, settleUpload, type ReplaceState, type UploadState } from '../domain/drive/content.js';
+import {
+  purgeSupersededVersions,
+  settleReplace,
+  settleUpload,
+  type ReplaceState,
+  type UploadState,
+} from '../domain/drive/content.js';
 import { sweepStagedUploads } from '../domain/drive/staged-uploads.js';
 import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
@@ -11,12 +17,21 @@ const STAGED_UPLOAD_MARGIN_MS = 15 * 60_000;
 export function createDriveContentActivities(deps: ActivityDeps) {
   return {
     /** Expires an upload still in flight when `expired`; otherwise reports where it stands. */
-    async settleUpload(input: { workspaceUuid: string; fileUuid: string; expired: boolean }): Promise<UploadState> {
+    async settleUpload(input: {
+      workspaceUuid: string;
+      fileUuid: string;
+      expired: boolean;
+    }): Promise<UploadState> {
       return heartbeating(() => settleUpload(deps, input, input.expired));
     },
 
     /** Expires a replacement still staged when `expired`; otherwise reports where it stands. */
-    async settleReplace(input: { workspaceUuid: string; fileUuid: string; versionUuid: string; expired: boolean }): Promise<ReplaceState> {
+    async settleReplace(input: {
+      workspaceUuid: string;
+      fileUuid: string;
+      versionUuid: string;
+      expired: boolean;
+    }): Promise<ReplaceState> {
       return heartbeating(() => settleReplace(deps, input, input.expired));
     },
 

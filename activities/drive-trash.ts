@@ -26,9 +26,14 @@ export function createDriveTrashActivities(deps: ActivityDeps) {
       return heartbeating(async () => announced(await restoreCascadeBatch(deps.db, input)));
     },
     async deleteCascadeBatch(input: CascadeBatchInput): Promise<CascadeBatchResult> {
-      return heartbeating(async (beat) => announced(await deleteCascadeBatch(deps.db, store, input, undefined, beat)));
+      return heartbeating(async (beat) =>
+        announced(await deleteCascadeBatch(deps.db, store, input, undefined, beat)),
+      );
     },
-    async finishTrashOperation(input: { operationUuid: string; outcome: 'completed' | 'superseded' }): Promise<number> {
+    async finishTrashOperation(input: {
+      operationUuid: string;
+      outcome: 'completed' | 'superseded';
+    }): Promise<number> {
       return heartbeating(() => finishTrashOperation(deps.db, input));
     },
   };

@@ -21,13 +21,17 @@ const MOMENTARY_STATUSES = new Set([409, 423, 429]);
  * stay retryable on purpose: a fixed deploy or a restored service lets the same attempt succeed.
  */
 export function neverSucceeds(error: unknown): boolean {
-  if (error instanceof AppError) return error.status >= 400 && error.status < 500 && !MOMENTARY_STATUSES.has(error.status);
+  if (error instanceof AppError)
+    return error.status >= 400 && error.status < 500 && !MOMENTARY_STATUSES.has(error.status);
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /** Runs `work`; an error `isPermanent` recognises (beyond neverSucceeds) ends the activity without retry. */
-export async function permanentWhen<T>(isPermanent: (error: unknown) => boolean, work: () => Promise<T>): Promise<T> {
+export async function permanentWhen<T>(
+  isPermanent: (error: unknown) => boolean,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

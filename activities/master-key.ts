@@ -11,9 +11,16 @@ export function createMasterKeyActivities(deps: Pick<ActivityDeps, 'db' | 'maste
      * worker not yet given it fails the attempt, and the retry lands on one that has it. Idempotent: a key already
      * under the current master key is left as it is.
      */
-    async rewrapWrappedKeys(input: { table: string; after: string | null; limit: number; keyId: number }): Promise<RewrapPage> {
+    async rewrapWrappedKeys(input: {
+      table: string;
+      after: string | null;
+      limit: number;
+      keyId: number;
+    }): Promise<RewrapPage> {
       if ((masterKey.keyId ?? 0) !== input.keyId) {
-        throw new Error(`this worker's master key is id ${masterKey.keyId ?? 0}, not ${input.keyId}: give every process FOLIO_MASTER_KEY_ID=${input.keyId} first`);
+        throw new Error(
+          `this worker's master key is id ${masterKey.keyId ?? 0}, not ${input.keyId}: give every process FOLIO_MASTER_KEY_ID=${input.keyId} first`,
+        );
       }
       const table = WRAPPED_KEY_TABLES.find((candidate) => candidate.table === input.table);
       if (!table) throw new Error(`no wrapped keys in table ${input.table}`);

@@ -25,7 +25,12 @@ import { permanent } from './failures.js';
 export type PushOutcome = 'sent' | 'unregistered' | 'skipped';
 
 /** APNs reasons that mean this token will never be delivered to (the app was removed, or it is not this app's). */
-const APNS_GONE_REASONS = new Set(['BadDeviceToken', 'Unregistered', 'DeviceTokenNotForTopic', 'ExpiredToken']);
+const APNS_GONE_REASONS = new Set([
+  'BadDeviceToken',
+  'Unregistered',
+  'DeviceTokenNotForTopic',
+  'ExpiredToken',
+]);
 
 const log = logger.child({ category: 'drive-push' });
 
@@ -50,10 +55,16 @@ function apnsProvider(deps: ActivityDeps, client: PushClientRow): apn.Provider {
   if (existing) return existing;
   const settings = client.settings as ApnsSettings;
   const provider = new apn.Provider({
-    token: { key: pushClientCredential(deps.masterKey, client), keyId: settings.key_id, teamId: settings.team_id },
+    token: {
+      key: pushClientCredential(deps.masterKey, client),
+      keyId: settings.key_id,
+      teamId: settings.team_id,
+    },
     production: settings.environment === 'production',
     // node-apn takes the host and the port apart (http2 connects with the port of its options).
-    ...(settings.address ? { address: settings.address.replace(/:\d+$/, ''), port: Number(settings.address.split(':').pop()) } : {}),
+    ...(settings.address
+      ? { address: settings.address.replace(/:\d+$/, ''), port: Number(settings.address.split(':').pop()) }
+      : {}),
     // Temporal owns retries and their backoff; node-apn's own would hide attempts from the history.
     connectionRetryLimit: 0,
     requestTimeout: deps.settings().push.timeoutMs,
@@ -62,7 +73,12 @@ function apnsProvider(deps: ActivityDeps, client: PushClientRow): apn.Provider {
   return provider;
 }
 
-async function sendApns(deps: ActivityDeps, client: PushClientRow, token: string, payload: object): Promise<'sent' | { gone: string }> {
+async function sendApns(
+  deps: ActivityDeps,
+  client: PushClientRow,
+  token: string,
+  payload: object,
+): Promise<'sent' | { gone: string }> {
   const settings = client.settings as ApnsSettings;
   const note = new apn.Notification();
   note.rawPayload = payload;
@@ -75,11 +91,15 @@ async function sendApns(deps: ActivityDeps, client: PushClientRow, token: string
   const failure = result.failed[0];
   if (!failure) return 'sent';
   // node-apn reports a timeout, an aborted stream or a session error as a text status ('(timeout)'): no answer.
-  const status = typeof failure.status === 'number' || /^\d+$/.test(String(failure.status)) ? Number(failure.status) : undefined;
+  const status =
+    typeof failure.status === 'number' || /^\d+$/.test(String(failure.status))
+      ? Number(failure.status)
+      : undefined;
   const reason = (failure.response as { reason?: string } | undefined)?.reason;
   if ((status === 410 || status === 400) && reason && APNS_GONE_REASONS.has(reason)) return { gone: reason };
   if (status === 410) return { gone: reason ?? 'Unregistered' };
-  const message = `APNs answered ${status ?? 'no status'} ${reason ?? (failure.error as Error | undefined)?.message ?? ''}`.trim();
+  const message =
+    `APNs answered ${status ?? 'no status'} ${reason ?? (failure.error as Error | undefined)?.message ?? ''}`.trim();
   // A send that never got an answer (connection refused, timeout) is transient like a 5xx.
   if (status === undefined || transientStatus(status)) {
     // A broken session is dropped so the next attempt connects afresh.
@@ -92,14 +112,23 @@ async function sendApns(deps: ActivityDeps, client: PushClientRow, token: string
   throw permanent(new PushFailure(message, status));
 }
 
-async function sendWebPush(deps: ActivityDeps, client: PushClientRow, token: string, payload: object): Promise<'sent' | { gone: string }> {
+async function sendWebPush(
+  deps: ActivityDeps,
+  client: PushClientRow,
+  token: string,
+  payload: object,
+): Promise<'sent' | { gone: string }> {
   const settings = client.settings as WebPushSettings;
   // Checked again at send time: the client's allowed origins may have been narrowed since the device registered.
   const target = webPushTarget(token, settings);
   if (!target) return { gone: 'endpoint not allowed' };
   try {
     await webpush.sendNotification(target, JSON.stringify(payload), {
-      vapidDetails: { subject: settings.subject, publicKey: settings.public_key, privateKey: pushClientCredential(deps.masterKey, client) },
+      vapidDetails: {
+        subject: settings.subject,
+        publicKey: settings.public_key,
+        privateKey: pushClientCredential(deps.masterKey, client),
+      },
       TTL: 86_400,
       contentEncoding: 'aes128gcm',
       urgency: 'normal',
@@ -111,7 +140,10 @@ async function sendWebPush(deps: ActivityDeps, client: PushClientRow, token: str
   } catch (error) {
     const status = error instanceof webpush.WebPushError ? error.statusCode : undefined;
     if (status === 404 || status === 410) return { gone: `http ${status}` };
-    const message = status === undefined ? `Web Push send failed: ${(error as Error).message}` : `the push service answered ${status}`;
+    const message =
+      status === undefined
+        ? `Web Push send failed: ${(error as Error).message}`
+        : `the push service answered ${status}`;
     if (status === undefined || transientStatus(status)) throw new PushFailure(message, status);
     throw permanent(new PushFailure(message, status));
   }
@@ -133,15 +165,26 @@ export function createPushActivities(deps: ActivityDeps) {
       if (!delivery) return 'skipped';
       const { subscription, client } = delivery;
       const payload = pushPayload(client.kind, subscription);
-      const fields = { subscription_uuid: subscription.uuid, push_client_uuid: client.uuid, workspace_uuid: subscription.workspace_uuid, kind: client.kind };
+      const fields = {
+        subscription_uuid: subscription.uuid,
+        push_client_uuid: client.uuid,
+        workspace_uuid: subscription.workspace_uuid,
+        kind: client.kind,
+      };
       const token = openDeviceToken(deps.masterKey, subscription);
-      const result = client.kind === 'apns' ? await sendApns(deps, client, token, payload) : await sendWebPush(deps, client, token, payload);
+      const result =
+        client.kind === 'apns'
+          ? await sendApns(deps, client, token, payload)
+          : await sendWebPush(deps, client, token, payload);
       if (result === 'sent') {
         await recordPushSent(deps.db, subscription.uuid);
         return 'sent';
       }
       await markPushSubscriptionGone(deps.db, subscription.uuid, result.gone);
-      log.info({ ...fields, reason: result.gone }, 'push service reports the device gone; subscription unregistered');
+      log.info(
+        { ...fields, reason: result.gone },
+        'push service reports the device gone; subscription unregistered',
+      );
       return 'unregistered';
     },
   };

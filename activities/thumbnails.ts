@@ -1,7 +1,16 @@
 // Activities of the thumbnail workflow: thin wrappers of domain/drive/thumbnails.ts, safe to retry, with a bound on
 // how many images this worker decodes at once (the memory bound of docs/drive-thumbnails.md § Limits).
-import { recordThumbnailFailure, renderVersionThumbnail, type ThumbnailIds, type ThumbnailOutcome } from '../domain/drive/thumbnails.js';
-import { renderThumbnail, type RenderLimits, type RenderedThumbnail } from '../domain/drive/thumbnail-render.js';
+import {
+  recordThumbnailFailure,
+  renderVersionThumbnail,
+  type ThumbnailIds,
+  type ThumbnailOutcome,
+} from '../domain/drive/thumbnails.js';
+import {
+  renderThumbnail,
+  type RenderLimits,
+  type RenderedThumbnail,
+} from '../domain/drive/thumbnail-render.js';
 import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
 
@@ -31,7 +40,17 @@ export function createThumbnailActivities(deps: ActivityDeps) {
     async renderFileThumbnail(input: ThumbnailIds): Promise<ThumbnailOutcome> {
       const { concurrency: _, ...limits } = deps.settings().thumbnails;
       const outcome = await heartbeating(() =>
-        renderVersionThumbnail({ db: deps.db, storage: deps.storage, bucket: deps.bucket, masterKey: deps.masterKey, limits, render }, input),
+        renderVersionThumbnail(
+          {
+            db: deps.db,
+            storage: deps.storage,
+            bucket: deps.bucket,
+            masterKey: deps.masterKey,
+            limits,
+            render,
+          },
+          input,
+        ),
       );
       if (outcome === 'ready') await deps.workflows.dispatchDrivePushes(deps.db);
       return outcome;

@@ -1,7 +1,15 @@
 // Activities of webhook delivery: one attempt (plan, URL check, claim, signed POST to the checked address, record),
 // and the purge of old delivery history. Logs carry ids and outcomes only: never a subject, an address or a body.
 import { Context } from '@temporalio/activity';
-import { claimAttempt, deliveryId, purgeWebhookHistory, recordAttempt, type AttemptKey, type AttemptOutcome, type RecordRules } from '../domain/webhooks/deliveries.js';
+import {
+  claimAttempt,
+  deliveryId,
+  purgeWebhookHistory,
+  recordAttempt,
+  type AttemptKey,
+  type AttemptOutcome,
+  type RecordRules,
+} from '../domain/webhooks/deliveries.js';
 import { eventId } from '../domain/webhooks/events.js';
 import { signatureHeader } from '../domain/webhooks/signature.js';
 import { judgeTarget, targetPolicyFrom, type TargetPolicy } from '../domain/webhooks/target.js';
@@ -32,13 +40,24 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const delays = settings.retryDelaysMs;
     // The delay after attempt n; a list shorter than four repeats its last entry. At least 1 ms: a zero timeout
     // would make the workflow's wait unbounded.
-    const rules: RecordRules = { disableAfter: settings.disableAfter, retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1) };
+    const rules: RecordRules = {
+      disableAfter: settings.disableAfter,
+      retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1),
+    };
     const recorded = (outcome: AttemptOutcome): AttemptActivityResult => {
       webhookAttempts.inc({ outcome });
       return done(outcome);
     };
     const done = (outcome: AttemptOutcome): AttemptActivityResult => {
-      log.info({ destination_uuid: key.destinationUuid, event_id: eventId(key.eventUuid), attempt: key.attempt, outcome }, 'webhook attempt');
+      log.info(
+        {
+          destination_uuid: key.destinationUuid,
+          event_id: eventId(key.eventUuid),
+          attempt: key.attempt,
+          outcome,
+        },
+        'webhook attempt',
+      );
       return { outcome, retryDelayMs: rules.retryDelayMs };
     };
 
@@ -51,8 +70,20 @@ export function createWebhookActivities(deps: ActivityDeps) {
     const target = await judgeTarget(claim.url, policyOf(settings));
     if (!target.allowed) {
       const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
-      if (target.inward) log.warn({ destination_uuid: key.destinationUuid, reason: target.reason }, 'webhook target points inward; disabling the destination');
-      return recorded(await recordAttempt(deps.db, key, attemptUuid, unsent, target.inward ? { ...rules, disableReason: target.reason } : rules));
+      if (target.inward)
+        log.warn(
+          { destination_uuid: key.destinationUuid, reason: target.reason },
+          'webhook target points inward; disabling the destination',
+        );
+      return recorded(
+        await recordAttempt(
+          deps.db,
+          key,
+          attemptUuid,
+          unsent,
+          target.inward ? { ...rules, disableReason: target.reason } : rules,
+        ),
+      );
     }
 
     const timestamp = Math.floor(Date.now() / 1000);
@@ -64,7 +95,10 @@ export function createWebhookActivities(deps: ActivityDeps) {
       'x-service-delivery-id': deliveryId(attemptUuid),
       'x-service-attempt': String(key.attempt),
     };
-    const result = await postPinned(target, claim.body, headers, { timeoutMs: settings.timeoutMs, keepIdleMs: settings.keepAliveMs });
+    const result = await postPinned(target, claim.body, headers, {
+      timeoutMs: settings.timeoutMs,
+      keepIdleMs: settings.keepAliveMs,
+    });
     return recorded(await recordAttempt(deps.db, key, attemptUuid, result, rules));
   }
 

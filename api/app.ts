@@ -59,7 +59,12 @@ export const resourceRouters: Router[] = [
 ];
 
 /** Every router of the API outside the admin app, in the order they are tried. */
-export const servedRouters: Router[] = [healthRouter, apiReferenceRouter, publicLinksRouter, ...resourceRouters];
+export const servedRouters: Router[] = [
+  healthRouter,
+  apiReferenceRouter,
+  publicLinksRouter,
+  ...resourceRouters,
+];
 
 export function createApp(): Koa {
   // X-Forwarded-Proto/Host/For are believed only from FOLIO_TRUST_PROXY hops; the client address is then the one the
@@ -80,11 +85,19 @@ export function createApp(): Koa {
   app.use(publicLinksRouter.routes());
   // The admin app answers under its own path with its own (cookie) sign-in; see docs/admin-app.md.
   const admin = config().admin;
-  app.use(adminApp({ url: new URL(admin.url), limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs }, emailEnabled: canSendMail() }));
+  app.use(
+    adminApp({
+      url: new URL(admin.url),
+      limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs },
+      emailEnabled: canSendMail(),
+    }),
+  );
 
   // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
   const authenticateV1 = authenticate();
-  app.use((ctx, next) => (ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? authenticateV1(ctx, next) : next()));
+  app.use((ctx, next) =>
+    ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? authenticateV1(ctx, next) : next(),
+  );
   for (const router of resourceRouters) app.use(router.routes());
 
   // Nothing answered: a path some route serves under another method is 405 with Allow (RFC 9110 § 15.5.6), anything
@@ -102,7 +115,8 @@ export function createApp(): Koa {
 export function methodsServing(routers: Router[], path: string): string[] {
   const methods = new Set<string>();
   for (const router of routers) {
-    for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) methods.add(method);
+    for (const layer of router.match(path, 'GET').path)
+      for (const method of layer.methods) methods.add(method);
   }
   return [...methods].sort();
 }

@@ -2,11 +2,20 @@
 // HTTP/1.1 on one port (ALPN), its certificate swapped in place on SIGHUP.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type ServerHttp2Session,
+} from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 
-export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+export type RequestHandler = (
+  req: IncomingMessage | Http2ServerRequest,
+  res: ServerResponse | Http2ServerResponse,
+) => void;
 
 export interface ListenerOptions {
   headersTimeoutMs: number;

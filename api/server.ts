@@ -10,7 +10,12 @@ import { onExpectContinue } from './middleware/upload-slots.js';
 import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
-import { observeDatabasePool, observeEventLoopDelay, observeStoredState, startMetricsServer } from '../platform/metrics.js';
+import {
+  observeDatabasePool,
+  observeEventLoopDelay,
+  observeStoredState,
+  startMetricsServer,
+} from '../platform/metrics.js';
 import { closeProcessSession, processSession } from '../platform/process-session.js';
 import { whenAvailable } from '../platform/startup.js';
 import { ensureBucket } from '../platform/storage.js';
@@ -35,7 +40,10 @@ async function main() {
   // cache honest (platform/process-session.ts).
   await whenAvailable('database', () => processSession().open());
   const handle = createApp().callback();
-  const listener = createListener({ headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls }, handle);
+  const listener = createListener(
+    { headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls },
+    handle,
+  );
   // `Expect: 100-continue`: the simple upload answers it only once it will read the body, so a client learns of a
   // 413 or 503 before sending 100 MB; every other route gets "100 Continue" at once, as Node's default.
   listener.server.on('checkContinue', (req, res) => {
@@ -43,14 +51,24 @@ async function main() {
     void handle(req, res);
   });
   await new Promise<void>((resolve) => listener.server.listen(port, host, resolve));
-  logger.info({ category: 'lifecycle', address: `${tls ? 'https' : 'http'}://${host}:${port}` }, 'api listening');
+  logger.info(
+    { category: 'lifecycle', address: `${tls ? 'https' : 'http'}://${host}:${port}` },
+    'api listening',
+  );
   await startSmtpIngress();
   observeDatabasePool(db());
   observeStoredState(db());
   observeEventLoopDelay();
   watchEventLoop();
   const metricsServer = await startMetricsServer(config().metrics.host, config().metrics.apiPort);
-  if (metricsServer) logger.info({ category: 'lifecycle', address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics` }, 'metrics listening');
+  if (metricsServer)
+    logger.info(
+      {
+        category: 'lifecycle',
+        address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics`,
+      },
+      'metrics listening',
+    );
 
   // A renewed certificate (cert-manager, certbot) is picked up without a restart: new handshakes get it, open
   // connections carry on. A file that cannot be read leaves the old certificate in place.
@@ -60,7 +78,10 @@ async function main() {
       listener.reloadCertificate();
       logger.info({ category: 'lifecycle' }, 'tls certificate reloaded');
     } catch (error) {
-      logger.error({ category: 'lifecycle', err: error }, 'tls certificate reload failed; still serving the previous one');
+      logger.error(
+        { category: 'lifecycle', err: error },
+        'tls certificate reload failed; still serving the previous one',
+      );
     }
   });
 
@@ -70,11 +91,18 @@ async function main() {
     stopping = true;
     // Readiness fails first; for FOLIO_SHUTDOWN_READY_DELAY the process still serves, while load balancers take it out.
     startDraining();
-    logger.info({ category: 'lifecycle', signal, ready_delay_ms: shutdown.readyDelayMs, grace_ms: shutdown.graceMs }, 'api stopping');
+    logger.info(
+      { category: 'lifecycle', signal, ready_delay_ms: shutdown.readyDelayMs, grace_ms: shutdown.graceMs },
+      'api stopping',
+    );
     if (shutdown.readyDelayMs) await sleep(shutdown.readyDelayMs);
     metricsServer?.close();
     const { cutOff } = await listener.close(shutdown.graceMs);
-    if (cutOff) logger.warn({ category: 'lifecycle', connections: cutOff }, 'shutdown grace over; connections still open were closed');
+    if (cutOff)
+      logger.warn(
+        { category: 'lifecycle', connections: cutOff },
+        'shutdown grace over; connections still open were closed',
+      );
     setTimeout(() => process.exit(1), CLOSE_CLIENTS_MS).unref();
     await Promise.allSettled([closeDb(), closeProcessSession(), closeTemporalClient(), tracing?.shutdown()]);
     logger.info({ category: 'lifecycle' }, 'api stopped');

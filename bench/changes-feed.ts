@@ -26,14 +26,27 @@ interface Stack {
 
 async function ownStack(): Promise<Stack> {
   say('Starting a throw-away stack...');
-  return startEphemeralStack({ label: 'bench', worker: false, env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() } });
+  return startEphemeralStack({
+    label: 'bench',
+    worker: false,
+    env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() },
+  });
 }
 
 /** 100 root folders × 9 subfolders × 1 sub-subfolder each, then files spread evenly over all folders. */
 async function seed(knex: Knex): Promise<{ token: string; workspaceUuid: string }> {
   const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 10 ** 15 });
-  const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomBytes(4).toString('hex')}@example.test`, firstName: 'Bench' });
-  const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: ['drive.read'], expiresInMs: 3_600_000 });
+  const user = await createUser(knex, {
+    workspaceUuid: workspace.uuid,
+    email: `bench-${randomBytes(4).toString('hex')}@example.test`,
+    firstName: 'Bench',
+  });
+  const { access_token } = await issueAccessToken(knex, {
+    workspaceUuid: workspace.uuid,
+    userUuid: user.uuid,
+    scopes: ['drive.read'],
+    expiresInMs: 3_600_000,
+  });
   const roots = 100;
   const folders = roots + roots * 9 + roots * 9;
   const files = Math.max(0, ITEMS - folders);
@@ -75,7 +88,10 @@ async function seed(knex: Knex): Promise<{ token: string; workspaceUuid: string 
   return { token: access_token, workspaceUuid: workspace.uuid };
 }
 
-async function firstSync(apiUrl: string, token: string): Promise<{ items: number; pages: number; ms: number }> {
+async function firstSync(
+  apiUrl: string,
+  token: string,
+): Promise<{ items: number; pages: number; ms: number }> {
   const started = performance.now();
   let since: string | undefined;
   let items = 0;
@@ -83,7 +99,8 @@ async function firstSync(apiUrl: string, token: string): Promise<{ items: number
   for (;;) {
     const url = `${apiUrl}/v1/drive/changes?limit=${PAGE}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    if (response.status !== 200) throw new Error(`GET /v1/drive/changes: ${response.status} ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`GET /v1/drive/changes: ${response.status} ${await response.text()}`);
     const page = (await response.json()) as { changes: unknown[]; has_more: boolean; sync_token: string };
     items += page.changes.length;
     pages += 1;
@@ -121,7 +138,11 @@ async function rawRead(knex: Knex, workspaceUuid: string): Promise<{ items: numb
 async function main() {
   const given = process.env.FOLIO_API_URL && process.env.FOLIO_DATABASE_URL;
   const stack: Stack = given
-    ? { apiUrl: process.env.FOLIO_API_URL!, databaseUrl: process.env.FOLIO_DATABASE_URL!, stop: async () => undefined }
+    ? {
+        apiUrl: process.env.FOLIO_API_URL!,
+        databaseUrl: process.env.FOLIO_DATABASE_URL!,
+        stop: async () => undefined,
+      }
     : await ownStack();
   const knex = createDb(stack.databaseUrl);
   try {
@@ -130,15 +151,20 @@ async function main() {
     const { token, workspaceUuid } = await seed(knex);
     say(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
     const result = await firstSync(stack.apiUrl, token);
-    if (result.items !== ITEMS) throw new Error(`first sync returned ${result.items} items, expected ${ITEMS}`);
+    if (result.items !== ITEMS)
+      throw new Error(`first sync returned ${result.items} items, expected ${ITEMS}`);
     const raw = await rawRead(knex, workspaceUuid);
     const perSecond = (items: number, ms: number) => Math.round(items / (ms / 1000));
     say(
       `first sync: ${result.items} items in ${result.pages} pages of ${PAGE}, ${(result.ms / 1000).toFixed(1)} s, ` +
         `${perSecond(result.items, result.ms)} items/s`,
     );
-    say(`  peer, raw SQL read of the same rows in the same pages: ${raw.items} items, ${(raw.ms / 1000).toFixed(1)} s, ${perSecond(raw.items, raw.ms)} items/s`);
-    say(`  → ${(perSecond(result.items, result.ms) / perSecond(raw.items, raw.ms)).toFixed(2)}× the raw read (target ≥ 0.5×)`);
+    say(
+      `  peer, raw SQL read of the same rows in the same pages: ${raw.items} items, ${(raw.ms / 1000).toFixed(1)} s, ${perSecond(raw.items, raw.ms)} items/s`,
+    );
+    say(
+      `  → ${(perSecond(result.items, result.ms) / perSecond(raw.items, raw.ms)).toFixed(2)}× the raw read (target ≥ 0.5×)`,
+    );
   } finally {
     await knex.destroy();
     await stack.stop();

@@ -35,7 +35,9 @@ async function median(args: string[], env: Record<string, string | undefined>): 
 async function main() {
   const target = await benchTarget('bench-cli', { worker: false });
   try {
-    say(`folio CLI start-up — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)}, median of ${RUNS}\n`);
+    say(
+      `folio CLI start-up — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)}, median of ${RUNS}\n`,
+    );
     const bare = await median(['-e', '0'], {});
     const rows: [string, number][] = [['node -e 0 (bare start-up)', bare]];
     const api = ['drive', 'ls', '--url', target.apiUrl, '--token', target.token, '--json'];
@@ -46,25 +48,39 @@ async function main() {
     // Each build's entry run directly: the bundle (what bin/folio.js runs when present), the module-per-file build, and
     // the source through tsx.
     const builds: [string, string, Record<string, string>][] = [];
-    if (existsSync(join(root, 'dist/cli-bundle/folio.mjs'))) builds.push(['bundle', 'dist/cli-bundle/folio.mjs', {}]);
+    if (existsSync(join(root, 'dist/cli-bundle/folio.mjs')))
+      builds.push(['bundle', 'dist/cli-bundle/folio.mjs', {}]);
     if (existsSync(join(root, 'dist/cli/folio.js'))) builds.push(['dist', 'dist/cli/folio.js', {}]);
-    if (!builds.length) say('(no build in dist/: run `npm run build` to time the bundled and compiled CLI)\n');
+    if (!builds.length)
+      say('(no build in dist/: run `npm run build` to time the bundled and compiled CLI)\n');
     builds.push(['source', 'bin/folio.js', { FOLIO_CLI_FROM_SOURCE: '1' }]);
     for (const [label, entry, env] of builds) {
       rows.push([`folio --help (${label})`, await median([entry, '--help'], env)]);
       rows.push([`folio drive ls (${label})`, await median([entry, ...api], env)]);
-      if (Object.keys(target.env).length) rows.push([`folio workspace create (${label})`, await median([entry, ...database()], { ...target.env, ...env })]);
+      if (Object.keys(target.env).length)
+        rows.push([
+          `folio workspace create (${label})`,
+          await median([entry, ...database()], { ...target.env, ...env }),
+        ]);
     }
     const before = process.env.FOLIO_BENCH_CLI_BEFORE;
     if (before) {
       rows.push(['before: folio --help', await median([join(before, 'bin/folio.js'), '--help'], {})]);
-      if (Object.keys(target.env).length) rows.push(['before: folio workspace create', await median([join(before, 'bin/folio.js'), ...database()], target.env)]);
+      if (Object.keys(target.env).length)
+        rows.push([
+          'before: folio workspace create',
+          await median([join(before, 'bin/folio.js'), ...database()], target.env),
+        ]);
     }
     const width = Math.max(...rows.map(([label]) => label.length));
     const floor = rows.find(([label]) => label === 'node + the same GET (fetch)')![1];
     for (const [label, seconds] of rows) {
-      const beside = label.includes('drive ls') ? `, ${(seconds / floor).toFixed(2)}× node + the same GET` : '';
-      const verdict = label.startsWith('node') ? '' : `  ${(seconds / bare).toFixed(1)}× bare node${beside}, target < ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'not met'}`;
+      const beside = label.includes('drive ls')
+        ? `, ${(seconds / floor).toFixed(2)}× node + the same GET`
+        : '';
+      const verdict = label.startsWith('node')
+        ? ''
+        : `  ${(seconds / bare).toFixed(1)}× bare node${beside}, target < ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'not met'}`;
       say(`${label.padEnd(width)}  ${seconds.toFixed(3)} s${verdict}`);
     }
   } finally {

@@ -18,7 +18,8 @@ if (dir) {
   // A same-thread inspector session answers synchronously, so the profile is written before the process ends.
   process.on('exit', () => {
     session.post('Profiler.stop', (error, result) => {
-      if (!error) writeFileSync(join(dir, `${script}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      if (!error)
+        writeFileSync(join(dir, `${script}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   });
 }

@@ -10,7 +10,13 @@ import { runInNewContext } from 'node:vm';
 import { addComment } from '../domain/document-engine/comments.js';
 import { parseMarkdown } from '../domain/document-engine/markdown.js';
 import { textReading } from '../domain/document-engine/quotes.js';
-import { stateFromMarkdown, toWorking, type DocumentState, type NodeJSON, type ThreadAnchor } from '../domain/document-engine/state.js';
+import {
+  stateFromMarkdown,
+  toWorking,
+  type DocumentState,
+  type NodeJSON,
+  type ThreadAnchor,
+} from '../domain/document-engine/state.js';
 import { steps } from '../domain/document-engine/steps.js';
 import { WorkingDocument } from '../domain/document-engine/working-document.js';
 import { placeThreads, type ThreadRecord } from '../domain/documents/threads.js';
@@ -24,11 +30,26 @@ function threaded(n: number): { state: DocumentState; records: ThreadRecord[] } 
   const content: NodeJSON[] = [];
   const threads: ThreadAnchor[] = [];
   for (let i = 0; i < n; i++) {
-    const inline: NodeJSON[] = [{ type: 'text', text: `Paragraph ${i} has ` }, { type: 'text', text: `word ${i}`, marks: [{ type: 'comment', attrs: { thread: `c${i}` } }] }];
+    const inline: NodeJSON[] = [
+      { type: 'text', text: `Paragraph ${i} has ` },
+      { type: 'text', text: `word ${i}`, marks: [{ type: 'comment', attrs: { thread: `c${i}` } }] },
+    ];
     threads.push({ id: `c${i}`, kind: 'comment', scope: 'text', quote: `word ${i}` });
     if (i % 2 === 0) {
-      inline.push({ type: 'text', text: ' and more', marks: [{ type: 'suggest_insert', attrs: { thread: `s${i}` } }] });
-      threads.push({ id: `s${i}`, kind: 'suggestion', ref: i + 1, status: 'open', resolution: null, format: null, blockType: null });
+      inline.push({
+        type: 'text',
+        text: ' and more',
+        marks: [{ type: 'suggest_insert', attrs: { thread: `s${i}` } }],
+      });
+      threads.push({
+        id: `s${i}`,
+        kind: 'suggestion',
+        ref: i + 1,
+        status: 'open',
+        resolution: null,
+        format: null,
+        blockType: null,
+      });
     }
     content.push({ type: 'paragraph', content: inline });
   }
@@ -62,7 +83,12 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'open', what: 'parse `{++` × n', n: 10_000, prepare: (n) => () => attempt(() => parseMarkdown('{++'.repeat(n))) },
+  {
+    name: 'open',
+    what: 'parse `{++` × n',
+    n: 10_000,
+    prepare: (n) => () => attempt(() => parseMarkdown('{++'.repeat(n))),
+  },
   {
     name: 'nested',
     what: 'parse `{++` × n/2 then `--}` × n/2',
@@ -92,7 +118,9 @@ const cases: Case[] = [
     what: 'text reading of n short paragraphs',
     n: 10_000,
     prepare: (n) => {
-      const doc = toWorking(stateFromMarkdown(Array.from({ length: n }, (_, i) => `Line ${i} with *some* text`).join('\n\n'))).doc;
+      const doc = toWorking(
+        stateFromMarkdown(Array.from({ length: n }, (_, i) => `Line ${i} with *some* text`).join('\n\n')),
+      ).doc;
       return () => textReading(doc, { find: 'with some' });
     },
   },
@@ -125,10 +153,16 @@ for (const testCase of cases) {
 if (!PICK || PICK.includes('text')) {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const doc = toWorking(stateFromMarkdown(Array.from({ length: 100_000 * SCALE }, (_, i) => `Line ${i} with *some* text`).join('\n\n'))).doc;
+  const doc = toWorking(
+    stateFromMarkdown(
+      Array.from({ length: 100_000 * SCALE }, (_, i) => `Line ${i} with *some* text`).join('\n\n'),
+    ),
+  ).doc;
   gc();
   const before = process.memoryUsage().heapUsed;
   const reading = textReading(doc, { find: 'with some' });
   gc();
-  say(`text       keeps ${((process.memoryUsage().heapUsed - before) / reading.haystack.length).toFixed(1)} bytes per character (${reading.haystack.length} characters)`);
+  say(
+    `text       keeps ${((process.memoryUsage().heapUsed - before) / reading.haystack.length).toFixed(1)} bytes per character (${reading.haystack.length} characters)`,
+  );
 }

@@ -7,7 +7,12 @@
 // API returns). FOLIO_BENCH_RUNS (default 20) iterations per size; FOLIO_BENCH_SIZES (KB, default 10,100,1024).
 // The code is warmed up on another document first. "first" is the first edit of a document the process has not
 // seen (nothing of it cached); p50 and p90 are over the runs after it, as when one document is edited repeatedly.
-import { applyEdit, renderMarkdown, stateFromMarkdown, type DocumentState } from '../domain/document-engine/index.js';
+import {
+  applyEdit,
+  renderMarkdown,
+  stateFromMarkdown,
+  type DocumentState,
+} from '../domain/document-engine/index.js';
 import { percentile, sampleMarkdown, say } from './support.js';
 
 const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 20);
@@ -46,7 +51,9 @@ const operations = {
 
 // Documents of their own, so the code that writes uncached blocks is warmed up as well as the cached path.
 for (let i = 0; i < 5; i++) {
-  const warmup = JSON.stringify(stateFromMarkdown(sampleMarkdown(50 * 1024, { word: `Warmup ${i}`, quotes: true })));
+  const warmup = JSON.stringify(
+    stateFromMarkdown(sampleMarkdown(50 * 1024, { word: `Warmup ${i}`, quotes: true })),
+  );
   for (const operation of Object.values(operations)) measure('warmup', warmup, operation, true);
 }
 
@@ -54,7 +61,9 @@ for (const kb of SIZES) {
   say(`${kb} KB`);
   for (const [label, operation] of Object.entries(operations)) {
     // A document of its own per operation, so the first edit of each finds nothing cached.
-    const stored = JSON.stringify(stateFromMarkdown(sampleMarkdown(kb * 1024, { word: `${label} paragraph`, quotes: true })));
+    const stored = JSON.stringify(
+      stateFromMarkdown(sampleMarkdown(kb * 1024, { word: `${label} paragraph`, quotes: true })),
+    );
     measure(label, stored, operation);
   }
 }

@@ -35,7 +35,12 @@ interface Load {
 
 async function load(options: autocannon.Options): Promise<Load> {
   const result = await autocannon({ duration: SECONDS, ...options });
-  return { perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const describe = (load: Load, unit: string) =>
@@ -43,33 +48,64 @@ const describe = (load: Load, unit: string) =>
 
 async function startBareKoa(): Promise<{ url: string; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-koa-server.ts', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-koa-server.ts', String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await once(child.stdout!, 'data');
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
 async function main() {
-  say(`Folio Drive request benchmark — ${new Date().toISOString()}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
-  say(`${SECONDS} s per measure; load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
-  const stack = await startEphemeralStack({ label: 'bench', env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() } });
+  say(
+    `Folio Drive request benchmark — ${new Date().toISOString()}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+  );
+  say(
+    `${SECONDS} s per measure; load average at start ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}\n`,
+  );
+  const stack = await startEphemeralStack({
+    label: 'bench',
+    env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() },
+  });
   const knex = createDb(stack.databaseUrl);
   const bare = await startBareKoa();
   try {
     const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 64 * 1024 ** 3 });
-    const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomUUID()}@example.test` });
-    const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 86_400_000 });
+    const user = await createUser(knex, {
+      workspaceUuid: workspace.uuid,
+      email: `bench-${randomUUID()}@example.test`,
+    });
+    const { access_token } = await issueAccessToken(knex, {
+      workspaceUuid: workspace.uuid,
+      userUuid: user.uuid,
+      scopes: [...SCOPES],
+      expiresInMs: 86_400_000,
+    });
     const headers = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
     const kilobyte = Buffer.alloc(1024, 7).toString('base64');
 
-    const folder = (await (await fetch(`${stack.apiUrl}/v1/drive/folders`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) })).json()) as { uuid: string };
+    const folder = (await (
+      await fetch(`${stack.apiUrl}/v1/drive/folders`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    ).json()) as { uuid: string };
     let fileUuid = '';
     for (let i = 0; i < 20; i++) {
       const response = await fetch(`${stack.apiUrl}/v1/drive/files`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ name: `seed-${i}.txt`, content_type: 'text/plain', data: kilobyte, folder_uuid: folder.uuid }),
+        body: JSON.stringify({
+          name: `seed-${i}.txt`,
+          content_type: 'text/plain',
+          data: kilobyte,
+          folder_uuid: folder.uuid,
+        }),
       });
-      if (response.status !== 201) throw new Error(`seed upload answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`seed upload answered ${response.status}: ${await response.text()}`);
       fileUuid = ((await response.json()) as { uuid: string }).uuid;
     }
 
@@ -82,21 +118,42 @@ async function main() {
           method: 'POST',
           path: '/v1/drive/files',
           headers,
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: `${randomUUID()}.txt`, content_type: 'text/plain', data: kilobyte }) }),
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ name: `${randomUUID()}.txt`, content_type: 'text/plain', data: kilobyte }),
+          }),
         },
       ],
     });
     rows.push(`simple upload, 1 KB, ${UPLOAD_CLIENTS} clients        ${describe(uploads, 'uploads')}`);
-    rows.push(`  target: ≥ 300 uploads/s (${(uploads.perSecond / 300).toFixed(2)}× of it), p50 < 30 ms (${uploads.p50.toFixed(1)} ms)`);
+    rows.push(
+      `  target: ≥ 300 uploads/s (${(uploads.perSecond / 300).toFixed(2)}× of it), p50 < 30 ms (${uploads.p50.toFixed(1)} ms)`,
+    );
 
     const peer = await load({ url: `${bare.url}/`, connections: READ_CLIENTS });
-    const read = await load({ url: `${stack.apiUrl}/v1/drive/files/${fileUuid}`, connections: READ_CLIENTS, headers });
-    const list = await load({ url: `${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`, connections: READ_CLIENTS, headers });
+    const read = await load({
+      url: `${stack.apiUrl}/v1/drive/files/${fileUuid}`,
+      connections: READ_CLIENTS,
+      headers,
+    });
+    const list = await load({
+      url: `${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`,
+      connections: READ_CLIENTS,
+      headers,
+    });
     rows.push(`bare Koa JSON route, ${READ_CLIENTS} clients (peer)      ${describe(peer, 'req')}`);
-    rows.push(`GET /v1/drive/files/{uuid}, ${READ_CLIENTS} clients     ${describe(read, 'req')}  → ${(read.perSecond / peer.perSecond).toFixed(2)}× the peer (target ≥ 0.4×)`);
-    rows.push(`GET /v1/drive/files?folder_uuid= (20 files)    ${describe(list, 'req')}  → ${(list.perSecond / peer.perSecond).toFixed(2)}× the peer`);
+    rows.push(
+      `GET /v1/drive/files/{uuid}, ${READ_CLIENTS} clients     ${describe(read, 'req')}  → ${(read.perSecond / peer.perSecond).toFixed(2)}× the peer (target ≥ 0.4×)`,
+    );
+    rows.push(
+      `GET /v1/drive/files?folder_uuid= (20 files)    ${describe(list, 'req')}  → ${(list.perSecond / peer.perSecond).toFixed(2)}× the peer`,
+    );
     for (const row of rows) say(row);
-    say(`\nload average at end ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    say(
+      `\nload average at end ${loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     bare.stop();
     await knex.destroy();

@@ -11,5 +11,7 @@ const result = spawnSync('npx', ['vitest', 'run', '--project', 'integration', 't
   env: { ...process.env, FOLIO_FUZZ_RUNS: runs, FOLIO_FUZZ_SEED: seed },
 });
 const seconds = Math.round((Date.now() - started) / 1000);
-console.log(`fuzz: ${runs} requests, seed ${seed}: ${result.status === 0 ? 'no 5xx, no refused request changed a row' : 'FAILED'} (${seconds} s with stack start)`);
+console.log(
+  `fuzz: ${runs} requests, seed ${seed}: ${result.status === 0 ? 'no 5xx, no refused request changed a row' : 'FAILED'} (${seconds} s with stack start)`,
+);
 process.exit(result.status ?? 1);

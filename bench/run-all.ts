@@ -21,13 +21,29 @@ interface Bench {
 
 const BENCHES: Bench[] = [
   { script: 'drive-requests', quick: { env: { FOLIO_BENCH_SECONDS: '5' } } },
-  { script: 'drive-transfer', quick: { env: { FOLIO_BENCH_SIMPLE_BYTES: '20000000', FOLIO_BENCH_CHUNKED_BYTES: '100000000' } } },
+  {
+    script: 'drive-transfer',
+    quick: { env: { FOLIO_BENCH_SIMPLE_BYTES: '20000000', FOLIO_BENCH_CHUNKED_BYTES: '100000000' } },
+  },
   { script: 'changes-feed', quick: { env: { FOLIO_BENCH_ITEMS: '20000' } } },
   { script: 'trash-cascade', quick: { args: ['9'] } },
   { script: 'documents-complexity', quick: {} },
   { script: 'documents-engine', quick: { env: { FOLIO_BENCH_RUNS: '5', FOLIO_BENCH_SIZES: '10,100' } } },
-  { script: 'documents-edit', quick: { env: { FOLIO_BENCH_EDITS: '20', FOLIO_BENCH_SECONDS: '5', FOLIO_BENCH_SIZES: '10,100', FOLIO_BENCH_BUDGET: '60' } } },
-  { script: 'thumbnails', quick: { env: { FOLIO_BENCH_IMAGES: '8', FOLIO_BENCH_UPLOADS: '10', FOLIO_BENCH_BURST: '10' } } },
+  {
+    script: 'documents-edit',
+    quick: {
+      env: {
+        FOLIO_BENCH_EDITS: '20',
+        FOLIO_BENCH_SECONDS: '5',
+        FOLIO_BENCH_SIZES: '10,100',
+        FOLIO_BENCH_BUDGET: '60',
+      },
+    },
+  },
+  {
+    script: 'thumbnails',
+    quick: { env: { FOLIO_BENCH_IMAGES: '8', FOLIO_BENCH_UPLOADS: '10', FOLIO_BENCH_BURST: '10' } },
+  },
   { script: 'webhooks', quick: { args: ['100', '8'] } },
   { script: 'cli', quick: { env: { FOLIO_BENCH_RUNS: '5' } } },
 ];
@@ -36,7 +52,9 @@ const full = process.env.FOLIO_BENCH_FULL === '1';
 const only = process.argv.slice(2);
 const chosen = only.length ? BENCHES.filter((bench) => only.includes(bench.script)) : BENCHES;
 if (only.length && chosen.length !== only.length) {
-  say(`unknown benchmark: ${only.filter((name) => !BENCHES.some((bench) => bench.script === name)).join(', ')}`);
+  say(
+    `unknown benchmark: ${only.filter((name) => !BENCHES.some((bench) => bench.script === name)).join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -51,9 +69,15 @@ for (const bench of chosen) {
     env.FOLIO_BENCH_CPU_PROF = join(process.env.FOLIO_BENCH_CPU_PROF, bench.script);
     mkdirSync(env.FOLIO_BENCH_CPU_PROF, { recursive: true });
   }
-  const child = spawnSync(process.execPath, ['--import', 'tsx', `bench/${bench.script}.ts`, ...(full ? [] : (bench.quick.args ?? []))], { env, stdio: 'inherit' });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', `bench/${bench.script}.ts`, ...(full ? [] : (bench.quick.args ?? []))],
+    { env, stdio: 'inherit' },
+  );
   const seconds = ((performance.now() - benchStarted) / 1000).toFixed(0);
-  outcomes.push(`${bench.script.padEnd(18)} ${child.status === 0 ? 'ok    ' : `FAILED (exit ${child.status ?? child.signal})`} ${seconds} s`);
+  outcomes.push(
+    `${bench.script.padEnd(18)} ${child.status === 0 ? 'ok    ' : `FAILED (exit ${child.status ?? child.signal})`} ${seconds} s`,
+  );
   if (child.status !== 0) process.exitCode = 1;
 }
 say(`\n=== ${chosen.length} benchmarks in ${((performance.now() - started) / 60_000).toFixed(1)} min ===`);

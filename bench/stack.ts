@@ -19,13 +19,32 @@ export interface BenchTarget {
 }
 
 async function startStack(label: string, options: { worker?: boolean }): Promise<BenchTarget> {
-  const stack = await startEphemeralStack({ label, keep: Boolean(process.env.FOLIO_BENCH_KEEP), worker: options.worker, env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() } });
+  const stack = await startEphemeralStack({
+    label,
+    keep: Boolean(process.env.FOLIO_BENCH_KEEP),
+    worker: options.worker,
+    env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() },
+  });
   const knex = createDb(stack.databaseUrl);
   try {
     const workspace = await createWorkspace(knex, { name: label, storageLimitBytes: 64 * 1024 ** 3 });
-    const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `${label}-${randomUUID()}@example.test` });
-    const { access_token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 86_400_000 });
-    const s3 = { endpoint: stack.env.FOLIO_S3_ENDPOINT!, accessKey: stack.env.FOLIO_S3_ACCESS_KEY!, secretKey: stack.env.FOLIO_S3_SECRET_KEY!, bucket: stack.env.FOLIO_S3_BUCKET!, region: 'us-east-1' };
+    const user = await createUser(knex, {
+      workspaceUuid: workspace.uuid,
+      email: `${label}-${randomUUID()}@example.test`,
+    });
+    const { access_token } = await issueAccessToken(knex, {
+      workspaceUuid: workspace.uuid,
+      userUuid: user.uuid,
+      scopes: [...SCOPES],
+      expiresInMs: 86_400_000,
+    });
+    const s3 = {
+      endpoint: stack.env.FOLIO_S3_ENDPOINT!,
+      accessKey: stack.env.FOLIO_S3_ACCESS_KEY!,
+      secretKey: stack.env.FOLIO_S3_SECRET_KEY!,
+      bucket: stack.env.FOLIO_S3_BUCKET!,
+      region: 'us-east-1',
+    };
     return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, stop: stack.stop };
   } catch (error) {
     await stack.stop();
@@ -52,4 +71,6 @@ function runningTarget(): BenchTarget {
 }
 
 export const benchTarget = (label: string, options: { worker?: boolean } = {}): Promise<BenchTarget> =>
-  process.env.FOLIO_BENCH_API_URL && process.env.FOLIO_BENCH_TOKEN ? Promise.resolve(runningTarget()) : startStack(label, options);
+  process.env.FOLIO_BENCH_API_URL && process.env.FOLIO_BENCH_TOKEN
+    ? Promise.resolve(runningTarget())
+    : startStack(label, options);

@@ -10,11 +10,14 @@ export const say = (line: string) => process.stdout.write(`${line}\n`);
  */
 export function profileEnv(): Record<string, string> {
   const dir = process.env.FOLIO_BENCH_CPU_PROF;
-  return dir ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: resolve(dir) } : {};
+  return dir
+    ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: resolve(dir) }
+    : {};
 }
 
 /** The p-th percentile of ascending values (nearest rank). */
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * Markdown of about `bytes` bytes: headings, paragraphs of `word` with some formatting, lists and, with `quotes`,
@@ -31,8 +34,10 @@ export function sampleMarkdown(bytes: number, options: { word?: string; quotes?:
     let block: string;
     if (n % 10 === 1) block = `## Section ${n}`;
     else if (n % 10 === 5) block = `- item ${n} one\n- item ${n} two with **bold** text\n- item ${n} three`;
-    else if (options.quotes && n % 10 === 8) block = `> Quoted ${n} with \`code\` and ~~struck~~ text\n> over two lines`;
-    else block = `${word} ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
+    else if (options.quotes && n % 10 === 8)
+      block = `> Quoted ${n} with \`code\` and ~~struck~~ text\n> over two lines`;
+    else
+      block = `${word} ${n} has *some* text, a [link](https://example.com/${n}) and <u>underlined</u> words to read through.`;
     if (!targetPlaced && size >= bytes / 2) {
       block = 'The edit target alpha sits here.';
       targetPlaced = true;

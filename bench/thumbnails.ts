@@ -38,10 +38,33 @@ async function makeImages(count: number): Promise<Sample[]> {
   for (let i = 0; i < count; i++) {
     const kind = i % 4;
     const [width, height] = kind === 3 ? [2400, 1600] : kind === 2 ? [1920, 1080] : [4032, 3024];
-    const base = sharp({ create: { width, height, channels: 3, background: { r: 40 + i, g: 90, b: 160 }, noise: { type: 'gaussian', mean: 120 + i, sigma: 40 } } });
-    if (kind === 2) samples.push({ name: `screen-${i}.png`, contentType: 'image/png', data: await base.png({ compressionLevel: 6 }).toBuffer() });
-    else if (kind === 3) samples.push({ name: `photo-${i}.webp`, contentType: 'image/webp', data: await base.webp({ quality: 80 }).toBuffer() });
-    else samples.push({ name: `IMG_${i}.jpg`, contentType: 'image/jpeg', data: await base.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer() });
+    const base = sharp({
+      create: {
+        width,
+        height,
+        channels: 3,
+        background: { r: 40 + i, g: 90, b: 160 },
+        noise: { type: 'gaussian', mean: 120 + i, sigma: 40 },
+      },
+    });
+    if (kind === 2)
+      samples.push({
+        name: `screen-${i}.png`,
+        contentType: 'image/png',
+        data: await base.png({ compressionLevel: 6 }).toBuffer(),
+      });
+    else if (kind === 3)
+      samples.push({
+        name: `photo-${i}.webp`,
+        contentType: 'image/webp',
+        data: await base.webp({ quality: 80 }).toBuffer(),
+      });
+    else
+      samples.push({
+        name: `IMG_${i}.jpg`,
+        contentType: 'image/jpeg',
+        data: await base.jpeg({ quality: 90 }).withMetadata({ orientation: 6 }).toBuffer(),
+      });
   }
   return samples;
 }
@@ -67,7 +90,8 @@ const rawSharp = (sample: Sample) =>
     .toBuffer();
 
 const key = generateDataKey();
-const folioRender = async (sample: Sample) => encryptThumbnail(key, randomUUID(), '1024_fit', (await renderThumbnail(sample.data, LIMITS)).data);
+const folioRender = async (sample: Sample) =>
+  encryptThumbnail(key, randomUUID(), '1024_fit', (await renderThumbnail(sample.data, LIMITS)).data);
 
 async function renderPasses(samples: Sample[]): Promise<void> {
   // One warm-up of each, then alternate so neither pass gets a quieter machine.
@@ -82,7 +106,9 @@ async function renderPasses(samples: Sample[]): Promise<void> {
   const best = (values: number[]) => Math.max(...values);
   say(`render, ${samples.length} images (${describe(samples)}), ${CONCURRENCY} at a time, best of 3:`);
   say(`  raw sharp (orient, resize, JPEG):                 ${best(raw).toFixed(1)} thumbnails/s`);
-  say(`  Folio render (checks, limits, encode, encrypt):   ${best(folio).toFixed(1)} thumbnails/s  (${(best(folio) / best(raw)).toFixed(2)}× raw)`);
+  say(
+    `  Folio render (checks, limits, encode, encrypt):   ${best(folio).toFixed(1)} thumbnails/s  (${(best(folio) / best(raw)).toFixed(2)}× raw)`,
+  );
 }
 
 /** HEVC HEIC goes through the WASM decoder in a worker thread: its own figure, as raw sharp cannot read it. */
@@ -97,7 +123,9 @@ async function heicPass(): Promise<void> {
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  say(`HEIC 1600×1200 (HEVC, WASM libheif in a worker thread): median ${percentile(times, 50).toFixed(0)} ms per thumbnail`);
+  say(
+    `HEIC 1600×1200 (HEVC, WASM libheif in a worker thread): median ${percentile(times, 50).toFixed(0)} ms per thumbnail`,
+  );
 }
 
 function describe(samples: Sample[]): string {
@@ -106,25 +134,45 @@ function describe(samples: Sample[]): string {
 }
 
 async function endToEnd(samples: Sample[]): Promise<void> {
-  const stack = await startEphemeralStack({ label: 'bench-thumbs', keep: Boolean(process.env.FOLIO_BENCH_KEEP), env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() } });
+  const stack = await startEphemeralStack({
+    label: 'bench-thumbs',
+    keep: Boolean(process.env.FOLIO_BENCH_KEEP),
+    env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() },
+  });
   const knex = createDb(stack.databaseUrl);
   try {
     const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 64 * 1024 ** 3 });
-    const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: `bench-${randomUUID()}@example.test` });
-    const { access_token: token } = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 86_400_000 });
+    const user = await createUser(knex, {
+      workspaceUuid: workspace.uuid,
+      email: `bench-${randomUUID()}@example.test`,
+    });
+    const { access_token: token } = await issueAccessToken(knex, {
+      workspaceUuid: workspace.uuid,
+      userUuid: user.uuid,
+      scopes: [...SCOPES],
+      expiresInMs: 86_400_000,
+    });
     const upload = async (sample: Sample, n: number): Promise<string> => {
       const response = await fetch(`${stack.apiUrl}/v1/drive/files`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `${n}-${sample.name}`, content_type: sample.contentType, data: sample.data.toString('base64') }),
+        body: JSON.stringify({
+          name: `${n}-${sample.name}`,
+          content_type: sample.contentType,
+          data: sample.data.toString('base64'),
+        }),
       });
-      if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`upload answered ${response.status}: ${await response.text()}`);
       return ((await response.json()) as { uuid: string }).uuid;
     };
     // A benchmark may poll: the figure is the time until the row says has_preview, to within the poll interval.
     const previewed = async (uuids: string[]) => {
       for (;;) {
-        const rows = await knex('drive_items').whereIn('uuid', uuids).where({ has_preview: true }).count<{ count: string }[]>('uuid as count');
+        const rows = await knex('drive_items')
+          .whereIn('uuid', uuids)
+          .where({ has_preview: true })
+          .count<{ count: string }[]>('uuid as count');
         if (Number(rows[0]!.count) === uuids.length) return;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -140,7 +188,9 @@ async function endToEnd(samples: Sample[]): Promise<void> {
     }
     latencies.sort((a, b) => a - b);
     say(`upload complete → has_preview: true, ${UPLOADS} simple uploads one at a time (same images):`);
-    say(`  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+    say(
+      `  p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, min ${latencies[0]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
+    );
 
     const uuids: string[] = [];
     let firstCompleted = 0;
@@ -151,15 +201,21 @@ async function endToEnd(samples: Sample[]): Promise<void> {
     const lastCompleted = performance.now();
     await previewed(uuids);
     const done = performance.now();
-    say(`burst of ${BURST} uploads sent back to back: all previews ${(done - lastCompleted).toFixed(0)} ms after the last upload completed;`);
-    say(`  worker throughput ${(BURST / ((done - firstCompleted) / 1000)).toFixed(1)} thumbnails/s (first upload complete → last has_preview, uploads competing for the same cores)`);
+    say(
+      `burst of ${BURST} uploads sent back to back: all previews ${(done - lastCompleted).toFixed(0)} ms after the last upload completed;`,
+    );
+    say(
+      `  worker throughput ${(BURST / ((done - firstCompleted) / 1000)).toFixed(1)} thumbnails/s (first upload complete → last has_preview, uploads competing for the same cores)`,
+    );
   } finally {
     await knex.destroy();
     await stack.stop();
   }
 }
 
-say(`thumbnails benchmark, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}`);
+say(
+  `thumbnails benchmark, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, sharp ${sharp.versions.sharp} / libvips ${sharp.versions.vips}`,
+);
 const samples = await makeImages(IMAGES);
 await renderPasses(samples);
 await heicPass();

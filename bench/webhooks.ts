@@ -24,15 +24,22 @@ if (process.argv[2] !== '--measure') {
   // The suite's stack with a deployment's defaults where the suite sets its own for its tests: connections kept 4 s
   // (the suite keeps them 10 minutes to count them), and no tracing (the suite traces to a receiver of its own; a
   // deployment traces only when an OTLP endpoint is set, and the bare engine beside it is not traced either).
-  const teardown = await startSuiteStack({ provide: (_key: string, value: Record<string, string>) => (env = value) } as never, {
-    label: 'bench',
-    env: { FOLIO_WEBHOOK_KEEP_ALIVE: '4s', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-  });
+  const teardown = await startSuiteStack(
+    { provide: (_key: string, value: Record<string, string>) => (env = value) } as never,
+    {
+      label: 'bench',
+      env: { FOLIO_WEBHOOK_KEEP_ALIVE: '4s', OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+    },
+  );
   try {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', here, '--measure', process.argv[2] ?? '600', process.argv[3] ?? '16'], {
-      env: { ...process.env, ...env, FOLIO_LOG_LEVEL: 'warn' },
-      stdio: 'inherit',
-    });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', here, '--measure', process.argv[2] ?? '600', process.argv[3] ?? '16'],
+      {
+        env: { ...process.env, ...env, FOLIO_LOG_LEVEL: 'warn' },
+        stdio: 'inherit',
+      },
+    );
     process.exitCode = child.status ?? 1;
   } finally {
     await teardown();
@@ -74,13 +81,17 @@ function stackProcesses(root: string, ports: { temporal: string; minio: string }
       continue;
     }
     if (args.includes('start-dev') && args.includes(ports.temporal)) found.temporal = Number(pid);
-    if (args.some((arg) => arg.endsWith(`:${ports.minio}`)) && args.includes('server')) found.minio ??= Number(pid);
+    if (args.some((arg) => arg.endsWith(`:${ports.minio}`)) && args.includes('server'))
+      found.minio ??= Number(pid);
   }
   return found;
 }
 
 /** The CPU each part of the stack has used so far, in ms, by process; PostgreSQL's backends by pid. */
-async function cpuSnapshot(processes: Record<string, number>, backendPids: () => Promise<number[]>): Promise<Record<string, number>> {
+async function cpuSnapshot(
+  processes: Record<string, number>,
+  backendPids: () => Promise<number[]>,
+): Promise<Record<string, number>> {
   const snapshot: Record<string, number> = {};
   for (const [name, pid] of Object.entries(processes)) snapshot[name] = processCpuMs(pid);
   const own = process.cpuUsage();
@@ -103,7 +114,11 @@ async function cpuSnapshot(processes: Record<string, number>, backendPids: () =>
 }
 
 /** CPU ms per workflow between two snapshots, part by part (PostgreSQL's backends summed), as one line. */
-function cpuPerWorkflow(before: Record<string, number>, after: Record<string, number>, count: number): string {
+function cpuPerWorkflow(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  count: number,
+): string {
   const parts = new Map<string, number>();
   const threads = new Map<string, number>();
   for (const [key, ms] of Object.entries(after)) {
@@ -115,12 +130,16 @@ function cpuPerWorkflow(before: Record<string, number>, after: Record<string, nu
     parts.set(name, (parts.get(name) ?? 0) + (ms - (before[key] ?? 0)) / count);
   }
   const total = [...parts.values()].reduce((sum, ms) => sum + ms, 0);
-  const list = (entries: Map<string, number>) => [...entries].map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
+  const list = (entries: Map<string, number>) =>
+    [...entries].map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ');
   return `${total.toFixed(1)} ms (${list(parts)}; the worker's threads: ${list(threads)})`;
 }
 
 /** One workflow's history events, counted by type, and the total. */
-async function historyEvents(client: import('@temporalio/client').Client, workflowId: string): Promise<string> {
+async function historyEvents(
+  client: import('@temporalio/client').Client,
+  workflowId: string,
+): Promise<string> {
   const { temporal } = (await import('@temporalio/proto')).default;
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const counts = new Map<string, number>();
@@ -132,11 +151,17 @@ async function historyEvents(client: import('@temporalio/client').Client, workfl
 }
 
 /** Runs `count` tasks with at most `concurrency` at once. */
-async function pool(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+async function pool(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 /** Sends one message over SMTP and answers when the server has accepted it (250 after the data). */
@@ -178,8 +203,15 @@ async function measure(events: number, concurrency: number) {
   const root = process.env.FOLIO_TEST_ROOT!;
   // The stack's database backends (the worker's and this process's pools); the server may be shared with others.
   const backendPids = async () =>
-    ((await db().raw('select pid from pg_stat_activity where datname = current_database()')).rows as { pid: number }[]).map((row) => row.pid);
-  const processes = stackProcesses(root, { temporal: config().temporal.address.split(':').pop()!, minio: new URL(process.env.FOLIO_S3_ENDPOINT!).port });
+    (
+      (await db().raw('select pid from pg_stat_activity where datname = current_database()')).rows as {
+        pid: number;
+      }[]
+    ).map((row) => row.pid);
+  const processes = stackProcesses(root, {
+    temporal: config().temporal.address.split(':').pop()!,
+    minio: new URL(process.env.FOLIO_S3_ENDPOINT!).port,
+  });
   const cpu = () => cpuSnapshot(processes, backendPids);
 
   // The bare engine: same server, same concurrency, a worker of its own on its own task queue.
@@ -202,7 +234,10 @@ async function measure(events: number, concurrency: number) {
       bareIds.push(workflowId);
       await client.workflow.execute('benchNoopWorkflow', { workflowId, taskQueue: 'folio-bench-noop' });
     });
-    return { seconds: (performance.now() - started) / 1000, cpu: cpuPerWorkflow(before, await cpu(), bareCount) };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      cpu: cpuPerWorkflow(before, await cpu(), bareCount),
+    };
   };
   const bareBefore = await bare();
 
@@ -239,7 +274,8 @@ async function measure(events: number, concurrency: number) {
     await pool(count, concurrency, async (index) => {
       if (pacedPerSecond) {
         const due = begin + (index / pacedPerSecond) * 1000;
-        if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+        if (due > performance.now())
+          await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
       }
       const at = performance.now() + offset;
       const result = await deliver(mailbox.uuid, raw);
@@ -255,7 +291,12 @@ async function measure(events: number, concurrency: number) {
     }
     const seconds = (Math.max(...ids.map((id) => firstPost.get(id)!)) - (begin + offset)) / 1000;
     const latencies = ids.map((id) => firstPost.get(id)! - sentAt.get(id)!);
-    return { rate: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), eventUuids };
+    return {
+      rate: count / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      eventUuids,
+    };
   };
 
   const folioBefore = await cpu();
@@ -266,20 +307,38 @@ async function measure(events: number, concurrency: number) {
   await running;
   await connection.close();
   const bareRate = (2 * bareCount) / (bareBefore.seconds + bareAfter.seconds);
-  console.log(`bare engine: ${bareRate.toFixed(1)} workflows/s (${2 * bareCount} no-op workflows with one no-op activity, half before and half after the deliveries, concurrency ${concurrency}; ${(bareCount / bareBefore.seconds).toFixed(1)}/s before, ${(bareCount / bareAfter.seconds).toFixed(1)}/s after)`);
-  console.log(`deliveries: ${sustained.rate.toFixed(1)}/s sustained over ${events} events (${(sustained.rate / bareRate).toFixed(2)}× the bare engine)`);
+  console.log(
+    `bare engine: ${bareRate.toFixed(1)} workflows/s (${2 * bareCount} no-op workflows with one no-op activity, half before and half after the deliveries, concurrency ${concurrency}; ${(bareCount / bareBefore.seconds).toFixed(1)}/s before, ${(bareCount / bareAfter.seconds).toFixed(1)}/s after)`,
+  );
+  console.log(
+    `deliveries: ${sustained.rate.toFixed(1)}/s sustained over ${events} events (${(sustained.rate / bareRate).toFixed(2)}× the bare engine)`,
+  );
   console.log(`CPU per bare workflow: ${bareBefore.cpu} before, ${bareAfter.cpu} after`);
   console.log(`CPU per delivery (email stored, event recorded, workflow, POST): ${folioCpu}`);
   console.log(`history events of one bare workflow: ${await historyEvents(client, bareIds[0]!)}`);
-  console.log(`history events of the first delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids[0]!))}`);
-  console.log(`history events of the last delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids.at(-1)!))}`);
+  console.log(
+    `history events of the first delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids[0]!))}`,
+  );
+  console.log(
+    `history events of the last delivery: ${await historyEvents(client, webhookDeliveryWorkflowId(destination.uuid, sustained.eventUuids.at(-1)!))}`,
+  );
   // More than one attempt per event means an attempt ran twice (a workflow task or heartbeat timed out on the loaded
   // machine, and the claim closed the first run as interrupted), which costs a second attempt.
-  const attempts = await db()('webhook_attempts').where({ destination_uuid: destination.uuid }).select(db().raw('count(*)::int as attempts'), db().raw(`count(*) filter (where error_class = 'interrupted')::int as interrupted`)).first();
-  console.log(`attempts recorded: ${attempts.attempts} for ${events} events (${attempts.interrupted} interrupted)`);
+  const attempts = await db()('webhook_attempts')
+    .where({ destination_uuid: destination.uuid })
+    .select(
+      db().raw('count(*)::int as attempts'),
+      db().raw(`count(*) filter (where error_class = 'interrupted')::int as interrupted`),
+    )
+    .first();
+  console.log(
+    `attempts recorded: ${attempts.attempts} for ${events} events (${attempts.interrupted} interrupted)`,
+  );
   const half = bareRate / 2;
   const paced = await run(Math.min(events, Math.round(half * 20)), half);
-  console.log(`email deliver → first POST at ${half.toFixed(1)}/s (half the bare rate): p50 ${paced.p50.toFixed(0)} ms, p99 ${paced.p99.toFixed(0)} ms`);
+  console.log(
+    `email deliver → first POST at ${half.toFixed(1)}/s (half the bare rate): p50 ${paced.p50.toFixed(0)} ms, p99 ${paced.p99.toFixed(0)} ms`,
+  );
 
   // SMTP DATA end → first POST, one message at a time.
   const smtpLatencies: number[] = [];
@@ -289,7 +348,9 @@ async function measure(events: number, concurrency: number) {
     while (receiver.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
     smtpLatencies.push(receiver.requests[before]!.at - accepted);
   }
-  console.log(`SMTP DATA end → first POST (30 messages, one at a time): p50 ${percentile(smtpLatencies, 50).toFixed(0)} ms, p99 ${percentile(smtpLatencies, 99).toFixed(0)} ms`);
+  console.log(
+    `SMTP DATA end → first POST (30 messages, one at a time): p50 ${percentile(smtpLatencies, 50).toFixed(0)} ms, p99 ${percentile(smtpLatencies, 99).toFixed(0)} ms`,
+  );
 
   await receiver.close();
   await closeTemporalClient();

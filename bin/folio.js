@@ -6,7 +6,9 @@
 // the checkout, never a stale build).
 import { existsSync } from 'node:fs';
 
-const builds = ['../dist/cli-bundle/folio.mjs', '../dist/cli/folio.js'].map((path) => new URL(path, import.meta.url));
+const builds = ['../dist/cli-bundle/folio.mjs', '../dist/cli/folio.js'].map(
+  (path) => new URL(path, import.meta.url),
+);
 const source = new URL('../cli/folio.ts', import.meta.url);
 const build = builds.find((url) => existsSync(url));
 if (build && !(process.env.FOLIO_CLI_FROM_SOURCE && existsSync(source))) {

@@ -2,7 +2,13 @@
 // sessions that links started (list, revoke).
 import type { Command } from 'commander';
 import { presentAdminSession } from '../api/presenters/admin-sessions.js';
-import { createSignInLink, endSession, endUserSessions, listSessions, signInUrl } from '../domain/admin/sessions.js';
+import {
+  createSignInLink,
+  endSession,
+  endUserSessions,
+  listSessions,
+  signInUrl,
+} from '../domain/admin/sessions.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
 
@@ -20,7 +26,13 @@ export function registerAdminCommands(program: Command, output: Output): void {
     .action(async (options) => {
       const link = await createSignInLink(db(), { user: options.user, workspaceUuid: options.workspace });
       output(
-        { url: signInUrl(config().admin.url, link.token), expires_at: link.expiresAt.toISOString(), user_uuid: link.userUuid, workspace_uuid: link.workspaceUuid, email: link.email },
+        {
+          url: signInUrl(config().admin.url, link.token),
+          expires_at: link.expiresAt.toISOString(),
+          user_uuid: link.userUuid,
+          workspace_uuid: link.workspaceUuid,
+          email: link.email,
+        },
         options,
       );
     });
@@ -29,21 +41,33 @@ export function registerAdminCommands(program: Command, output: Output): void {
   sessions
     .command('list')
     .description('Live sessions, newest first (--all: ended ones too, kept 30 days).')
-    .option('--user <uuid or email>', 'only this user\'s')
+    .option('--user <uuid or email>', "only this user's")
     .option('--all', 'include sessions that ended')
     .option('--json', 'print one JSON object')
     .action(async (options) => {
-      output({ object: 'list', data: (await listSessions(db(), { user: options.user, all: options.all })).map(presentAdminSession) }, options);
+      output(
+        {
+          object: 'list',
+          data: (await listSessions(db(), { user: options.user, all: options.all })).map(presentAdminSession),
+        },
+        options,
+      );
     });
   sessions
     .command('revoke')
-    .description('End a session now (or every session of --user); the browser is signed out on its next request.')
+    .description(
+      'End a session now (or every session of --user); the browser is signed out on its next request.',
+    )
     .argument('[session]', 'session uuid')
     .option('--user <uuid>', 'end every live session of this user')
     .option('--json', 'print one JSON object')
     .action(async (session: string | undefined, options) => {
-      if ((session === undefined) === (options.user === undefined)) throw new Error('Name a session uuid or --user, not both.');
-      const revoked = session !== undefined ? Number(await endSession(db(), session, 'revoked')) : await endUserSessions(db(), options.user);
+      if ((session === undefined) === (options.user === undefined))
+        throw new Error('Name a session uuid or --user, not both.');
+      const revoked =
+        session !== undefined
+          ? Number(await endSession(db(), session, 'revoked'))
+          : await endUserSessions(db(), options.user);
       output({ revoked }, options);
     });
 }

@@ -24,17 +24,63 @@ const GROUPS: Record<string, Group> = {
   workspace: { description: 'Workspaces and their storage pools.', server: true, load: operator },
   user: { description: 'People.', server: true, load: operator },
   token: { description: 'User access tokens.', server: true, load: operator },
-  apikey: { description: 'Workspace API keys (refused by Drive, Documents and Email routes, which act for a person).', server: true, load: operator },
-  share: { description: 'Sharing of Drive files and folders and of documents: grants and public links (docs/drive-sharing.md).', server: true, load: operator },
-  admin: { description: 'The admin app: sign-in links and sessions (docs/admin-app.md).', server: true, load: async () => (await import('./admin.js')).registerAdminCommands },
-  mailbox: { description: 'Mailboxes of a workspace, their members and filter rules (docs/webhooks.md).', server: true, load: mail },
-  email: { description: 'Store messages from .eml files (inbound SMTP does the same for live mail).', server: true, load: mail },
-  webhook: { description: 'Webhook destinations of a workspace (docs/webhooks.md).', server: true, load: webhooks },
-  delivery: { description: 'Deliveries in flight, one per (destination, event): docs/webhooks-on-call.md.', server: true, load: webhooks },
-  'master-key': { description: 'Master keys: rotate every wrapped key to the current one, and see how far it got (docs/operations.md).', server: true, load: async () => (await import('./master-key.js')).registerMasterKeyCommands },
-  'push-client': { description: 'Server-managed push clients for Drive push subscriptions (docs/drive-push.md).', server: true, load: async () => (await import('./push.js')).registerPushCommands },
-  drive: { description: 'Your Drive over the API: put, get, ls, sync (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./drive.js')).registerDriveCommands },
-  docs: { description: 'Documents over the API: get, edit (FOLIO_URL, FOLIO_TOKEN).', server: false, load: async () => (await import('./docs.js')).registerDocsCommands },
+  apikey: {
+    description: 'Workspace API keys (refused by Drive, Documents and Email routes, which act for a person).',
+    server: true,
+    load: operator,
+  },
+  share: {
+    description:
+      'Sharing of Drive files and folders and of documents: grants and public links (docs/drive-sharing.md).',
+    server: true,
+    load: operator,
+  },
+  admin: {
+    description: 'The admin app: sign-in links and sessions (docs/admin-app.md).',
+    server: true,
+    load: async () => (await import('./admin.js')).registerAdminCommands,
+  },
+  mailbox: {
+    description: 'Mailboxes of a workspace, their members and filter rules (docs/webhooks.md).',
+    server: true,
+    load: mail,
+  },
+  email: {
+    description: 'Store messages from .eml files (inbound SMTP does the same for live mail).',
+    server: true,
+    load: mail,
+  },
+  webhook: {
+    description: 'Webhook destinations of a workspace (docs/webhooks.md).',
+    server: true,
+    load: webhooks,
+  },
+  delivery: {
+    description: 'Deliveries in flight, one per (destination, event): docs/webhooks-on-call.md.',
+    server: true,
+    load: webhooks,
+  },
+  'master-key': {
+    description:
+      'Master keys: rotate every wrapped key to the current one, and see how far it got (docs/operations.md).',
+    server: true,
+    load: async () => (await import('./master-key.js')).registerMasterKeyCommands,
+  },
+  'push-client': {
+    description: 'Server-managed push clients for Drive push subscriptions (docs/drive-push.md).',
+    server: true,
+    load: async () => (await import('./push.js')).registerPushCommands,
+  },
+  drive: {
+    description: 'Your Drive over the API: put, get, ls, sync (FOLIO_URL, FOLIO_TOKEN).',
+    server: false,
+    load: async () => (await import('./drive.js')).registerDriveCommands,
+  },
+  docs: {
+    description: 'Documents over the API: get, edit (FOLIO_URL, FOLIO_TOKEN).',
+    server: false,
+    load: async () => (await import('./docs.js')).registerDocsCommands,
+  },
 };
 
 /** The group a command line names: `folio <group> …`, or `folio help <group>`. */
@@ -44,7 +90,9 @@ function groupOf(argv: string[]): string | undefined {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const program = new Command('folio').description('Operate a Folio installation, and use its Drive and Documents.').showHelpAfterError();
+  const program = new Command('folio')
+    .description('Operate a Folio installation, and use its Drive and Documents.')
+    .showHelpAfterError();
   const name = groupOf(argv.slice(2));
   const group = name ? GROUPS[name]! : undefined;
   if (group) {
@@ -52,9 +100,11 @@ async function main(argv: string[]): Promise<void> {
     const register = await group.load();
     register(program, output);
     // A module registers every command of its group; each takes its help line from the table.
-    for (const command of program.commands) command.description(GROUPS[command.name()]?.description ?? command.description());
+    for (const command of program.commands)
+      command.description(GROUPS[command.name()]?.description ?? command.description());
   } else {
-    for (const [groupName, { description }] of Object.entries(GROUPS)) program.command(groupName).description(description);
+    for (const [groupName, { description }] of Object.entries(GROUPS))
+      program.command(groupName).description(description);
   }
   try {
     await program.parseAsync(argv);

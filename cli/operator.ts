@@ -4,7 +4,15 @@ import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/acco
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
 import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
-import { GRANT_ROLES, acceptGrant, createPublicLink, grantAccess, removePublicLink, revokeGrant, type GrantPrincipal } from '../domain/drive/sharing.js';
+import {
+  GRANT_ROLES,
+  acceptGrant,
+  createPublicLink,
+  grantAccess,
+  removePublicLink,
+  revokeGrant,
+  type GrantPrincipal,
+} from '../domain/drive/sharing.js';
 import type { ItemKind } from '../domain/drive/rows.js';
 import { grantDocumentAccess, revokeDocumentGrant } from '../domain/documents/grants.js';
 import type { GrantRole } from '../domain/roles.js';
@@ -15,29 +23,40 @@ import type { Output } from './output.js';
 
 function positiveInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isSafeInteger(number) || number <= 0) throw new InvalidArgumentError('must be a positive integer');
+  if (!Number.isSafeInteger(number) || number <= 0)
+    throw new InvalidArgumentError('must be a positive integer');
   return number;
 }
 
 function scopeList(value: string): Scope[] {
-  const scopes = value.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length || !scopes.length) {
-    throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`);
+    throw new InvalidArgumentError(
+      `unknown scope ${unknown.join(', ') || '(none)'}; known: ${SCOPES.join(', ')}`,
+    );
   }
   return scopes as Scope[];
 }
 
 // Not .choices(): operators (and the sharing tests) read "must be one of …", which commander's own message is not.
 function grantRole(value: string): GrantRole {
-  if (!(GRANT_ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
+  if (!(GRANT_ROLES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${GRANT_ROLES.join(', ')}`);
   return value as GrantRole;
 }
 
 /** Exactly one of --file, --folder (and, for grants, --document) names what is shared. */
-function shareTarget(options: { file?: string; folder?: string; document?: string }): { kind: ItemKind | 'document'; uuid: string } {
+function shareTarget(options: { file?: string; folder?: string; document?: string }): {
+  kind: ItemKind | 'document';
+  uuid: string;
+} {
   const given = (['file', 'folder', 'document'] as const).filter((key) => options[key] !== undefined);
-  if (given.length !== 1) throw new Error('Name exactly one item: --file ID or --folder ID (or, for a grant, --document ID).');
+  if (given.length !== 1)
+    throw new Error('Name exactly one item: --file ID or --folder ID (or, for a grant, --document ID).');
   return { kind: given[0]!, uuid: options[given[0]!]! };
 }
 
@@ -54,8 +73,11 @@ const isDocumentGrant = async (uuid: string) =>
   isUuid(uuid) && Boolean(await db()('document_grants').where({ uuid }).first('uuid'));
 
 function sharePrincipal(options: { user?: string; workspace?: string }): GrantPrincipal {
-  if ((options.user === undefined) === (options.workspace === undefined)) throw new Error('Name exactly one principal: --user U or --workspace WS.');
-  return options.user !== undefined ? { type: 'user', userUuid: options.user } : { type: 'workspace', workspaceUuid: options.workspace! };
+  if ((options.user === undefined) === (options.workspace === undefined))
+    throw new Error('Name exactly one principal: --user U or --workspace WS.');
+  return options.user !== undefined
+    ? { type: 'user', userUuid: options.user }
+    : { type: 'workspace', workspaceUuid: options.workspace! };
 }
 
 export function registerOperatorCommands(program: Command, output: Output): void {
@@ -73,10 +95,20 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .command('create')
     .description('Create a workspace.')
     .requiredOption('--name <name>', 'workspace name')
-    .option('--storage-limit <bytes>', 'storage pool in bytes (default FOLIO_DEFAULT_STORAGE_LIMIT)', positiveInteger)
+    .option(
+      '--storage-limit <bytes>',
+      'storage pool in bytes (default FOLIO_DEFAULT_STORAGE_LIMIT)',
+      positiveInteger,
+    )
     .option('--json', 'print one JSON object')
     .action(async (options) => {
-      output(await createWorkspace(db(), { name: options.name, storageLimitBytes: options.storageLimit ?? config().defaultStorageLimit }), options);
+      output(
+        await createWorkspace(db(), {
+          name: options.name,
+          storageLimitBytes: options.storageLimit ?? config().defaultStorageLimit,
+        }),
+        options,
+      );
     });
   workspace
     .command('set-storage-limit')
@@ -85,7 +117,8 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .argument('<bytes>', 'new pool size in bytes', positiveInteger)
     .option('--json', 'print one JSON object')
     .action(async (workspaceUuid: string, bytes: number, options) => {
-      if (!(await setStorageLimit(db(), workspaceUuid, bytes))) throw new Error(`No workspace ${workspaceUuid}`);
+      if (!(await setStorageLimit(db(), workspaceUuid, bytes)))
+        throw new Error(`No workspace ${workspaceUuid}`);
       output({ uuid: workspaceUuid, storage_limit_bytes: bytes }, options);
     });
 
@@ -124,7 +157,12 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .action(async (options) => {
       const expiresInMs = options.expiresIn ? options.expiresIn * 1000 : config().tokenTtlMs;
       output(
-        await issueAccessToken(db(), { userUuid: options.user, workspaceUuid: options.workspace, scopes: options.scopes, expiresInMs }),
+        await issueAccessToken(db(), {
+          userUuid: options.user,
+          workspaceUuid: options.workspace,
+          scopes: options.scopes,
+          expiresInMs,
+        }),
         options,
       );
     });
@@ -150,14 +188,20 @@ export function registerOperatorCommands(program: Command, output: Output): void
   const share = program.command('share');
   share
     .command('grant')
-    .description('Give a user, or every member of the workspace, a role on a file, a folder (and its subtree) or a document.')
+    .description(
+      'Give a user, or every member of the workspace, a role on a file, a folder (and its subtree) or a document.',
+    )
     .option('--file <uuid>', 'file uuid')
     .option('--folder <uuid>', 'folder uuid')
     .option('--document <uuid>', 'document uuid')
-    .option('--user <uuid>', 'a user of the item\'s workspace')
+    .option('--user <uuid>', "a user of the item's workspace")
     .option('--workspace <uuid>', "the item's workspace: every member")
     .requiredOption('--role <role>', GRANT_ROLES.join(', '), grantRole)
-    .addOption(new Option('--status <status>', 'pending (no access until accepted) or accepted').choices(['pending', 'accepted']).default('accepted'))
+    .addOption(
+      new Option('--status <status>', 'pending (no access until accepted) or accepted')
+        .choices(['pending', 'accepted'])
+        .default('accepted'),
+    )
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = shareTarget(options);
@@ -166,7 +210,9 @@ export function registerOperatorCommands(program: Command, output: Output): void
         // Documents keep their own grants (domain/documents/grants.ts).
         const documentGrant = await grantDocumentAccess(db(), {
           documentUuid: target.uuid,
-          ...(principal.type === 'user' ? { principalUserUuid: principal.userUuid } : { principalWorkspaceUuid: principal.workspaceUuid }),
+          ...(principal.type === 'user'
+            ? { principalUserUuid: principal.userUuid }
+            : { principalWorkspaceUuid: principal.workspaceUuid }),
           role: options.role,
           status: options.status,
         });
@@ -174,7 +220,15 @@ export function registerOperatorCommands(program: Command, output: Output): void
         return;
       }
       const kind = target.kind;
-      const grant = await db().transaction((tx) => grantAccess(tx, { itemUuid: target.uuid, kind, principal, role: options.role, status: options.status }));
+      const grant = await db().transaction((tx) =>
+        grantAccess(tx, {
+          itemUuid: target.uuid,
+          kind,
+          principal,
+          role: options.role,
+          status: options.status,
+        }),
+      );
       output({ uuid: grant.uuid }, options);
     });
   share
@@ -184,7 +238,9 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .option('--json', 'print one JSON object')
     .action(async (grantUuid: string, options) => {
       if (await isDocumentGrant(grantUuid)) {
-        throw new Error('share accept is for file and folder grants; run share grant --document … --status accepted again for a document.');
+        throw new Error(
+          'share accept is for file and folder grants; run share grant --document … --status accepted again for a document.',
+        );
       }
       output(presentAccess(await db().transaction((tx) => acceptGrant(tx, grantUuid))), options);
     });
@@ -209,7 +265,9 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = driveTarget(options);
-      const link = await db().transaction((tx) => createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()));
+      const link = await db().transaction((tx) =>
+        createPublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()),
+      );
       output(presentPublicLink(link), options);
     });
   share
@@ -220,8 +278,9 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const target = driveTarget(options);
-      const removed = await db().transaction((tx) => removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()));
+      const removed = await db().transaction((tx) =>
+        removePublicLink(tx, { itemUuid: target.uuid, kind: target.kind }, publicLinkKeys()),
+      );
       output({ removed: removed ? presentPublicLink(removed) : null }, options);
     });
 }
-

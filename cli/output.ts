@@ -6,5 +6,6 @@ export const output: Output = (result, options) => {
     process.stdout.write(JSON.stringify(result) + '\n');
     return;
   }
-  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+  for (const [key, value] of Object.entries(result))
+    process.stdout.write(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
 };

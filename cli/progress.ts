@@ -10,9 +10,13 @@ export interface ProgressReporter {
   done: () => void;
 }
 
-export async function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr): Promise<ProgressReporter> {
+export async function progressReporter(
+  label: string,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<ProgressReporter> {
   const started = performance.now();
-  const rate = (bytes: number) => `${(bytes / 1e6 / Math.max((performance.now() - started) / 1000, 1e-3)).toFixed(1)} MB/s`;
+  const rate = (bytes: number) =>
+    `${(bytes / 1e6 / Math.max((performance.now() - started) / 1000, 1e-3)).toFixed(1)} MB/s`;
   if (stream.isTTY) {
     const { default: cliProgress } = await import('cli-progress');
     const bar = new cliProgress.SingleBar(
@@ -27,7 +31,11 @@ export async function progressReporter(label: string, stream: NodeJS.WriteStream
     let begun = false;
     return {
       onProgress: (progress) => {
-        const payload = { done: mb(progress.bytesDone), size: mb(progress.bytesTotal), rate: rate(progress.bytesDone) };
+        const payload = {
+          done: mb(progress.bytesDone),
+          size: mb(progress.bytesTotal),
+          rate: rate(progress.bytesDone),
+        };
         // An empty file is done at once: a bar of 0 bytes would divide by zero, so it counts as one unit.
         const total = Math.max(progress.bytesTotal, 1);
         const value = progress.bytesTotal ? progress.bytesDone : progress.partsDone;
@@ -41,11 +49,15 @@ export async function progressReporter(label: string, stream: NodeJS.WriteStream
   let lastTenth = -1;
   return {
     onProgress: (progress) => {
-      const fraction = progress.bytesTotal ? progress.bytesDone / progress.bytesTotal : progress.partsDone / Math.max(progress.partsTotal, 1);
+      const fraction = progress.bytesTotal
+        ? progress.bytesDone / progress.bytesTotal
+        : progress.partsDone / Math.max(progress.partsTotal, 1);
       const tenth = Math.floor(fraction * 10);
       if (tenth === lastTenth) return;
       lastTenth = tenth;
-      stream.write(`${label} ${Math.round(fraction * 100)}% ${mb(progress.bytesDone)} of ${mb(progress.bytesTotal)} ${rate(progress.bytesDone)}\n`);
+      stream.write(
+        `${label} ${Math.round(fraction * 100)}% ${mb(progress.bytesDone)} of ${mb(progress.bytesTotal)} ${rate(progress.bytesDone)}\n`,
+      );
     },
     done: () => undefined,
   };

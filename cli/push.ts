@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { presentPushClient } from '../api/presenters/drive-push.js';
-import { createPushClient, listPushClients, PUSH_CLIENT_KINDS, removePushClient, type NewPushClient } from '../domain/drive/push.js';
+import {
+  createPushClient,
+  listPushClients,
+  PUSH_CLIENT_KINDS,
+  removePushClient,
+  type NewPushClient,
+} from '../domain/drive/push.js';
 import { isUuid } from '../domain/uuid.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
@@ -34,13 +40,25 @@ interface CreateOptions {
 function newClient(options: CreateOptions): NewPushClient {
   const workspaceUuid = options.workspace ?? null;
   if (options.kind === 'apns') {
-    const missing = (['keyFile', 'keyId', 'teamId', 'topic'] as const).filter((name) => options[name] === undefined);
+    const missing = (['keyFile', 'keyId', 'teamId', 'topic'] as const).filter(
+      (name) => options[name] === undefined,
+    );
     if (missing.length) throw new Error('an APNs client needs --key-file, --key-id, --team-id and --topic');
     // The key is read from a file so it never sits in a shell history or a process list.
     const key = readFileSync(options.keyFile!, 'utf8');
-    return { kind: 'apns', workspaceUuid, key, keyId: options.keyId!, teamId: options.teamId!, topic: options.topic!, environment: options.environment, address: options.apnsAddress };
+    return {
+      kind: 'apns',
+      workspaceUuid,
+      key,
+      keyId: options.keyId!,
+      teamId: options.teamId!,
+      topic: options.topic!,
+      environment: options.environment,
+      address: options.apnsAddress,
+    };
   }
-  if (options.subject === undefined) throw new Error('a Web Push client needs --subject (mailto: or https: contact for the push services)');
+  if (options.subject === undefined)
+    throw new Error('a Web Push client needs --subject (mailto: or https: contact for the push services)');
   return {
     kind: 'webpush',
     workspaceUuid,
@@ -55,22 +73,43 @@ export function registerPushCommands(program: Command, output: Output): void {
   const client = program.command('push-client');
   client
     .command('create')
-    .description('Create an APNs or Web Push client; prints its uuid (the push_client_uuid devices register with).')
+    .description(
+      'Create an APNs or Web Push client; prints its uuid (the push_client_uuid devices register with).',
+    )
     .addOption(new Option('--kind <kind>', 'provider').choices(PUSH_CLIENT_KINDS).makeOptionMandatory())
-    .option('--workspace <uuid>', 'only devices of this workspace may use it (default: any workspace)', uuidOption)
+    .option(
+      '--workspace <uuid>',
+      'only devices of this workspace may use it (default: any workspace)',
+      uuidOption,
+    )
     .option('--key-file <path>', 'APNs: the auth key file (.p8) from the Apple developer account')
     .option('--key-id <id>', 'APNs: the key id')
     .option('--team-id <id>', 'APNs: the team id')
     .option('--topic <topic>', 'APNs: the apns-topic, e.g. com.example.app.pushkit.fileprovider')
-    .addOption(new Option('--environment <env>', 'APNs: which APNs to send to').choices(['production', 'sandbox']).default('production'))
-    .option('--apns-address <host:port>', 'APNs: an APNs-compatible gateway to send to instead of Apple (a relay; tests)')
+    .addOption(
+      new Option('--environment <env>', 'APNs: which APNs to send to')
+        .choices(['production', 'sandbox'])
+        .default('production'),
+    )
+    .option(
+      '--apns-address <host:port>',
+      'APNs: an APNs-compatible gateway to send to instead of Apple (a relay; tests)',
+    )
     .option('--subject <contact>', 'Web Push: VAPID contact, mailto: or https:')
-    .option('--vapid-public-key <base64url>', 'Web Push: VAPID public key (generated with the private key when both are omitted)')
+    .option(
+      '--vapid-public-key <base64url>',
+      'Web Push: VAPID public key (generated with the private key when both are omitted)',
+    )
     .option('--vapid-private-key <base64url>', 'Web Push: VAPID private key')
-    .option('--endpoint-origin <origin...>', 'Web Push: push service origins devices may name (default: the browsers\' push services)')
+    .option(
+      '--endpoint-origin <origin...>',
+      "Web Push: push service origins devices may name (default: the browsers' push services)",
+    )
     .option('--json', 'print one JSON object')
     .action(async (options: CreateOptions) => {
-      const created = await db().transaction((tx) => createPushClient(tx, config().masterKey, newClient(options)));
+      const created = await db().transaction((tx) =>
+        createPushClient(tx, config().masterKey, newClient(options)),
+      );
       output(presentPushClient(created), options);
     });
   client

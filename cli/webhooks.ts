@@ -2,8 +2,24 @@
 // (list, retry now, terminate). The on-call runbook is docs/webhooks-on-call.md.
 import { userInfo } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
-import { presentAttemptPage, presentDailyStats, presentDelivery, presentDestination, presentDestinationWithSecret, presentSecrets } from '../api/presenters/webhooks.js';
-import { dailyStats, findDelivery, listAttempts, listDeliveries, resendDelivery, retryDeliveryNow, terminateDelivery, type DeliveryStateFilter } from '../domain/webhooks/deliveries.js';
+import {
+  presentAttemptPage,
+  presentDailyStats,
+  presentDelivery,
+  presentDestination,
+  presentDestinationWithSecret,
+  presentSecrets,
+} from '../api/presenters/webhooks.js';
+import {
+  dailyStats,
+  findDelivery,
+  listAttempts,
+  listDeliveries,
+  resendDelivery,
+  retryDeliveryNow,
+  terminateDelivery,
+  type DeliveryStateFilter,
+} from '../domain/webhooks/deliveries.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -39,13 +55,15 @@ function roundOption(value: string): number {
 }
 
 function stateOption(value: string): DeliveryStateFilter {
-  if (value !== 'waiting' && value !== 'running' && value !== 'done') throw new InvalidArgumentError('must be waiting, running or done');
+  if (value !== 'waiting' && value !== 'running' && value !== 'done')
+    throw new InvalidArgumentError('must be waiting, running or done');
   return value;
 }
 
 function limitOption(value: string): number {
   const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidArgumentError('must be an integer from 1 to 1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new InvalidArgumentError('must be an integer from 1 to 1000');
   return limit;
 }
 
@@ -70,7 +88,12 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const created = await db().transaction((tx) =>
-        createDestination(tx, destinationDeps(), { workspaceUuid: options.workspace, url: options.url, description: options.description, mailboxes: options.mailbox }),
+        createDestination(tx, destinationDeps(), {
+          workspaceUuid: options.workspace,
+          url: options.url,
+          description: options.description,
+          mailboxes: options.mailbox,
+        }),
       );
       output(presentDestinationWithSecret(created), options);
     });
@@ -79,16 +102,24 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .description("A workspace's destinations.")
     .requiredOption('--workspace <uuid>', 'workspace uuid')
     .option('--json', 'print one JSON object')
-    .action(async (options) => output({ data: (await listDestinations(db(), options.workspace)).map(presentDestination) }, options));
+    .action(async (options) =>
+      output({ data: (await listDestinations(db(), options.workspace)).map(presentDestination) }, options),
+    );
   webhook
     .command('show')
-    .description('Show a destination: URL, mailboxes, status (with the reason of a disable) and failure counter.')
+    .description(
+      'Show a destination: URL, mailboxes, status (with the reason of a disable) and failure counter.',
+    )
     .argument('<uuid>', 'destination uuid')
     .option('--json', 'print one JSON object')
-    .action(async (uuid: string, options) => output(presentDestination(await findDestination(db(), uuid)), options));
+    .action(async (uuid: string, options) =>
+      output(presentDestination(await findDestination(db(), uuid)), options),
+    );
   webhook
     .command('update')
-    .description('Change the URL (checked again), the description or the mailboxes (the list given replaces the old one).')
+    .description(
+      'Change the URL (checked again), the description or the mailboxes (the list given replaces the old one).',
+    )
     .argument('<uuid>', 'destination uuid')
     .option('--url <url>', 'new URL')
     .option('--description <text>', 'new description')
@@ -98,10 +129,18 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .action(async (uuid: string, options) => {
       const mailboxes = options.mailboxes === false ? [] : options.mailbox;
       const changes = { url: options.url, description: options.description, mailboxes };
-      output(presentDestination(await db().transaction((tx) => updateDestination(tx, destinationDeps(), { uuid }, changes))), options);
+      output(
+        presentDestination(
+          await db().transaction((tx) => updateDestination(tx, destinationDeps(), { uuid }, changes)),
+        ),
+        options,
+      );
     });
   const switches: [StatusChange, string][] = [
-    ['pause', 'Stop deliveries: events while paused are not queued; deliveries in flight stop before their next attempt.'],
+    [
+      'pause',
+      'Stop deliveries: events while paused are not queued; deliveries in flight stop before their next attempt.',
+    ],
     ['resume', 'Resume a paused destination; nothing from the pause is replayed.'],
     ['enable', 'Turn a disabled destination on again, with its counter reset; nothing missed is replayed.'],
   ];
@@ -111,26 +150,45 @@ export function registerWebhookCommands(program: Command, output: Output): void 
       .description(description)
       .argument('<uuid>', 'destination uuid')
       .option('--json', 'print one JSON object')
-      .action(async (uuid: string, options) => output(presentDestination(await db().transaction((tx) => changeDestinationStatus(tx, { uuid }, change))), options));
+      .action(async (uuid: string, options) =>
+        output(
+          presentDestination(await db().transaction((tx) => changeDestinationStatus(tx, { uuid }, change))),
+          options,
+        ),
+      );
   }
   webhook
     .command('rotate-secret')
-    .description('Issue a new signing secret; the old one keeps signing too for FOLIO_WEBHOOK_SECRET_OVERLAP (24h).')
+    .description(
+      'Issue a new signing secret; the old one keeps signing too for FOLIO_WEBHOOK_SECRET_OVERLAP (24h).',
+    )
     .argument('<uuid>', 'destination uuid')
     .option('--json', 'print one JSON object')
     .action(async (uuid: string, options) => {
       const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
-      output(presentDestinationWithSecret(await db().transaction((tx) => rotateSigningSecret(tx, deps, { uuid }))), options);
+      output(
+        presentDestinationWithSecret(await db().transaction((tx) => rotateSigningSecret(tx, deps, { uuid }))),
+        options,
+      );
     });
   webhook
     .command('reveal-secret')
     .description('Print the signing secret (and the previous one while it still signs).')
     .argument('<uuid>', 'destination uuid')
     .option('--json', 'print one JSON object')
-    .action(async (uuid: string, options) => output(presentSecrets(await revealSigningSecrets(db(), config().masterKey, { uuid }, { userUuid: null, via: 'cli' })), options));
+    .action(async (uuid: string, options) =>
+      output(
+        presentSecrets(
+          await revealSigningSecrets(db(), config().masterKey, { uuid }, { userUuid: null, via: 'cli' }),
+        ),
+        options,
+      ),
+    );
   webhook
     .command('deliveries')
-    .description('The most recent attempts, newest first: status code or error class, response time, delivery id.')
+    .description(
+      'The most recent attempts, newest first: status code or error class, response time, delivery id.',
+    )
     .argument('<uuid>', 'destination uuid')
     .option('--limit <n>', 'attempts per page (default 50)', limitOption, 50)
     .option('--cursor <delivery-id>', 'next_cursor of the page before')
@@ -139,7 +197,17 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .action(async (uuid: string, options) => {
       const destination = await findDestination(db(), uuid);
       const after = typeof options.cursor === 'string' ? options.cursor.replace(/^whdel_/, '') : undefined;
-      output(presentAttemptPage(await listAttempts(db(), destination.uuid, { limit: options.limit, after, eventUuid: options.event }), options.limit), options);
+      output(
+        presentAttemptPage(
+          await listAttempts(db(), destination.uuid, {
+            limit: options.limit,
+            after,
+            eventUuid: options.event,
+          }),
+          options.limit,
+        ),
+        options,
+      );
     });
   webhook
     .command('stats')
@@ -161,12 +229,19 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .option('--limit <n>', 'at most this many (default 100)', limitOption, 100)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
-      const rows = await listDeliveries(db(), { destinationUuid: options.destination, workspaceUuid: options.workspace, state: options.state, limit: options.limit });
+      const rows = await listDeliveries(db(), {
+        destinationUuid: options.destination,
+        workspaceUuid: options.workspace,
+        state: options.state,
+        limit: options.limit,
+      });
       output({ data: rows.map(presentDelivery) }, options);
     });
   delivery
     .command('retry')
-    .description('Make a delivery waiting between attempts make its next attempt now (the attempt number goes on in sequence).')
+    .description(
+      'Make a delivery waiting between attempts make its next attempt now (the attempt number goes on in sequence).',
+    )
     .requiredOption('--destination <uuid>', 'destination uuid')
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
     .option('--round <n>', 'a manual resend of the event (default 0: the first delivery)', roundOption, 0)
@@ -192,7 +267,9 @@ export function registerWebhookCommands(program: Command, output: Output): void 
   // Extensions (docs/extensions.md § Webhooks).
   delivery
     .command('resend')
-    .description('Send one past event to one destination again: a new delivery of the same event id, attempts numbered from 1.')
+    .description(
+      'Send one past event to one destination again: a new delivery of the same event id, attempts numbered from 1.',
+    )
     .requiredOption('--destination <uuid>', 'destination uuid')
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
     .option('--json', 'print one JSON object')
@@ -202,7 +279,9 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     });
   webhook
     .command('test')
-    .description('Send a signed webhook.test event to an active destination (once; recorded; never counts towards disabling).')
+    .description(
+      'Send a signed webhook.test event to an active destination (once; recorded; never counts towards disabling).',
+    )
     .argument('<uuid>', 'destination uuid')
     .option('--json', 'print one JSON object')
     .action(async (uuid: string, options) => {

@@ -38,7 +38,9 @@ export async function buildCliBundle(outdir: string): Promise<void> {
     outExtension: { '.js': '.mjs' },
     external: EXTERNAL,
     // CommonJS dependencies (knex, pg) call require(); an ESM bundle has none unless it makes one.
-    banner: { js: "import { createRequire as folioCreateRequire } from 'node:module'; const require = folioCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as folioCreateRequire } from 'node:module'; const require = folioCreateRequire(import.meta.url);",
+    },
     sourcemap: true,
     logLevel: 'warning',
   });

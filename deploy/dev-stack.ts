@@ -11,7 +11,14 @@ import { createSignInLink, signInUrl } from '../domain/admin/sessions.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { ensureTools } from './local/tools.js';
-import { createDatabaseIfMissing, ensurePostgres, startMinio, startTemporal, stopRecorded, type RunningService } from './local/services.js';
+import {
+  createDatabaseIfMissing,
+  ensurePostgres,
+  startMinio,
+  startTemporal,
+  stopRecorded,
+  type RunningService,
+} from './local/services.js';
 import { startApi, startWorker, waitForApi } from './local/folio-processes.js';
 
 const DATA = resolve('.data');
@@ -41,9 +48,23 @@ async function ensureDemo(databaseUrl: string): Promise<Demo> {
   if (existsSync(DEMO_FILE)) return JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as Demo;
   const knex = createDb(databaseUrl);
   try {
-    const workspace = await createWorkspace(knex, { name: 'Demo workspace', storageLimitBytes: 15 * 1024 ** 3 });
-    const user = await createUser(knex, { workspaceUuid: workspace.uuid, email: 'demo@folio.local', firstName: 'Demo', lastName: 'User', admin: true });
-    const token = await issueAccessToken(knex, { workspaceUuid: workspace.uuid, userUuid: user.uuid, scopes: [...SCOPES], expiresInMs: 365 * 86_400_000 });
+    const workspace = await createWorkspace(knex, {
+      name: 'Demo workspace',
+      storageLimitBytes: 15 * 1024 ** 3,
+    });
+    const user = await createUser(knex, {
+      workspaceUuid: workspace.uuid,
+      email: 'demo@folio.local',
+      firstName: 'Demo',
+      lastName: 'User',
+      admin: true,
+    });
+    const token = await issueAccessToken(knex, {
+      workspaceUuid: workspace.uuid,
+      userUuid: user.uuid,
+      scopes: [...SCOPES],
+      expiresInMs: 365 * 86_400_000,
+    });
     const demo = { workspace_uuid: workspace.uuid, user_uuid: user.uuid, access_token: token.access_token };
     writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
     say('Created a demo workspace, user (demo@folio.local) and a token with every scope.');
@@ -55,7 +76,8 @@ async function ensureDemo(databaseUrl: string): Promise<Demo> {
 
 async function main() {
   const settings = loadConfig({ FOLIO_ENV: 'development', ...process.env });
-  if (settings.env === 'production') throw new Error('npm start runs the development stack; run the API and worker directly in production.');
+  if (settings.env === 'production')
+    throw new Error('npm start runs the development stack; run the API and worker directly in production.');
   mkdirSync(PIDS, { recursive: true });
   mkdirSync(LOGS, { recursive: true });
   await stopRecorded(PIDS); // Whatever an interrupted earlier run left behind, and only that.
@@ -76,16 +98,36 @@ async function main() {
   }
 
   try {
-    const postgres = await ensurePostgres({ dataDir: join(DATA, 'postgres'), logFile: join(LOGS, 'postgres.log') });
+    const postgres = await ensurePostgres({
+      dataDir: join(DATA, 'postgres'),
+      logFile: join(LOGS, 'postgres.log'),
+    });
     if (postgres.private) running.push({ name: 'postgres', pid: 0, stop: postgres.stop });
     const databaseUrl = process.env.FOLIO_DATABASE_URL ?? `${postgres.serverUrl}/folio`;
-    await createDatabaseIfMissing(databaseUrl.replace(/\/[^/]*$/, ''), new URL(databaseUrl).pathname.slice(1));
+    await createDatabaseIfMissing(
+      databaseUrl.replace(/\/[^/]*$/, ''),
+      new URL(databaseUrl).pathname.slice(1),
+    );
 
     const temporalPort = Number(settings.temporal.address.split(':').pop());
-    const temporal = await startTemporal({ port: temporalPort, uiPort: temporalPort + 1000, dbFile: join(DATA, 'temporal.db'), logFile: join(LOGS, 'temporal.log'), pidDir: PIDS });
+    const temporal = await startTemporal({
+      port: temporalPort,
+      uiPort: temporalPort + 1000,
+      dbFile: join(DATA, 'temporal.db'),
+      logFile: join(LOGS, 'temporal.log'),
+      pidDir: PIDS,
+    });
     running.push(temporal);
     const s3Port = Number(new URL(settings.storage.endpoint).port || 9000);
-    const minio = await startMinio({ dataDir: join(DATA, 'minio'), port: s3Port, consolePort: s3Port + 1, accessKey: settings.storage.accessKey, secretKey: settings.storage.secretKey, logFile: join(LOGS, 'minio.log'), pidDir: PIDS });
+    const minio = await startMinio({
+      dataDir: join(DATA, 'minio'),
+      port: s3Port,
+      consolePort: s3Port + 1,
+      accessKey: settings.storage.accessKey,
+      secretKey: settings.storage.secretKey,
+      logFile: join(LOGS, 'minio.log'),
+      pidDir: PIDS,
+    });
     running.push(minio);
 
     const knex = createDb(databaseUrl);
@@ -112,11 +154,15 @@ async function main() {
     say('Try it:');
     say(`  curl -s -H 'Authorization: Bearer ${demo.access_token}' ${apiUrl}/v1/drive/files`);
     say(`  open ${await demoSignInLink(databaseUrl, settings.admin.url, demo.user_uuid)}`);
-    say('  (a one-time admin sign-in link for demo@folio.local, valid 15 minutes; `npm run folio -- admin sign-in-link --user demo@folio.local` prints another)');
+    say(
+      '  (a one-time admin sign-in link for demo@folio.local, valid 15 minutes; `npm run folio -- admin sign-in-link --user demo@folio.local` prints another)',
+    );
     say('');
     say('Ctrl-C stops everything this command started; data stays in .data/.');
   } catch (error) {
-    process.stderr.write(`Could not start the stack: ${error instanceof Error ? error.message : String(error)}\nLogs are in ${LOGS}.\n`);
+    process.stderr.write(
+      `Could not start the stack: ${error instanceof Error ? error.message : String(error)}\nLogs are in ${LOGS}.\n`,
+    );
     await stopAll();
     process.exit(1);
   }

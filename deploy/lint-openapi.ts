@@ -21,7 +21,10 @@ export async function lintOpenApi(text: string): Promise<string[]> {
   const resolve = (object: Json): Json => {
     const ref = object?.$ref;
     if (typeof ref !== 'string') return object;
-    const target = ref.replace(/^#\//, '').split('/').reduce<Json | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+    const target = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<Json | undefined>((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
     if (!target) problems.push(`unresolved reference ${ref}`);
     return target ?? {};
   };
@@ -32,10 +35,14 @@ export async function lintOpenApi(text: string): Promise<string[]> {
     seen.add(schema);
     const resolved = schema.$ref ? resolve(schema) : schema;
     if (resolved !== schema) checkExact(resolved, where, seen);
-    if (schema.properties && !schema.$ref && schema.additionalProperties !== false) problems.push(`${where}: an object with properties must say additionalProperties: false`);
-    for (const key of ['items', 'additionalProperties']) if (typeof schema[key] === 'object') checkExact(schema[key], where, seen);
-    for (const key of ['oneOf', 'anyOf', 'allOf']) for (const part of schema[key] ?? []) checkExact(part, where, seen);
-    for (const property of Object.values((schema.properties ?? {}) as Json)) checkExact(property, where, seen);
+    if (schema.properties && !schema.$ref && schema.additionalProperties !== false)
+      problems.push(`${where}: an object with properties must say additionalProperties: false`);
+    for (const key of ['items', 'additionalProperties'])
+      if (typeof schema[key] === 'object') checkExact(schema[key], where, seen);
+    for (const key of ['oneOf', 'anyOf', 'allOf'])
+      for (const part of schema[key] ?? []) checkExact(part, where, seen);
+    for (const property of Object.values((schema.properties ?? {}) as Json))
+      checkExact(property, where, seen);
   };
 
   const tags = new Set(((document.tags ?? []) as Json[]).map((tag) => tag.name));
@@ -46,17 +53,20 @@ export async function lintOpenApi(text: string): Promise<string[]> {
       if (!operation) continue;
       const where = `${method.toUpperCase()} ${path}`;
       if (!operation.operationId) problems.push(`${where}: no operationId`);
-      else if (ids.has(operation.operationId)) problems.push(`${where}: operationId ${operation.operationId} is used twice`);
+      else if (ids.has(operation.operationId))
+        problems.push(`${where}: operationId ${operation.operationId} is used twice`);
       else ids.add(operation.operationId);
       if (!operation.summary) problems.push(`${where}: no summary`);
       if (!operation.tags?.length) problems.push(`${where}: no tag`);
-      for (const tag of operation.tags ?? []) if (!tags.has(tag)) problems.push(`${where}: tag ${tag} is not declared under tags`);
+      for (const tag of operation.tags ?? [])
+        if (!tags.has(tag)) problems.push(`${where}: tag ${tag} is not declared under tags`);
       if (path.startsWith('/v1/')) {
         if (!operation['x-folio-scope']) problems.push(`${where}: no x-folio-scope`);
         if (!operation.responses?.['401']) problems.push(`${where}: no 401 (every /v1 route needs a token)`);
       }
       const statuses = Object.keys(operation.responses ?? {});
-      if (!statuses.some((status) => /^[23]\d\d$/.test(status))) problems.push(`${where}: no success response`);
+      if (!statuses.some((status) => /^[23]\d\d$/.test(status)))
+        problems.push(`${where}: no success response`);
       for (const status of statuses) {
         if (!/^[1-5]\d\d$/.test(status)) problems.push(`${where}: response ${status} is not an exact status`);
         const response = resolve(operation.responses[status]);
@@ -67,8 +77,13 @@ export async function lintOpenApi(text: string): Promise<string[]> {
           if (Number(status) >= 400 && /^\/(v1|s)\//.test(path)) {
             const variants: Json[] = schema.oneOf ?? [schema];
             for (const variant of variants) {
-              if (!/#\/components\/schemas\/(DriveError|ApiError)$/.test(variant.$ref ?? '') || !Array.isArray(variant.properties?.error?.enum)) {
-                problems.push(`${where} ${status}: an error answer is DriveError or ApiError with its codes listed in properties.error.enum`);
+              if (
+                !/#\/components\/schemas\/(DriveError|ApiError)$/.test(variant.$ref ?? '') ||
+                !Array.isArray(variant.properties?.error?.enum)
+              ) {
+                problems.push(
+                  `${where} ${status}: an error answer is DriveError or ApiError with its codes listed in properties.error.enum`,
+                );
               }
             }
           }

@@ -9,7 +9,10 @@ export async function workflowBundleCode(): Promise<string> {
     workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
     // Folio's own (worker/main.ts names them when it bundles from source) and OpenTelemetry's, which export through a
     // sink the worker always provides (a no-op while tracing is off).
-    workflowInterceptorModules: [fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)), OTEL_WORKFLOW_INTERCEPTORS],
+    workflowInterceptorModules: [
+      fileURLToPath(new URL('../workflows/interceptors.ts', import.meta.url)),
+      OTEL_WORKFLOW_INTERCEPTORS,
+    ],
   });
   return code;
 }

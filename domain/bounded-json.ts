@@ -21,7 +21,11 @@ export class JsonTooDeepError extends SyntaxError {
     readonly bound: 'depth' | 'members',
     readonly limit: number,
   ) {
-    super(bound === 'depth' ? `JSON nests deeper than ${limit} levels of arrays and objects.` : `A JSON object has more than ${limit} members.`);
+    super(
+      bound === 'depth'
+        ? `JSON nests deeper than ${limit} levels of arrays and objects.`
+        : `A JSON object has more than ${limit} members.`,
+    );
     this.name = 'JsonTooDeepError';
   }
 }
@@ -41,7 +45,11 @@ const CLOSE_OBJECT = 0x7d;
  * even run of backslashes), and each run of backslashes is read once. Text that is not JSON gets some answer;
  * JSON.parse refuses it afterwards.
  */
-export function jsonBoundPassed(text: string, maxDepth: number = MAX_JSON_DEPTH, maxMembers: number = MAX_JSON_MEMBERS): 'depth' | 'members' | undefined {
+export function jsonBoundPassed(
+  text: string,
+  maxDepth: number = MAX_JSON_DEPTH,
+  maxMembers: number = MAX_JSON_MEMBERS,
+): 'depth' | 'members' | undefined {
   const isObject = new Uint8Array(Math.min(maxDepth, text.length) + 1);
   const commas = new Uint32Array(isObject.length);
   let depth = 0;
@@ -71,10 +79,15 @@ export function jsonBoundPassed(text: string, maxDepth: number = MAX_JSON_DEPTH,
 }
 
 /** Whether `text` nests more than `maxDepth` arrays and objects at once (members not bounded). */
-export const jsonDepthExceeds = (text: string, maxDepth: number = MAX_JSON_DEPTH): boolean => jsonBoundPassed(text, maxDepth, Infinity) === 'depth';
+export const jsonDepthExceeds = (text: string, maxDepth: number = MAX_JSON_DEPTH): boolean =>
+  jsonBoundPassed(text, maxDepth, Infinity) === 'depth';
 
 /** JSON.parse, after refusing text past `maxDepth` or MAX_JSON_MEMBERS with JsonTooDeepError. */
-export function parseBoundedJson(text: string, maxDepth: number = MAX_JSON_DEPTH, reviver?: (key: string, value: unknown) => unknown): unknown {
+export function parseBoundedJson(
+  text: string,
+  maxDepth: number = MAX_JSON_DEPTH,
+  reviver?: (key: string, value: unknown) => unknown,
+): unknown {
   const passed = jsonBoundPassed(text, maxDepth);
   if (passed) throw new JsonTooDeepError(passed, passed === 'depth' ? maxDepth : MAX_JSON_MEMBERS);
   return JSON.parse(text, reviver);

@@ -16,7 +16,11 @@ export const WRAPPED_KEY_TABLES: WrappedKeyTable[] = [
   { table: 'drive_file_versions', boundUuid: 'uuid', columns: ['wrapped_key'] },
   { table: 'document_attachments', boundUuid: 'uuid', columns: ['wrapped_key'] },
   { table: 'emails', boundUuid: 'uuid', columns: ['wrapped_key'] },
-  { table: 'webhook_destinations', boundUuid: 'uuid', columns: ['secret_wrapped', 'previous_secret_wrapped'] },
+  {
+    table: 'webhook_destinations',
+    boundUuid: 'uuid',
+    columns: ['secret_wrapped', 'previous_secret_wrapped'],
+  },
   { table: 'push_clients', boundUuid: 'uuid', columns: ['credential_key_wrapped'] },
   // The keys that seal public-link tokens and device tokens (domain/drive/sharing.ts, push.ts): only the key moves.
   { table: 'drive_public_links', boundUuid: 'uuid', columns: ['token_key_wrapped'] },
@@ -31,7 +35,13 @@ export interface RewrapPage {
 }
 
 /** Rewraps the next `limit` rows of one table after `after`, in one transaction that locks them. */
-export async function rewrapPage(knex: Knex, masterKey: MasterKey, table: WrappedKeyTable, after: string | null, limit: number): Promise<RewrapPage> {
+export async function rewrapPage(
+  knex: Knex,
+  masterKey: MasterKey,
+  table: WrappedKeyTable,
+  after: string | null,
+  limit: number,
+): Promise<RewrapPage> {
   return knex.transaction(async (tx) => {
     const query = tx(table.table)
       .select(table.boundUuid, ...table.columns)
@@ -53,7 +63,11 @@ export async function rewrapPage(knex: Knex, masterKey: MasterKey, table: Wrappe
       await tx(table.table).where(table.boundUuid, bound).update(changes);
       rewrapped++;
     }
-    return { after: rows.length < limit ? null : (rows.at(-1)![table.boundUuid] as string), scanned: rows.length, rewrapped };
+    return {
+      after: rows.length < limit ? null : (rows.at(-1)![table.boundUuid] as string),
+      scanned: rows.length,
+      rewrapped,
+    };
   });
 }
 
@@ -72,12 +86,20 @@ export async function countWrappedKeys(knex: Knex): Promise<WrappedKeyCount[]> {
       // Format 0x01 is key id 0; format 0x02 names the id in its second byte (domain/drive/crypto.ts).
       const rows = (await knex(table.table)
         .whereNotNull(column)
-        .select(knex.raw(`case when get_byte(??, 0) = 1 then 0 else get_byte(??, 1) end as key_id`, [column, column]))
+        .select(
+          knex.raw(`case when get_byte(??, 0) = 1 then 0 else get_byte(??, 1) end as key_id`, [
+            column,
+            column,
+          ]),
+        )
         .count({ count: '*' })
         .groupBy('key_id')) as { key_id: number; count: string }[];
-      counts.push({ table: table.table, column, byKeyId: Object.fromEntries(rows.map((row) => [String(row.key_id), Number(row.count)])) });
+      counts.push({
+        table: table.table,
+        column,
+        byKeyId: Object.fromEntries(rows.map((row) => [String(row.key_id), Number(row.count)])),
+      });
     }
   }
   return counts;
 }
-

@@ -31,7 +31,9 @@ export async function reserveStorage(
  */
 export async function checkStorageRoom(knex: Knex, workspaceUuid: string, bytes: number): Promise<void> {
   if (bytes <= 0) return;
-  const workspace = await knex('workspaces').where({ uuid: workspaceUuid }).first('storage_used_bytes', 'storage_limit_bytes');
+  const workspace = await knex('workspaces')
+    .where({ uuid: workspaceUuid })
+    .first('storage_used_bytes', 'storage_limit_bytes');
   if (workspace && Number(workspace.storage_used_bytes) + bytes > Number(workspace.storage_limit_bytes)) {
     throw storageLimitExceeded(Number(workspace.storage_limit_bytes));
   }
@@ -41,7 +43,11 @@ export async function checkStorageRoom(knex: Knex, workspaceUuid: string, bytes:
  * Gives `bytes` back to the pool. Call it in the transaction that removes what held them (an aborted or
  * expired upload, a purged version, a permanently deleted file), so a retry cannot release twice.
  */
-export async function releaseStorage(tx: Knex.Transaction, workspaceUuid: string, bytes: number): Promise<void> {
+export async function releaseStorage(
+  tx: Knex.Transaction,
+  workspaceUuid: string,
+  bytes: number,
+): Promise<void> {
   if (bytes <= 0) return;
   await tx('workspaces').where({ uuid: workspaceUuid }).decrement('storage_used_bytes', bytes);
 }

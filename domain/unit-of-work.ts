@@ -49,14 +49,26 @@ export interface WorkflowRequests {
   wakeDocumentPurge(documentUuid: string): void;
   /** `folio delivery retry`: the waiting delivery attempts now. `terminate`: Temporal ends it with the reason. */
   /** `afterAttempt`: the attempt the caller saw finished; the wait after it ends even if the timer has not begun. */
-  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number; afterAttempt: number }): void;
-  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number }, reason: string): void;
+  retryWebhookDelivery(delivery: {
+    destinationUuid: string;
+    eventUuid: string;
+    round?: number;
+    afterAttempt: number;
+  }): void;
+  terminateWebhookDelivery(
+    delivery: { destinationUuid: string; eventUuid: string; round?: number },
+    reason: string,
+  ): void;
 }
 
 /** Lifecycles started before anything is staged (outside any transaction), so every staged upload has one. */
 export interface LifecycleStarter {
   startUploadLifecycle(input: { workspaceUuid: string; fileUuid: string }): Promise<void>;
-  startReplaceLifecycle(input: { workspaceUuid: string; fileUuid: string; versionUuid: string }): Promise<void>;
+  startReplaceLifecycle(input: {
+    workspaceUuid: string;
+    fileUuid: string;
+    versionUuid: string;
+  }): Promise<void>;
 }
 
 export interface UnitOfWork {

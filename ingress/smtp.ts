@@ -3,7 +3,12 @@
 // FOLIO_SMTP_MAX_BYTES 552 (the rest of it read and dropped, never held). TLS and authentication are left to the MX
 // in front (docs/webhooks.md § Mail in).
 import type { Readable } from 'node:stream';
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import {
+  SMTPServer,
+  type SMTPServerAddress,
+  type SMTPServerDataStream,
+  type SMTPServerSession,
+} from 'smtp-server';
 import { findMailboxByAddress } from '../domain/email/mailboxes.js';
 import { storeEmail } from '../domain/email/messages.js';
 import { config } from '../platform/config.js';
@@ -12,14 +17,18 @@ import { logger } from '../platform/logger.js';
 import { bucket, storage } from '../platform/storage.js';
 import { workflowClient } from '../workflows/client.js';
 
-const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
+const smtpError = (responseCode: number, message: string) =>
+  Object.assign(new Error(message), { responseCode });
 
 /**
  * The message, or undefined once it passed `maxBytes`: from then on what was held is let go and the rest of the stream
  * is read and dropped piece by piece, so a connection never holds more than the limit, however much a sender streams.
  * SMTP lets the server answer only after the final dot, so the 552 waits for it.
  */
-export async function readMessage(stream: Readable & { sizeExceeded?: boolean }, maxBytes: number): Promise<Buffer | undefined> {
+export async function readMessage(
+  stream: Readable & { sizeExceeded?: boolean },
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   let pieces: Buffer[] | undefined = [];
   let bytes = 0;
   for await (const piece of stream as AsyncIterable<Buffer>) {
@@ -51,15 +60,27 @@ export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (error?: Error | null) => void) {
+    onRcptTo(
+      address: SMTPServerAddress,
+      _session: SMTPServerSession,
+      callback: (error?: Error | null) => void,
+    ) {
       findMailboxByAddress(deps.db, address.address)
-        .then((mailbox) => callback(mailbox ? null : smtpError(550, `5.1.1 No mailbox here by the address ${address.address}`)))
+        .then((mailbox) =>
+          callback(
+            mailbox ? null : smtpError(550, `5.1.1 No mailbox here by the address ${address.address}`),
+          ),
+        )
         .catch((error: unknown) => {
           log.error({ err: error }, 'recipient lookup failed');
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         });
     },
-    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) {
+    onData(
+      stream: SMTPServerDataStream,
+      session: SMTPServerSession,
+      callback: (error?: Error | null) => void,
+    ) {
       (async () => {
         const raw = await readMessage(stream, settings.smtp.maxBytes);
         if (!raw) throw smtpError(552, `5.3.4 Message larger than ${settings.smtp.maxBytes} bytes`);
@@ -67,14 +88,23 @@ export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
           const mailbox = await findMailboxByAddress(deps.db, recipient.address);
           if (!mailbox) continue;
           const result = await storeEmail(deps, { mailboxUuid: mailbox.uuid, raw, kind: 'delivered' });
-          log.info({ mailbox_uuid: mailbox.uuid, email_uuid: result.uuid, outcome: result.outcome, event_id: result.outcome === 'stored' ? result.event_id : null }, 'message received');
+          log.info(
+            {
+              mailbox_uuid: mailbox.uuid,
+              email_uuid: result.uuid,
+              outcome: result.outcome,
+              event_id: result.outcome === 'stored' ? result.event_id : null,
+            },
+            'message received',
+          );
         }
       })().then(
         () => callback(),
         (error: unknown) => {
           if ((error as { responseCode?: number }).responseCode) return callback(error as Error);
           // mailparser's bounds (1,000 MIME parts, 1 MB of headers a part): retrying cannot help, so refuse for good.
-          if ((error as { code?: string }).code === 'EMAXLEN') return callback(smtpError(554, '5.6.0 Message structure too complex'));
+          if ((error as { code?: string }).code === 'EMAXLEN')
+            return callback(smtpError(554, '5.6.0 Message structure too complex'));
           log.error({ err: error }, 'storing an inbound message failed');
           callback(smtpError(451, '4.3.0 Temporary failure, try again later'));
         },

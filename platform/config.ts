@@ -59,7 +59,10 @@ const EnvSchema = z.object({
   FOLIO_ADMIN_SESSION_IDLE: duration('1h'),
   FOLIO_ADMIN_SESSION_MAX: duration('12h'),
   /** Outgoing mail (sign-in links), as smtp://[user:pass@]host:port or smtps://…; unset, the sign-in page offers no e-mail. */
-  FOLIO_SMTP_SEND_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  FOLIO_SMTP_SEND_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   FOLIO_MAIL_FROM: z.string().min(3).default('Folio <no-reply@folio.local>'),
   /** Where the document editor app lives; a document's url is <FOLIO_DOCS_URL>/<uuid>. */
   FOLIO_DOCS_URL: z.url().default('http://127.0.0.1:8080/docs'),
@@ -105,7 +108,11 @@ const EnvSchema = z.object({
   FOLIO_PREVIOUS_MASTER_KEYS: z.string().default(''),
 
   /** Default storage pool of a new workspace, in bytes (the CLI can set another). */
-  FOLIO_DEFAULT_STORAGE_LIMIT: z.coerce.number().int().positive().default(15 * 1024 ** 3),
+  FOLIO_DEFAULT_STORAGE_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 1024 ** 3),
   /** Lifetime of an access token issued without --expires-in. */
   FOLIO_TOKEN_TTL: duration('30d'),
 
@@ -120,7 +127,11 @@ const EnvSchema = z.object({
   /** … and the live event streams one user may hold open on one API process. */
   FOLIO_LIVE_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
   /** Thumbnails (docs/drive-thumbnails.md § Limits): files larger than this (plaintext bytes) have no preview, … */
-  FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  FOLIO_THUMBNAIL_MAX_SOURCE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
   /** … nor do images of more pixels than this (width × height, read from the header before any decode), … */
   FOLIO_THUMBNAIL_MAX_PIXELS: z.coerce.number().int().positive().default(100_000_000),
   /** … nor one that takes longer than this to render; and a worker renders at most this many at once. */
@@ -157,9 +168,22 @@ const EnvSchema = z.object({
   FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS: z
     .string()
     .default('')
-    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
   /** DNS servers (ip or ip:port, comma-separated) that resolve webhook hosts; empty uses the system resolver. */
-  FOLIO_WEBHOOK_DNS_SERVERS: z.string().default('').transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean)),
+  FOLIO_WEBHOOK_DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
   /** How long delivery attempts are kept (purged daily), and how long a rotated-out signing secret still signs. */
   FOLIO_WEBHOOK_HISTORY_RETENTION: duration('30d'),
   FOLIO_WEBHOOK_SECRET_OVERLAP: duration('24h'),
@@ -173,7 +197,11 @@ const EnvSchema = z.object({
   FOLIO_TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   /** Inbound SMTP: the port it listens on (0 turns it off), and the largest message it accepts (552 above it). */
   FOLIO_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
-  FOLIO_SMTP_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  FOLIO_SMTP_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -190,7 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const values = parsed.data;
   const tls = tlsFiles(values.FOLIO_TLS_CERT, values.FOLIO_TLS_KEY);
   const scheme = tls ? 'https' : 'http';
-  const publicUrl = (values.FOLIO_PUBLIC_URL ?? `${scheme}://${values.FOLIO_HOST}:${values.FOLIO_PORT}`).replace(/\/$/, '');
+  const publicUrl = (
+    values.FOLIO_PUBLIC_URL ?? `${scheme}://${values.FOLIO_HOST}:${values.FOLIO_PORT}`
+  ).replace(/\/$/, '');
   return {
     env: values.FOLIO_ENV,
     host: values.FOLIO_HOST,
@@ -227,7 +257,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       secretKey: values.FOLIO_S3_SECRET_KEY,
       bucket: values.FOLIO_S3_BUCKET,
     },
-    masterKey: masterKeyRing(values.FOLIO_MASTER_KEY_ID, resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE), values.FOLIO_PREVIOUS_MASTER_KEYS),
+    masterKey: masterKeyRing(
+      values.FOLIO_MASTER_KEY_ID,
+      resolveMasterKey(values.FOLIO_ENV, values.FOLIO_MASTER_KEY, values.FOLIO_MASTER_KEY_FILE),
+      values.FOLIO_PREVIOUS_MASTER_KEYS,
+    ),
     defaultStorageLimit: values.FOLIO_DEFAULT_STORAGE_LIMIT,
     tokenTtlMs: values.FOLIO_TOKEN_TTL,
     uploadExpiryMs: values.FOLIO_UPLOAD_EXPIRY,
@@ -283,10 +317,26 @@ export interface TemporalTls {
 
 /** The Temporal connection's TLS, read from its files now; undefined is plain TCP (the local dev server). */
 function temporalTls(values: z.infer<typeof EnvSchema>): TemporalTls | undefined {
-  const { FOLIO_TEMPORAL_TLS_CA: ca, FOLIO_TEMPORAL_TLS_CERT: cert, FOLIO_TEMPORAL_TLS_KEY: key, FOLIO_TEMPORAL_TLS_SERVER_NAME: serverName } = values;
-  if (values.FOLIO_TEMPORAL_TLS !== 'true' && !ca && !cert && !key && !serverName && !values.FOLIO_TEMPORAL_API_KEY) return undefined;
+  const {
+    FOLIO_TEMPORAL_TLS_CA: ca,
+    FOLIO_TEMPORAL_TLS_CERT: cert,
+    FOLIO_TEMPORAL_TLS_KEY: key,
+    FOLIO_TEMPORAL_TLS_SERVER_NAME: serverName,
+  } = values;
+  if (
+    values.FOLIO_TEMPORAL_TLS !== 'true' &&
+    !ca &&
+    !cert &&
+    !key &&
+    !serverName &&
+    !values.FOLIO_TEMPORAL_API_KEY
+  )
+    return undefined;
   const problems: string[] = [];
-  if (Boolean(cert) !== Boolean(key)) problems.push(`  ${cert ? 'FOLIO_TEMPORAL_TLS_KEY' : 'FOLIO_TEMPORAL_TLS_CERT'}: required with ${cert ? 'FOLIO_TEMPORAL_TLS_CERT' : 'FOLIO_TEMPORAL_TLS_KEY'} (mTLS needs both)`);
+  if (Boolean(cert) !== Boolean(key))
+    problems.push(
+      `  ${cert ? 'FOLIO_TEMPORAL_TLS_KEY' : 'FOLIO_TEMPORAL_TLS_CERT'}: required with ${cert ? 'FOLIO_TEMPORAL_TLS_CERT' : 'FOLIO_TEMPORAL_TLS_KEY'} (mTLS needs both)`,
+    );
   const read = (name: string, path: string | undefined) => {
     if (!path) return undefined;
     if (!existsSync(path)) {
@@ -307,11 +357,20 @@ function temporalTls(values: z.infer<typeof EnvSchema>): TemporalTls | undefined
 }
 
 // Both files or neither, and readable now: a typo in a path stops the process at start, not at the first SIGHUP.
-function tlsFiles(cert: string | undefined, key: string | undefined): { certFile: string; keyFile: string } | undefined {
+function tlsFiles(
+  cert: string | undefined,
+  key: string | undefined,
+): { certFile: string; keyFile: string } | undefined {
   if (!cert && !key) return undefined;
   const problems: string[] = [];
-  if (!cert || !key) problems.push(`  ${cert ? 'FOLIO_TLS_KEY' : 'FOLIO_TLS_CERT'}: required when ${cert ? 'FOLIO_TLS_CERT' : 'FOLIO_TLS_KEY'} is set`);
-  for (const [name, path] of [['FOLIO_TLS_CERT', cert], ['FOLIO_TLS_KEY', key]] as const) {
+  if (!cert || !key)
+    problems.push(
+      `  ${cert ? 'FOLIO_TLS_KEY' : 'FOLIO_TLS_CERT'}: required when ${cert ? 'FOLIO_TLS_CERT' : 'FOLIO_TLS_KEY'} is set`,
+    );
+  for (const [name, path] of [
+    ['FOLIO_TLS_CERT', cert],
+    ['FOLIO_TLS_KEY', key],
+  ] as const) {
     if (path && !existsSync(path)) problems.push(`  ${name}: no file at ${path}`);
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -331,16 +390,28 @@ function decodeMasterKey(text: string, variable = 'FOLIO_MASTER_KEY'): Buffer {
  * the previous keys that still unwrap during a rotation (docs/operations.md § Master-key rotation). A plain Buffer is
  * key id 0 alone. domain/drive/crypto.ts wraps and unwraps with it.
  */
-export type MasterKey = Buffer & { readonly keyId?: number; readonly previousKeys?: ReadonlyMap<number, Buffer> };
+export type MasterKey = Buffer & {
+  readonly keyId?: number;
+  readonly previousKeys?: ReadonlyMap<number, Buffer>;
+};
 
 /** The current key with its id, and the previous ones that still unwrap. */
 function masterKeyRing(currentId: number, current: Buffer, previousText: string): MasterKey {
   const previousKeys = new Map<number, Buffer>();
-  for (const entry of previousText.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of previousText
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^(\d{1,3}):(.+)$/.exec(entry);
     const id = match ? Number(match[1]) : NaN;
-    if (!match || id > 255) throw new ConfigError('Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: each entry is <id 0-255>:<32 bytes, base64>');
-    if (id === currentId || previousKeys.has(id)) throw new ConfigError(`Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: key id ${id} is given twice`);
+    if (!match || id > 255)
+      throw new ConfigError(
+        'Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: each entry is <id 0-255>:<32 bytes, base64>',
+      );
+    if (id === currentId || previousKeys.has(id))
+      throw new ConfigError(
+        `Invalid configuration:\n  FOLIO_PREVIOUS_MASTER_KEYS: key id ${id} is given twice`,
+      );
     previousKeys.set(id, decodeMasterKey(match[2]!, 'FOLIO_PREVIOUS_MASTER_KEYS'));
   }
   return Object.assign(current, { keyId: currentId, previousKeys });
@@ -350,7 +421,9 @@ function masterKeyRing(currentId: number, current: Buffer, previousText: string)
 function resolveMasterKey(env: string, value: string | undefined, file: string): Buffer {
   if (value) return decodeMasterKey(value);
   if (env === 'production') {
-    throw new ConfigError('Invalid configuration:\n  FOLIO_MASTER_KEY: required in production (32 bytes, base64)');
+    throw new ConfigError(
+      'Invalid configuration:\n  FOLIO_MASTER_KEY: required in production (32 bytes, base64)',
+    );
   }
   const path = resolve(file);
   if (!existsSync(path)) {

@@ -14,7 +14,10 @@ export const logger = pino({
   },
   // A request path is logged only through the one redaction of secret segments, whoever logs it.
   serializers: { path: (value: unknown) => (typeof value === 'string' ? redactPath(value) : value) },
-  redact: { paths: ['req.headers.authorization', '*.access_token', '*.data_key', '*.signing_secret'], remove: true },
+  redact: {
+    paths: ['req.headers.authorization', '*.access_token', '*.data_key', '*.signing_secret'],
+    remove: true,
+  },
 });
 
 export type Logger = typeof logger;

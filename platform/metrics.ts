@@ -47,7 +47,9 @@ export const driveChangeWaits = new Gauge({
 
 /** The process's PostgreSQL pool (tarn, under knex): connections in use, idle, and requests waiting for one. */
 export function observeDatabasePool(knex: Knex): void {
-  const pool = (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+  const pool = (
+    knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }
+  ).pool;
   new Gauge({
     name: 'folio_db_pool_connections',
     help: 'PostgreSQL pool connections of this process, by state (used, free, pending acquires).',
@@ -74,7 +76,10 @@ export function observeStoredState(knex: Knex): void {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = (await knex('workspaces').select('uuid', 'storage_used_bytes')) as { uuid: string; storage_used_bytes: string }[];
+      const rows = (await knex('workspaces').select('uuid', 'storage_used_bytes')) as {
+        uuid: string;
+        storage_used_bytes: string;
+      }[];
       for (const row of rows) this.set({ workspace: row.uuid }, Number(row.storage_used_bytes));
     },
   });
@@ -106,7 +111,10 @@ const EVENT_LOOP_WINDOW_MS = 60_000;
  */
 export function observeEventLoopDelay(): void {
   const resolutionMs = 10;
-  const monitors = [monitorEventLoopDelay({ resolution: resolutionMs }), monitorEventLoopDelay({ resolution: resolutionMs })];
+  const monitors = [
+    monitorEventLoopDelay({ resolution: resolutionMs }),
+    monitorEventLoopDelay({ resolution: resolutionMs }),
+  ];
   for (const monitor of monitors) monitor.enable();
   let older = 0;
   setInterval(() => {
@@ -123,7 +131,8 @@ export function observeEventLoopDelay(): void {
       // The monitor records the time between two runs of its timer, the 10 ms included: the delay is what is left.
       // Before its first sample it answers 0 for everything, which then reads as an idle loop.
       const lateness = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - resolutionMs) / 1e3;
-      for (const quantile of [0.5, 0.9, 0.99]) this.set({ quantile: String(quantile) }, lateness(monitor.percentile(quantile * 100)));
+      for (const quantile of [0.5, 0.9, 0.99])
+        this.set({ quantile: String(quantile) }, lateness(monitor.percentile(quantile * 100)));
       this.set({ quantile: '1' }, lateness(monitor.max));
     },
   });
@@ -139,7 +148,8 @@ export async function startMetricsServer(host: string, port: number): Promise<Se
     }
     registry.metrics().then(
       (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
-      (error: Error) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics failed: ${error.message}`),
+      (error: Error) =>
+        res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`metrics failed: ${error.message}`),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -67,7 +67,8 @@ export class ProcessSession {
   private async connect(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (message) => {
-      if (message.channel === CREDENTIAL_REVOKED_CHANNEL && message.payload) for (const events of this.subscribers) events.onCredentialRevoked(message.payload);
+      if (message.channel === CREDENTIAL_REVOKED_CHANNEL && message.payload)
+        for (const events of this.subscribers) events.onCredentialRevoked(message.payload);
     });
     client.on('error', (error) => {
       this.options.log.warn({ err: error }, 'process session connection failed');
@@ -117,7 +118,10 @@ let shared: ProcessSession | undefined;
 
 /** This process's session (opened by the API at start, or by the first upload or credential lookup elsewhere). */
 export function processSession(): ProcessSession {
-  shared ??= new ProcessSession({ connectionString: config().databaseUrl, log: logger.child({ category: 'process-session' }) });
+  shared ??= new ProcessSession({
+    connectionString: config().databaseUrl,
+    log: logger.child({ category: 'process-session' }),
+  });
   return shared;
 }
 

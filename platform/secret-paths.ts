@@ -51,7 +51,10 @@ export function redactPath(path: string): string {
     if (PREFIXED_SECRET.test(keys[index]!)) parts[index] = '<secret>';
     for (const { prefix, placeholder } of declared) {
       const secretAt = at + prefix.length;
-      if (secretAt < filled.length && prefix.every((segment, offset) => keys[filled[at + offset]!] === segment)) {
+      if (
+        secretAt < filled.length &&
+        prefix.every((segment, offset) => keys[filled[at + offset]!] === segment)
+      ) {
         parts[filled[secretAt]!] = placeholder;
       }
     }

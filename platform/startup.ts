@@ -12,6 +12,9 @@ export function whenAvailable<T>(what: string, attempt: () => Promise<T>): Promi
     maxTimeout: 15_000,
     maxRetryTime: 5 * 60_000,
     onFailedAttempt: ({ error, attemptNumber }) =>
-      logger.warn({ category: 'lifecycle', err: error, attempt: attemptNumber }, `${what} not available yet; trying again`),
+      logger.warn(
+        { category: 'lifecycle', err: error, attempt: attemptNumber },
+        `${what} not available yet; trying again`,
+      ),
   });
 }

@@ -11,7 +11,9 @@ import { tracingEnabled } from './tracing.js';
  * Every start this process asks of Temporal, whichever code path asked: counted by workflow type, and, inside a
  * request, given its id in the memo (shown in the Temporal UI) and a header that the workflow hands its activities.
  */
-function withRequestId<T extends { headers: Record<string, unknown>; options: { memo?: Record<string, unknown> } }>(input: T): T {
+function withRequestId<
+  T extends { headers: Record<string, unknown>; options: { memo?: Record<string, unknown> } },
+>(input: T): T {
   const requestId = currentRequestId();
   if (!requestId) return input;
   return {
@@ -48,7 +50,10 @@ export function temporalClient(): Promise<Client> {
     const connection = await Connection.connect(temporalConnectionOptions());
     const workflow: WorkflowClientInterceptor[] = [startInterceptor];
     // Starts carry the active trace context, so a workflow continues the trace of the request that started it.
-    if (tracingEnabled()) workflow.push(new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor());
+    if (tracingEnabled())
+      workflow.push(
+        new (await import('@temporalio/interceptors-opentelemetry')).OpenTelemetryWorkflowClientInterceptor(),
+      );
     return new Client({ connection, namespace: config().temporal.namespace, interceptors: { workflow } });
   })();
   // A failed connect is not kept: the next caller tries again (Temporal may have been restarting).

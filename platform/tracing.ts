@@ -21,12 +21,13 @@ let started: Promise<Tracing> | undefined;
 export async function startTracing(serviceName: string): Promise<Tracing | undefined> {
   if (!tracingEnabled()) return undefined;
   started ??= (async () => {
-    const [{ Resource }, { BatchSpanProcessor }, { NodeTracerProvider }, { OTLPTraceExporter }] = await Promise.all([
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-    ]);
+    const [{ Resource }, { BatchSpanProcessor }, { NodeTracerProvider }, { OTLPTraceExporter }] =
+      await Promise.all([
+        import('@opentelemetry/resources'),
+        import('@opentelemetry/sdk-trace-base'),
+        import('@opentelemetry/sdk-trace-node'),
+        import('@opentelemetry/exporter-trace-otlp-http'),
+      ]);
     const resource = new Resource({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName });
     // The exporter reads its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables itself.
     const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter());

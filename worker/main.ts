@@ -2,7 +2,13 @@
 import '../platform/check-config.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  makeTelemetryFilterString,
+} from '@temporalio/worker';
 import { permanentFailures } from '../activities/failures.js';
 import { activityScope } from '../activities/activity-scope.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
@@ -21,8 +27,12 @@ import { workerTracing } from './tracing.js';
 // Production images ship a prebuilt bundle (deploy/Dockerfile), built with the workflow interceptors in it, and so
 // does the fault suite through FOLIO_WORKFLOW_BUNDLE (its workers restart often); development bundles from source at
 // start, with the interceptors named here.
-function workflowSource(): { code: { workflowBundle: { codePath: string } } | { workflowsPath: string }; interceptorModules: string[] } {
-  const bundle = process.env.FOLIO_WORKFLOW_BUNDLE || fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+function workflowSource(): {
+  code: { workflowBundle: { codePath: string } } | { workflowsPath: string };
+  interceptorModules: string[];
+} {
+  const bundle =
+    process.env.FOLIO_WORKFLOW_BUNDLE || fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
   if (existsSync(bundle)) return { code: { workflowBundle: { codePath: bundle } }, interceptorModules: [] };
   const extension = fileURLToPath(import.meta.url).endsWith('.ts') ? '.ts' : '.js';
   return {
@@ -33,10 +43,23 @@ function workflowSource(): { code: { workflowBundle: { codePath: string } } | { 
 
 /** Built once from configuration; `settings` is read again by each activity run, never copied out of it. */
 function activityDeps(): ActivityDeps {
-  return { db: db(), storage: storage(), bucket: bucket(), masterKey: config().masterKey, settings: config, workflows: workflowClient() };
+  return {
+    db: db(),
+    storage: storage(),
+    bucket: bucket(),
+    masterKey: config().masterKey,
+    settings: config,
+    workflows: workflowClient(),
+  };
 }
 
-const TEMPORAL_TO_PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+const TEMPORAL_TO_PINO_LEVEL = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+} as const;
 
 async function main() {
   const { metrics } = config();
@@ -47,7 +70,9 @@ async function main() {
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
       // The SDK's own worker metrics (task slots, poll latency, schedule-to-start, sticky cache) on their own port.
-      ...(metrics.temporalPort ? { metrics: { prometheus: { bindAddress: `${metrics.host}:${metrics.temporalPort}` } } } : {}),
+      ...(metrics.temporalPort
+        ? { metrics: { prometheus: { bindAddress: `${metrics.host}:${metrics.temporalPort}` } } }
+        : {}),
     },
   });
   const tracing = await startTracing('folio-worker');
@@ -76,7 +101,10 @@ async function main() {
   logger.info({ category: 'lifecycle' }, 'worker stopped');
 }
 
-function createWorker(connection: NativeConnection, traced: Awaited<ReturnType<typeof workerTracing>>): Promise<Worker> {
+function createWorker(
+  connection: NativeConnection,
+  traced: Awaited<ReturnType<typeof workerTracing>>,
+): Promise<Worker> {
   const { temporal } = config();
   const { code, interceptorModules } = workflowSource();
   return Worker.create({

@@ -1,8 +1,19 @@
 // Recurring maintenance, kept as Temporal Schedules so operators can see, pause and trigger them in the UI.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+} from '@temporalio/client';
 import { config } from '../platform/config.js';
 import { temporalClient } from '../platform/temporal.js';
-import { CHANGE_LOG_PRUNE_SCHEDULE_ID, STAGED_UPLOAD_SWEEP_SCHEDULE_ID, TOKEN_CLEANUP_SCHEDULE_ID, WEBHOOK_HISTORY_PURGE_SCHEDULE_ID, WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID } from '../workflows/ids.js';
+import {
+  CHANGE_LOG_PRUNE_SCHEDULE_ID,
+  STAGED_UPLOAD_SWEEP_SCHEDULE_ID,
+  TOKEN_CLEANUP_SCHEDULE_ID,
+  WEBHOOK_HISTORY_PURGE_SCHEDULE_ID,
+  WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID,
+} from '../workflows/ids.js';
 
 const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 
@@ -15,13 +26,38 @@ interface MaintenanceSchedule {
 }
 
 const SCHEDULES: MaintenanceSchedule[] = [
-  { scheduleId: TOKEN_CLEANUP_SCHEDULE_ID, every: '1 day', workflowType: 'tokenCleanupWorkflow', args: [{ keepDeadForMs: KEEP_DEAD_TOKENS_MS }] },
-  { scheduleId: CHANGE_LOG_PRUNE_SCHEDULE_ID, every: '1 day', workflowType: 'changeLogPruneWorkflow', args: [{}] },
+  {
+    scheduleId: TOKEN_CLEANUP_SCHEDULE_ID,
+    every: '1 day',
+    workflowType: 'tokenCleanupWorkflow',
+    args: [{ keepDeadForMs: KEEP_DEAD_TOKENS_MS }],
+  },
+  {
+    scheduleId: CHANGE_LOG_PRUNE_SCHEDULE_ID,
+    every: '1 day',
+    workflowType: 'changeLogPruneWorkflow',
+    args: [{}],
+  },
   // Picks up outbox rows whose dispatch after commit failed or never ran; a minute bounds how late such a start is.
-  { scheduleId: WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID, every: '1 minute', workflowType: 'workflowOutboxSweepWorkflow', args: [] },
+  {
+    scheduleId: WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID,
+    every: '1 minute',
+    workflowType: 'workflowOutboxSweepWorkflow',
+    args: [],
+  },
   // Simple uploads whose API process died mid-upload: a minute bounds how long their bytes linger.
-  { scheduleId: STAGED_UPLOAD_SWEEP_SCHEDULE_ID, every: '1 minute', workflowType: 'stagedUploadSweepWorkflow', args: [] },
-  { scheduleId: WEBHOOK_HISTORY_PURGE_SCHEDULE_ID, every: '1 day', workflowType: 'webhookHistoryPurgeWorkflow', args: [{}] },
+  {
+    scheduleId: STAGED_UPLOAD_SWEEP_SCHEDULE_ID,
+    every: '1 minute',
+    workflowType: 'stagedUploadSweepWorkflow',
+    args: [],
+  },
+  {
+    scheduleId: WEBHOOK_HISTORY_PURGE_SCHEDULE_ID,
+    every: '1 day',
+    workflowType: 'webhookHistoryPurgeWorkflow',
+    args: [{}],
+  },
 ];
 
 /**

@@ -6,7 +6,9 @@ import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-ope
 import type { Tracing } from '../platform/tracing.js';
 
 /** The OpenTelemetry workflow interceptors: bundled by deploy/build-workflow-bundle.ts, and from source when tracing is on. */
-export const OTEL_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const OTEL_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
 
 export interface WorkerTracing {
   activity: ActivityInterceptorsFactory[];
@@ -16,10 +18,16 @@ export interface WorkerTracing {
 }
 
 export async function workerTracing(tracing: Tracing | undefined): Promise<WorkerTracing> {
-  if (!tracing) return { activity: [], workflowModules: [], sinks: { exporter: { export: { fn: () => undefined } } } };
+  if (!tracing)
+    return { activity: [], workflowModules: [], sinks: { exporter: { export: { fn: () => undefined } } } };
   const otel = await import('@temporalio/interceptors-opentelemetry');
   return {
-    activity: [(context) => ({ inbound: new otel.OpenTelemetryActivityInboundInterceptor(context), outbound: new otel.OpenTelemetryActivityOutboundInterceptor(context) })],
+    activity: [
+      (context) => ({
+        inbound: new otel.OpenTelemetryActivityInboundInterceptor(context),
+        outbound: new otel.OpenTelemetryActivityOutboundInterceptor(context),
+      }),
+    ],
     workflowModules: [OTEL_WORKFLOW_INTERCEPTORS],
     sinks: { exporter: otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };

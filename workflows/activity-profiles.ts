@@ -6,7 +6,11 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
  * the work must happen eventually, and an error that can never succeed ends the activity at once instead
  * (activities/failures.ts), so nothing loops forever on a permanent fault.
  */
-const UNTIL_DONE: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' };
+const UNTIL_DONE: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+};
 
 /** One short transaction (a read, a small update): a minute is ample, so a hung connection is noticed soon. */
 export const SHORT_DATABASE_STEP: ActivityOptions = {

@@ -9,9 +9,22 @@ import { temporalClient } from '../platform/temporal.js';
 import type { LifecycleStarter } from '../domain/unit-of-work.js';
 import { documentTrashChangedSignal } from './documents.js';
 import { replaceSettledSignal, uploadSettledSignal } from './drive-content.js';
-import { documentPurgeWorkflowId, replaceWorkflowId, uploadWorkflowId, webhookDeliveryWorkflowId } from './ids.js';
+import {
+  documentPurgeWorkflowId,
+  replaceWorkflowId,
+  uploadWorkflowId,
+  webhookDeliveryWorkflowId,
+} from './ids.js';
 import { outboxKit, type Wakes } from './outbox.js';
-import { DIRECT_WORKFLOWS, outboxEntry, type DirectRequest, type DirectWorkflows, type OutboxRequest, type RegisteredWorkflow, type StartSettings } from './registry.js';
+import {
+  DIRECT_WORKFLOWS,
+  outboxEntry,
+  type DirectRequest,
+  type DirectWorkflows,
+  type OutboxRequest,
+  type RegisteredWorkflow,
+  type StartSettings,
+} from './registry.js';
 import { retryWebhookDeliverySignal } from './webhook-delivery.js';
 
 interface WarnLogger {
@@ -33,7 +46,10 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
    * Starts one registered workflow (or signals it, for a signal-with-start entry). A start that finds the id taken as
    * the entry's reuse policy forbids counts as done: `started` says which happened.
    */
-  async function startRegistered<Request>(entry: RegisteredWorkflow<Request>, request: Request): Promise<{ workflowId: string; started: boolean }> {
+  async function startRegistered<Request>(
+    entry: RegisteredWorkflow<Request>,
+    request: Request,
+  ): Promise<{ workflowId: string; started: boolean }> {
     const client = await temporal();
     const workflowId = entry.id(request);
     const options = {
@@ -44,7 +60,12 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
       typedSearchAttributes: entry.searchAttributes(request),
     };
     try {
-      if (entry.signal) await client.workflow.signalWithStart(entry.workflow(request), { ...options, signal: entry.signal, signalArgs: [] });
+      if (entry.signal)
+        await client.workflow.signalWithStart(entry.workflow(request), {
+          ...options,
+          signal: entry.signal,
+          signalArgs: [],
+        });
       else await client.workflow.start(entry.workflow(request), options);
       return { workflowId, started: true };
     } catch (error) {
@@ -58,14 +79,23 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     startRegistered(DIRECT_WORKFLOWS[name] as RegisteredWorkflow<DirectRequest<Name>>, request);
 
   /** Starts what an outbox row asks for. */
-  const startOutboxRequest = async (request: OutboxRequest): Promise<void> => void (await startRegistered(outboxEntry(request), request));
+  const startOutboxRequest = async (request: OutboxRequest): Promise<void> =>
+    void (await startRegistered(outboxEntry(request), request));
 
   /** A shortcut signal: a lost one only delays the workflow until its own timer, so a failure is logged, not thrown. */
-  async function wake<Args extends unknown[]>(workflowId: string, signal: SignalDefinition<Args>, fields: object, ...args: Args): Promise<void> {
+  async function wake<Args extends unknown[]>(
+    workflowId: string,
+    signal: SignalDefinition<Args>,
+    fields: object,
+    ...args: Args
+  ): Promise<void> {
     try {
       await (await temporal()).workflow.getHandle(workflowId).signal(signal, ...args);
     } catch (error) {
-      log.warn({ err: error, workflow_id: workflowId, ...fields }, 'could not wake the workflow; it will act on its own timer');
+      log.warn(
+        { err: error, workflow_id: workflowId, ...fields },
+        'could not wake the workflow; it will act on its own timer',
+      );
     }
   }
 
@@ -74,17 +104,32 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
     try {
       await (await temporal()).workflow.getHandle(workflowId).terminate(reason);
     } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) log.warn({ err: error, workflow_id: workflowId }, 'could not terminate the workflow; it stops at its next attempt');
+      if (!(error instanceof WorkflowNotFoundError))
+        log.warn(
+          { err: error, workflow_id: workflowId },
+          'could not terminate the workflow; it stops at its next attempt',
+        );
     }
   }
 
   const wakes: Wakes = {
-    uploadLifecycle: (fileUuid) => wake(uploadWorkflowId(fileUuid), uploadSettledSignal, { file_uuid: fileUuid }),
-    replaceLifecycle: (versionUuid) => wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid }),
-    documentPurge: (documentUuid) => wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, { document_uuid: documentUuid }),
+    uploadLifecycle: (fileUuid) =>
+      wake(uploadWorkflowId(fileUuid), uploadSettledSignal, { file_uuid: fileUuid }),
+    replaceLifecycle: (versionUuid) =>
+      wake(replaceWorkflowId(versionUuid), replaceSettledSignal, { version_uuid: versionUuid }),
+    documentPurge: (documentUuid) =>
+      wake(documentPurgeWorkflowId(documentUuid), documentTrashChangedSignal, {
+        document_uuid: documentUuid,
+      }),
     retryWebhookDelivery: ({ destinationUuid, eventUuid, round, afterAttempt }) =>
-      wake(webhookDeliveryWorkflowId(destinationUuid, eventUuid, round), retryWebhookDeliverySignal, { destination_uuid: destinationUuid }, { afterAttempt }),
-    terminateWebhookDelivery: ({ destinationUuid, eventUuid, round }, reason) => terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid, round), reason),
+      wake(
+        webhookDeliveryWorkflowId(destinationUuid, eventUuid, round),
+        retryWebhookDeliverySignal,
+        { destination_uuid: destinationUuid },
+        { afterAttempt },
+      ),
+    terminateWebhookDelivery: ({ destinationUuid, eventUuid, round }, reason) =>
+      terminate(webhookDeliveryWorkflowId(destinationUuid, eventUuid, round), reason),
   };
 
   const lifecycles: LifecycleStarter = {
@@ -93,9 +138,14 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
   };
 
   /** A request found no thumbnail: start its render now (a read has no transaction to follow). */
-  const startThumbnail = (request: Omit<Extract<OutboxRequest, { type: 'thumbnail' }>, 'type'>) => startOutboxRequest({ type: 'thumbnail', ...request });
+  const startThumbnail = (request: Omit<Extract<OutboxRequest, { type: 'thumbnail' }>, 'type'>) =>
+    startOutboxRequest({ type: 'thumbnail', ...request });
 
-  const { runInTransaction, sweepOutbox, dispatchDrivePushes } = outboxKit({ start: startOutboxRequest, wakes, log });
+  const { runInTransaction, sweepOutbox, dispatchDrivePushes } = outboxKit({
+    start: startOutboxRequest,
+    wakes,
+    log,
+  });
   return { ...lifecycles, startDirect, runInTransaction, sweepOutbox, startThumbnail, dispatchDrivePushes };
 }
 

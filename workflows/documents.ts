@@ -1,6 +1,14 @@
 // The purge of a trashed document: waits out the Trash retention, then deletes the document for good. A restore
 // (or a new trash) signals it to look at the row again; it never deletes without the activity re-checking the row.
-import { condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { LONG_STORAGE_WORK, SHORT_DATABASE_STEP } from './activity-profiles.js';
 
@@ -31,7 +39,8 @@ export async function documentPurgeWorkflow(input: DocumentPurgeInput): Promise<
   });
   for (let passes = 0; ; passes++) {
     // The next run starts by reading the row, which covers any signal this one took: the id is all it needs.
-    if (passes >= PASSES_PER_RUN || workflowInfo().continueAsNewSuggested) return continueAsNew<typeof documentPurgeWorkflow>(input);
+    if (passes >= PASSES_PER_RUN || workflowInfo().continueAsNewSuggested)
+      return continueAsNew<typeof documentPurgeWorkflow>(input);
     const seen = signals;
     const plan = await planDocumentPurge({ documentUuid: input.documentUuid });
     if (plan.action === 'wait') {

@@ -1,12 +1,22 @@
 // Lifecycles of Drive bytes in flight: a new file's upload, and a content replacement with the retention of
 // the version it retires. The API completes and aborts; these workflows expire what nobody finished and purge
 // retired versions. Ids only in inputs, results and signals.
-import { condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  log,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { LONG_STORAGE_WORK } from './activity-profiles.js';
 
 /** A settle may discard an expired upload's stored parts; a purge removes every version a replacement retired. */
-const { settleUpload, settleReplace, purgeSupersededVersions } = proxyActivities<Activities>(LONG_STORAGE_WORK);
+const { settleUpload, settleReplace, purgeSupersededVersions } =
+  proxyActivities<Activities>(LONG_STORAGE_WORK);
 
 /** Sent by the API after it commits a complete or abort; wakes the workflow to look at the outcome. */
 export const uploadSettledSignal = defineSignal('uploadSettled');
@@ -32,14 +42,21 @@ export async function uploadLifecycleWorkflow(input: UploadLifecycleInput): Prom
     // A signal may already be buffered (delivered when the handler is set), so reset only after waking.
     const signalled = await condition(() => woken, Math.max(1, deadline - Date.now()));
     woken = false;
-    const state = await settleUpload({ workspaceUuid: input.workspaceUuid, fileUuid: input.fileUuid, expired: !signalled });
+    const state = await settleUpload({
+      workspaceUuid: input.workspaceUuid,
+      fileUuid: input.fileUuid,
+      expired: !signalled,
+    });
     if (state !== 'uploading') {
       log.info('upload settled', { fileUuid: input.fileUuid, outcome: state });
       return { outcome: state };
     }
     // Only a signal that changed nothing gets here; should they pile up, a new run keeps the same deadline.
     if (!woken && workflowInfo().continueAsNewSuggested) {
-      return continueAsNew<typeof uploadLifecycleWorkflow>({ ...input, expiresInMs: Math.max(1, deadline - Date.now()) });
+      return continueAsNew<typeof uploadLifecycleWorkflow>({
+        ...input,
+        expiresInMs: Math.max(1, deadline - Date.now()),
+      });
     }
   }
 }
@@ -60,12 +77,18 @@ export interface ReplaceLifecycleResult {
   purgedVersions: number;
 }
 
-export async function replaceLifecycleWorkflow(input: ReplaceLifecycleInput): Promise<ReplaceLifecycleResult> {
+export async function replaceLifecycleWorkflow(
+  input: ReplaceLifecycleInput,
+): Promise<ReplaceLifecycleResult> {
   let woken = false;
   setHandler(replaceSettledSignal, () => {
     woken = true;
   });
-  const ids = { workspaceUuid: input.workspaceUuid, fileUuid: input.fileUuid, versionUuid: input.versionUuid };
+  const ids = {
+    workspaceUuid: input.workspaceUuid,
+    fileUuid: input.fileUuid,
+    versionUuid: input.versionUuid,
+  };
   const deadline = Date.now() + input.expiresInMs;
   for (;;) {
     // A signal may already be buffered (delivered when the handler is set), so reset only after waking.
@@ -75,7 +98,10 @@ export async function replaceLifecycleWorkflow(input: ReplaceLifecycleInput): Pr
     if (settled.state === 'staged') {
       // As for uploads: a run of signals that changed nothing continues as new, with the same deadline.
       if (!woken && workflowInfo().continueAsNewSuggested) {
-        return continueAsNew<typeof replaceLifecycleWorkflow>({ ...input, expiresInMs: Math.max(1, deadline - Date.now()) });
+        return continueAsNew<typeof replaceLifecycleWorkflow>({
+          ...input,
+          expiresInMs: Math.max(1, deadline - Date.now()),
+        });
       }
       continue;
     }

@@ -5,7 +5,8 @@ import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/w
 import type { Activities } from '../activities/index.js';
 import { CASCADE_BATCH, SHORT_DATABASE_STEP } from './activity-profiles.js';
 
-const { trashCascadeBatch, restoreCascadeBatch, deleteCascadeBatch } = proxyActivities<Activities>(CASCADE_BATCH);
+const { trashCascadeBatch, restoreCascadeBatch, deleteCascadeBatch } =
+  proxyActivities<Activities>(CASCADE_BATCH);
 const { finishTrashOperation } = proxyActivities<Activities>(SHORT_DATABASE_STEP);
 
 /** Batches per run before continuing as new: about 6 history events each, far below the suggested limit. */
@@ -34,9 +35,17 @@ export type RestoreCascadeResult = DriveCascadeResult;
 export type DeleteCascadeInput = DriveCascadeInput;
 export type DeleteCascadeResult = DriveCascadeResult;
 
-type Batch = (input: { operationUuid: string; rootUuid: string }) => Promise<{ state: 'continue' | 'done' | 'superseded' | 'abandoned'; changed: number }>;
+type Batch = (input: {
+  operationUuid: string;
+  rootUuid: string;
+}) => Promise<{ state: 'continue' | 'done' | 'superseded' | 'abandoned'; changed: number }>;
 
-async function cascade(name: string, batch: Batch, input: DriveCascadeInput, again: (next: DriveCascadeInput) => Promise<never>): Promise<DriveCascadeResult> {
+async function cascade(
+  name: string,
+  batch: Batch,
+  input: DriveCascadeInput,
+  again: (next: DriveCascadeInput) => Promise<never>,
+): Promise<DriveCascadeResult> {
   for (let batches = 0; ; batches++) {
     if (batches >= BATCHES_PER_RUN || workflowInfo().continueAsNewSuggested) return again(input);
     const { state } = await batch({ operationUuid: input.operationUuid, rootUuid: input.rootUuid });
@@ -48,22 +57,32 @@ async function cascade(name: string, batch: Batch, input: DriveCascadeInput, aga
     const outcome = state === 'done' ? 'completed' : 'superseded';
     // The tally lives with the operation (each batch adds to it in its transaction), so it is exact after a crash.
     const itemsChanged = await finishTrashOperation({ operationUuid: input.operationUuid, outcome });
-    log.info(`${name} ${outcome}`, { operationUuid: input.operationUuid, rootUuid: input.rootUuid, itemsChanged });
+    log.info(`${name} ${outcome}`, {
+      operationUuid: input.operationUuid,
+      rootUuid: input.rootUuid,
+      itemsChanged,
+    });
     return { outcome, itemsChanged };
   }
 }
 
 /** Trashes every live descendant of a trashed folder, with trashed_with = the folder. */
 export async function trashCascadeWorkflow(input: TrashCascadeInput): Promise<TrashCascadeResult> {
-  return cascade('trash cascade', trashCascadeBatch, input, (next) => continueAsNew<typeof trashCascadeWorkflow>(next));
+  return cascade('trash cascade', trashCascadeBatch, input, (next) =>
+    continueAsNew<typeof trashCascadeWorkflow>(next),
+  );
 }
 
 /** Restores the descendants trashed with the restored folder. */
 export async function restoreCascadeWorkflow(input: RestoreCascadeInput): Promise<RestoreCascadeResult> {
-  return cascade('restore cascade', restoreCascadeBatch, input, (next) => continueAsNew<typeof restoreCascadeWorkflow>(next));
+  return cascade('restore cascade', restoreCascadeBatch, input, (next) =>
+    continueAsNew<typeof restoreCascadeWorkflow>(next),
+  );
 }
 
 /** Removes a deleted item's subtree leaves-first, with its stored bytes, and finally the item itself. */
 export async function deleteCascadeWorkflow(input: DeleteCascadeInput): Promise<DeleteCascadeResult> {
-  return cascade('delete cascade', deleteCascadeBatch, input, (next) => continueAsNew<typeof deleteCascadeWorkflow>(next));
+  return cascade('delete cascade', deleteCascadeBatch, input, (next) =>
+    continueAsNew<typeof deleteCascadeWorkflow>(next),
+  );
 }

@@ -29,7 +29,8 @@ export const webhookDeliveryWorkflowId = (destinationUuid: string, eventUuid: st
 export const WEBHOOK_HISTORY_PURGE_SCHEDULE_ID = 'folio-webhook-history-purge';
 
 /** The thumbnail of one file version: both ids, so a replacement gets its own and a request finds the running one. */
-export const thumbnailWorkflowId = (fileUuid: string, versionUuid: string) => `drive-thumbnail:${fileUuid}:${versionUuid}`;
+export const thumbnailWorkflowId = (fileUuid: string, versionUuid: string) =>
+  `drive-thumbnail:${fileUuid}:${versionUuid}`;
 /** A workspace's Drive push fan-out (one at a time; every committed batch of changes signals it). */
 export const drivePushWorkflowId = (workspaceUuid: string) => `drive-push:${workspaceUuid}`;
 

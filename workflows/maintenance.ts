@@ -4,7 +4,8 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
-const { deleteDeadAccessTokens, pruneChangeLogs, sweepWorkflowOutbox, sweepStagedUploads } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
+const { deleteDeadAccessTokens, pruneChangeLogs, sweepWorkflowOutbox, sweepStagedUploads } =
+  proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
 export interface TokenCleanupInput {
   /** Tokens dead for longer than this are deleted; dead ones stay a while so a 401 can still be explained. */

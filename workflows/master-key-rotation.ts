@@ -29,16 +29,24 @@ export interface MasterKeyRotationInput {
 export const masterKeyRotationProgress = defineQuery<TableProgress[]>('progress');
 
 export async function masterKeyRotationWorkflow(input: MasterKeyRotationInput): Promise<TableProgress[]> {
-  const progress = input.progress ?? input.tables.map((table) => ({ table, after: null, scanned: 0, rewrapped: 0, done: false }));
+  const progress =
+    input.progress ??
+    input.tables.map((table) => ({ table, after: null, scanned: 0, rewrapped: 0, done: false }));
   setHandler(masterKeyRotationProgress, () => progress);
   for (const table of progress) {
     while (!table.done) {
-      const page = await rewrapWrappedKeys({ table: table.table, after: table.after, limit: input.pageSize, keyId: input.keyId });
+      const page = await rewrapWrappedKeys({
+        table: table.table,
+        after: table.after,
+        limit: input.pageSize,
+        keyId: input.keyId,
+      });
       table.scanned += page.scanned;
       table.rewrapped += page.rewrapped;
       table.after = page.after ?? table.after;
       table.done = page.after === null;
-      if (!table.done && workflowInfo().continueAsNewSuggested) await continueAsNew<typeof masterKeyRotationWorkflow>({ ...input, progress });
+      if (!table.done && workflowInfo().continueAsNewSuggested)
+        await continueAsNew<typeof masterKeyRotationWorkflow>({ ...input, progress });
     }
   }
   return progress;

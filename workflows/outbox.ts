@@ -10,8 +10,16 @@ export interface Wakes {
   uploadLifecycle(fileUuid: string): Promise<void>;
   replaceLifecycle(versionUuid: string): Promise<void>;
   documentPurge(documentUuid: string): Promise<void>;
-  retryWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number; afterAttempt: number }): Promise<void>;
-  terminateWebhookDelivery(delivery: { destinationUuid: string; eventUuid: string; round?: number }, reason: string): Promise<void>;
+  retryWebhookDelivery(delivery: {
+    destinationUuid: string;
+    eventUuid: string;
+    round?: number;
+    afterAttempt: number;
+  }): Promise<void>;
+  terminateWebhookDelivery(
+    delivery: { destinationUuid: string; eventUuid: string; round?: number },
+    reason: string,
+  ): Promise<void>;
 }
 
 interface OutboxSettings {
@@ -28,7 +36,10 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
     try {
       await start(request);
     } catch (error) {
-      log.warn({ err: error, workflow_id: workflowId }, 'workflow start failed; the outbox sweep will retry it');
+      log.warn(
+        { err: error, workflow_id: workflowId },
+        'workflow start failed; the outbox sweep will retry it',
+      );
       return false;
     }
     await knex('workflow_outbox').where({ workflow_id: workflowId }).delete();
@@ -45,7 +56,10 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
         outbox = [];
         signals = [];
         const record = async (request: OutboxRequest) => {
-          await tx('workflow_outbox').insert({ workflow_id: outboxWorkflowId(request), request }).onConflict('workflow_id').ignore();
+          await tx('workflow_outbox')
+            .insert({ workflow_id: outboxWorkflowId(request), request })
+            .onConflict('workflow_id')
+            .ignore();
           outbox.push(request);
         };
         const workflows: WorkflowRequests = {
@@ -57,13 +71,16 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
           wakeReplaceLifecycle: (versionUuid) => void signals.push(() => wakes.replaceLifecycle(versionUuid)),
           wakeDocumentPurge: (documentUuid) => void signals.push(() => wakes.documentPurge(documentUuid)),
           retryWebhookDelivery: (delivery) => void signals.push(() => wakes.retryWebhookDelivery(delivery)),
-          terminateWebhookDelivery: (delivery, reason) => void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
+          terminateWebhookDelivery: (delivery, reason) =>
+            void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
         };
         const result = await work({ tx, workflows });
         // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.
         const pushes = (await tx('workflow_outbox')
           .select('request')
-          .whereRaw(`request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`)) as { request: OutboxRequest }[];
+          .whereRaw(
+            `request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`,
+          )) as { request: OutboxRequest }[];
         outbox.push(...pushes.map((row) => row.request));
         return result;
       });
@@ -77,7 +94,11 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
    * Starts what crashed or failed dispatches left in the outbox (rows older than `olderThanMs`, so a request still
    * dispatching its own rows is left alone). Run by the outbox sweep schedule; safe to run anywhere, any number of times.
    */
-  async function sweepOutbox(knex: Knex, olderThanMs: number, limit = 500): Promise<{ started: number; failed: number }> {
+  async function sweepOutbox(
+    knex: Knex,
+    olderThanMs: number,
+    limit = 500,
+  ): Promise<{ started: number; failed: number }> {
     const rows = (await knex('workflow_outbox')
       .where('created_at', '<', knex.raw(`now() - (? * interval '1 millisecond')`, [olderThanMs]))
       .orderBy('created_at')
@@ -92,7 +113,11 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
    * called right after such a write commits, so a device hears of it at once rather than at the next sweep.
    */
   async function dispatchDrivePushes(knex: Knex, limit = 100): Promise<void> {
-    const rows = (await knex('workflow_outbox').select('request').whereRaw(`request->>'type' = 'drivePush'`).orderBy('created_at').limit(limit)) as {
+    const rows = (await knex('workflow_outbox')
+      .select('request')
+      .whereRaw(`request->>'type' = 'drivePush'`)
+      .orderBy('created_at')
+      .limit(limit)) as {
       request: OutboxRequest;
     }[];
     for (const row of rows) await dispatch(knex, row.request);

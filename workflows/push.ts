@@ -2,7 +2,16 @@
 // the workflow outbox); it gathers changes for a short window, then pushes each active subscription whose user can
 // see something that changed, once, and moves the workspace's cursor. Rounds are at least a window apart, so a burst
 // of a thousand changes makes a handful of pushes per device. It ends after a quiet spell; the next change starts it.
-import { condition, continueAsNew, defineSignal, log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  log,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { SHORT_DATABASE_STEP } from './activity-profiles.js';
 
@@ -15,7 +24,12 @@ const { collectDrivePushTargets, advanceDrivePushCursor } = proxyActivities<Acti
  */
 const { sendDrivePush } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 8,
+  },
 });
 
 /** "Changes committed in this workspace": sent with every fan-out start (signal-with-start). */
@@ -53,12 +67,17 @@ export async function drivePushWorkflow(input: DrivePushInput): Promise<DrivePus
     await sleep(input.windowMs);
     pending = false;
     const targets = await collectDrivePushTargets({ workspaceUuid: input.workspaceUuid });
-    const results = await Promise.allSettled(targets.subscriptionUuids.map((subscriptionUuid) => sendDrivePush({ subscriptionUuid })));
+    const results = await Promise.allSettled(
+      targets.subscriptionUuids.map((subscriptionUuid) => sendDrivePush({ subscriptionUuid })),
+    );
     results.forEach((result, index) => {
       if (result.status === 'fulfilled') {
         if (result.value === 'sent') pushes++;
       } else {
-        log.warn('push dropped after its retries', { subscriptionUuid: targets.subscriptionUuids[index], error: String(result.reason) });
+        log.warn('push dropped after its retries', {
+          subscriptionUuid: targets.subscriptionUuids[index],
+          error: String(result.reason),
+        });
       }
     });
     await advanceDrivePushCursor({ workspaceUuid: input.workspaceUuid, throughSeq: targets.throughSeq });

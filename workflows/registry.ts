@@ -2,9 +2,19 @@
 // string), its id, how a second start with that id is treated, the search attributes operators find it by, and
 // whether a start that finds it running signals it instead. workflows/client.ts starts them through this table.
 // Not workflow code: it never runs in the sandbox (the worker bundles workflows/index.ts).
-import { WorkflowIdReusePolicy, type SearchAttributePair, type SignalDefinition, type Workflow } from '@temporalio/common';
+import {
+  WorkflowIdReusePolicy,
+  type SearchAttributePair,
+  type SignalDefinition,
+  type Workflow,
+} from '@temporalio/common';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import type { DriveCascadeKind, DriveCascadeStart, ThumbnailStart, WebhookDeliveryStart } from '../domain/unit-of-work.js';
+import type {
+  DriveCascadeKind,
+  DriveCascadeStart,
+  ThumbnailStart,
+  WebhookDeliveryStart,
+} from '../domain/unit-of-work.js';
 import { documentPurgeWorkflow, documentTrashChangedSignal } from './documents.js';
 import { replaceLifecycleWorkflow, uploadLifecycleWorkflow } from './drive-content.js';
 import { deleteCascadeWorkflow, restoreCascadeWorkflow, trashCascadeWorkflow } from './drive-trash.js';
@@ -26,11 +36,30 @@ import { WEBHOOK_SEARCH_ATTRIBUTES, webhookDeliveryWorkflow } from './webhook-de
 /** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
 export const FOLIO_WORKSPACE_ID = defineSearchAttributeKey('FolioWorkspaceId', SearchAttributeType.KEYWORD);
 export const FOLIO_RESOURCE_ID = defineSearchAttributeKey('FolioResourceId', SearchAttributeType.KEYWORD);
-export const FOLIO_WEBHOOK_DESTINATION = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.destination, SearchAttributeType.KEYWORD);
-export const FOLIO_WEBHOOK_EVENT = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.event, SearchAttributeType.KEYWORD);
-export const FOLIO_MAILBOX = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.mailbox, SearchAttributeType.KEYWORD);
-export const FOLIO_WEBHOOK_OUTCOME = defineSearchAttributeKey(WEBHOOK_SEARCH_ATTRIBUTES.outcome, SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [FOLIO_WORKSPACE_ID, FOLIO_RESOURCE_ID, FOLIO_WEBHOOK_DESTINATION, FOLIO_WEBHOOK_EVENT, FOLIO_MAILBOX, FOLIO_WEBHOOK_OUTCOME];
+export const FOLIO_WEBHOOK_DESTINATION = defineSearchAttributeKey(
+  WEBHOOK_SEARCH_ATTRIBUTES.destination,
+  SearchAttributeType.KEYWORD,
+);
+export const FOLIO_WEBHOOK_EVENT = defineSearchAttributeKey(
+  WEBHOOK_SEARCH_ATTRIBUTES.event,
+  SearchAttributeType.KEYWORD,
+);
+export const FOLIO_MAILBOX = defineSearchAttributeKey(
+  WEBHOOK_SEARCH_ATTRIBUTES.mailbox,
+  SearchAttributeType.KEYWORD,
+);
+export const FOLIO_WEBHOOK_OUTCOME = defineSearchAttributeKey(
+  WEBHOOK_SEARCH_ATTRIBUTES.outcome,
+  SearchAttributeType.KEYWORD,
+);
+export const SEARCH_ATTRIBUTES = [
+  FOLIO_WORKSPACE_ID,
+  FOLIO_RESOURCE_ID,
+  FOLIO_WEBHOOK_DESTINATION,
+  FOLIO_WEBHOOK_EVENT,
+  FOLIO_MAILBOX,
+  FOLIO_WEBHOOK_OUTCOME,
+];
 
 const ownedBy = (workspaceUuid: string, resourceUuid: string): SearchAttributePair[] => [
   { key: FOLIO_WORKSPACE_ID, value: workspaceUuid },
@@ -78,7 +107,11 @@ export const OUTBOX_WORKFLOWS = {
   driveCascade: registered({
     workflow: (request: DriveCascadeStart) => CASCADES[request.kind],
     id: (request) => driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid),
-    input: (request) => ({ operationUuid: request.operationUuid, rootUuid: request.rootUuid, workspaceUuid: request.workspaceUuid }),
+    input: (request) => ({
+      operationUuid: request.operationUuid,
+      rootUuid: request.rootUuid,
+      workspaceUuid: request.workspaceUuid,
+    }),
     idReuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     searchAttributes: (request) => ownedBy(request.workspaceUuid, request.rootUuid),
   }),
@@ -114,7 +147,11 @@ export const OUTBOX_WORKFLOWS = {
   thumbnail: registered({
     workflow: (_: ThumbnailStart) => thumbnailWorkflow,
     id: (request) => thumbnailWorkflowId(request.fileUuid, request.versionUuid),
-    input: (request) => ({ workspaceUuid: request.workspaceUuid, fileUuid: request.fileUuid, versionUuid: request.versionUuid }),
+    input: (request) => ({
+      workspaceUuid: request.workspaceUuid,
+      fileUuid: request.fileUuid,
+      versionUuid: request.versionUuid,
+    }),
     // One that ended may run again (a request that finds no thumbnail row after it ended): the render stops at a row.
     idReuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     searchAttributes: (request) => ownedBy(request.workspaceUuid, request.fileUuid),
@@ -123,7 +160,11 @@ export const OUTBOX_WORKFLOWS = {
   drivePush: registered({
     workflow: (_: { workspaceUuid: string; batch: string }) => drivePushWorkflow,
     id: (request) => drivePushWorkflowId(request.workspaceUuid),
-    input: (request, settings) => ({ workspaceUuid: request.workspaceUuid, windowMs: settings.push.coalesceWindowMs, idleMs: settings.push.idleMs }),
+    input: (request, settings) => ({
+      workspaceUuid: request.workspaceUuid,
+      windowMs: settings.push.coalesceWindowMs,
+      idleMs: settings.push.idleMs,
+    }),
     idReuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     searchAttributes: (request) => ownedBy(request.workspaceUuid, request.workspaceUuid),
     signal: drivePushChangesSignal,
@@ -136,12 +177,17 @@ export const DIRECT_WORKFLOWS = {
   uploadLifecycle: registered({
     workflow: (_: { workspaceUuid: string; fileUuid: string }) => uploadLifecycleWorkflow,
     id: (request) => uploadWorkflowId(request.fileUuid),
-    input: (request, settings) => ({ workspaceUuid: request.workspaceUuid, fileUuid: request.fileUuid, expiresInMs: settings.uploadExpiryMs }),
+    input: (request, settings) => ({
+      workspaceUuid: request.workspaceUuid,
+      fileUuid: request.fileUuid,
+      expiresInMs: settings.uploadExpiryMs,
+    }),
     idReuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     searchAttributes: (request) => ownedBy(request.workspaceUuid, request.fileUuid),
   }),
   replaceLifecycle: registered({
-    workflow: (_: { workspaceUuid: string; fileUuid: string; versionUuid: string }) => replaceLifecycleWorkflow,
+    workflow: (_: { workspaceUuid: string; fileUuid: string; versionUuid: string }) =>
+      replaceLifecycleWorkflow,
     id: (request) => replaceWorkflowId(request.versionUuid),
     input: (request, settings) => ({
       workspaceUuid: request.workspaceUuid,
@@ -168,11 +214,14 @@ export type DirectWorkflows = typeof DIRECT_WORKFLOWS;
 type RequestOf<Entry> = Entry extends RegisteredWorkflow<infer Request, Workflow> ? Request : never;
 
 /** What an outbox row asks for: the entry's name and its request (ids only, like every workflow input). */
-export type OutboxRequest = { [Name in keyof OutboxWorkflows]: { type: Name } & RequestOf<OutboxWorkflows[Name]> }[keyof OutboxWorkflows];
+export type OutboxRequest = {
+  [Name in keyof OutboxWorkflows]: { type: Name } & RequestOf<OutboxWorkflows[Name]>;
+}[keyof OutboxWorkflows];
 export type DirectRequest<Name extends keyof DirectWorkflows> = RequestOf<DirectWorkflows[Name]>;
 
 /** The registry entry of an outbox row, typed loosely: the row's type names it. */
-export const outboxEntry = (request: OutboxRequest) => OUTBOX_WORKFLOWS[request.type] as RegisteredWorkflow<OutboxRequest>;
+export const outboxEntry = (request: OutboxRequest) =>
+  OUTBOX_WORKFLOWS[request.type] as RegisteredWorkflow<OutboxRequest>;
 
 /** The key of an outbox row: its workflow's id, unless the entry says otherwise. */
 export function outboxWorkflowId(request: OutboxRequest): string {

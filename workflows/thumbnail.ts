@@ -24,7 +24,16 @@ export async function thumbnailWorkflow(input: ThumbnailInput): Promise<Thumbnai
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
     // Every attempt failed (or one failed for good): the version ends with no preview, so nothing retries it forever.
-    log.warn('thumbnail render gave up', { fileUuid: input.fileUuid, versionUuid: input.versionUuid, cause: error.cause?.message });
-    return { outcome: await recordThumbnailFailure({ ...input, reason: `rendering failed: ${error.cause?.message ?? error.message}` }) };
+    log.warn('thumbnail render gave up', {
+      fileUuid: input.fileUuid,
+      versionUuid: input.versionUuid,
+      cause: error.cause?.message,
+    });
+    return {
+      outcome: await recordThumbnailFailure({
+        ...input,
+        reason: `rendering failed: ${error.cause?.message ?? error.message}`,
+      }),
+    };
   }
 }

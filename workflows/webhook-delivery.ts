@@ -2,7 +2,15 @@
 // 5); a failure below 5 waits its delay (FOLIO_WEBHOOK_RETRY_DELAYS, a durable timer) and makes attempt n+1; the
 // fifth failure gives up and counts towards auto-disable. `folio delivery retry` cuts the wait short; the numbers
 // stay in sequence. Also the daily purge of delivery history, run by a Temporal Schedule.
-import { condition, defineSignal, log, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  defineSignal,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { LOCAL_OUTBOUND_CALL, OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
@@ -21,7 +29,8 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>(OUTBOUND_CALL);
  * at once is one workflow task and no activity task (7 history events instead of 12), which is most of what a
  * delivery costs the Temporal server (docs/webhooks.md § Throughput and scaling). Used when the input says so.
  */
-const { attemptWebhookDelivery: attemptInWorkflowTask } = proxyLocalActivities<Activities>(LOCAL_OUTBOUND_CALL);
+const { attemptWebhookDelivery: attemptInWorkflowTask } =
+  proxyLocalActivities<Activities>(LOCAL_OUTBOUND_CALL);
 
 const { purgeWebhookHistory } = proxyActivities<Activities>(SCHEDULED_MAINTENANCE);
 
@@ -70,7 +79,9 @@ export interface WebhookDeliveryResult {
 }
 
 function markOutcome(outcome: WebhookDeliveryOutcome | 'waiting'): void {
-  upsertSearchAttributes([{ key: { name: WEBHOOK_SEARCH_ATTRIBUTES.outcome, type: 'KEYWORD' }, value: outcome }]);
+  upsertSearchAttributes([
+    { key: { name: WEBHOOK_SEARCH_ATTRIBUTES.outcome, type: 'KEYWORD' }, value: outcome },
+  ]);
 }
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
@@ -87,7 +98,12 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       const outcome: WebhookDeliveryOutcome =
         result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
       markOutcome(outcome);
-      log.info('webhook delivery finished', { destinationUuid: input.destinationUuid, eventUuid: input.eventUuid, outcome, attempts: attempt });
+      log.info('webhook delivery finished', {
+        destinationUuid: input.destinationUuid,
+        eventUuid: input.eventUuid,
+        outcome,
+        attempts: attempt,
+      });
       return { outcome, attempts: attempt };
     }
     markOutcome('waiting');

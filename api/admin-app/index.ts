@@ -5,15 +5,32 @@ import { bodyParser } from '@koa/bodyparser';
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
 import { declareSecretSegment } from '../../platform/secret-paths.js';
-import { basePath, checkCsrf, loadSession, pageContext, requireSession, securityHeaders, type AdminAppSettings } from './session.js';
+import {
+  basePath,
+  checkCsrf,
+  loadSession,
+  pageContext,
+  requireSession,
+  securityHeaders,
+  type AdminAppSettings,
+} from './session.js';
 import { signInRouter } from './routes/sign-in.js';
 import { webhookPagesRouter } from './routes/webhooks.js';
 import { forbiddenPage } from './views/sign-in.js';
 
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'admin.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/admin.css', import.meta.url)) },
-  'admin.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/admin.js', import.meta.url)) },
-  'favicon.svg': { type: 'image/svg+xml', body: readFileSync(new URL('./assets/favicon.svg', import.meta.url)) },
+  'admin.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('./assets/admin.css', import.meta.url)),
+  },
+  'admin.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('./assets/admin.js', import.meta.url)),
+  },
+  'favicon.svg': {
+    type: 'image/svg+xml',
+    body: readFileSync(new URL('./assets/favicon.svg', import.meta.url)),
+  },
 };
 
 const assets: Middleware = async (ctx, next) => {

@@ -1,6 +1,11 @@
 // The admin app's gate: security headers on every answer, the session cookie, and the CSRF check of every POST.
 import type { Context, Middleware } from 'koa';
-import { csrfTokenMatches, resumeSession, type AdminSession, type SessionLimits } from '../../domain/admin/sessions.js';
+import {
+  csrfTokenMatches,
+  resumeSession,
+  type AdminSession,
+  type SessionLimits,
+} from '../../domain/admin/sessions.js';
 import { db } from '../../platform/database.js';
 import type { PageContext } from './views/layout.js';
 
@@ -22,7 +27,8 @@ export const basePath = (settings: AdminAppSettings) => settings.url.pathname.re
 const isHttps = (settings: AdminAppSettings) => settings.url.protocol === 'https:';
 
 /** The cookie's name: the __Secure- prefix makes browsers refuse it over plain HTTP. */
-export const sessionCookieName = (settings: AdminAppSettings) => (isHttps(settings) ? '__Secure-folio_admin' : 'folio_admin');
+export const sessionCookieName = (settings: AdminAppSettings) =>
+  isHttps(settings) ? '__Secure-folio_admin' : 'folio_admin';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -51,7 +57,12 @@ export function securityHeaders(settings: AdminAppSettings): Middleware {
 }
 
 export function setSessionCookie(ctx: Context, settings: AdminAppSettings, token: string): void {
-  const attributes = [`Path=${basePath(settings) || '/'}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(settings.limits.absoluteMs / 1000)}`];
+  const attributes = [
+    `Path=${basePath(settings) || '/'}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.floor(settings.limits.absoluteMs / 1000)}`,
+  ];
   if (isHttps(settings)) attributes.push('Secure');
   ctx.append('Set-Cookie', `${sessionCookieName(settings)}=${token}; ${attributes.join('; ')}`);
 }
@@ -108,7 +119,8 @@ export function checkCsrf(settings: AdminAppSettings): Middleware {
       if (!fromApp || (session !== undefined && !csrfTokenMatches(session, submitted))) {
         ctx.status = 403;
         ctx.type = 'text/plain';
-        ctx.body = 'This form expired or did not come from the admin app. Go back, reload the page and try again.';
+        ctx.body =
+          'This form expired or did not come from the admin app. Go back, reload the page and try again.';
         return;
       }
     }
@@ -118,5 +130,12 @@ export function checkCsrf(settings: AdminAppSettings): Middleware {
 
 export function pageContext(ctx: Context, settings: AdminAppSettings): PageContext {
   const session = ctx.state.adminSession;
-  return { base: basePath(settings), session: session && { email: session.email, workspaceName: session.workspaceName, csrfToken: session.csrfToken } };
+  return {
+    base: basePath(settings),
+    session: session && {
+      email: session.email,
+      workspaceName: session.workspaceName,
+      csrfToken: session.csrfToken,
+    },
+  };
 }

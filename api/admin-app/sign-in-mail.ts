@@ -15,9 +15,24 @@ const log = logger.child({ category: 'admin-sign-in' });
 
 /** A failure as the log may see it: a link's secret never, even if a server echoed it back in its reply. */
 function safeError(error: unknown): Record<string, unknown> {
-  const fields = (error ?? {}) as { name?: unknown; code?: unknown; responseCode?: unknown; command?: unknown; message?: unknown };
-  const message = typeof fields.message === 'string' ? fields.message.replace(/folio_sl_[A-Za-z0-9_-]*/g, 'folio_sl_[redacted]').slice(0, 500) : undefined;
-  return { name: fields.name, code: fields.code, smtp_status: fields.responseCode, smtp_command: fields.command, message };
+  const fields = (error ?? {}) as {
+    name?: unknown;
+    code?: unknown;
+    responseCode?: unknown;
+    command?: unknown;
+    message?: unknown;
+  };
+  const message =
+    typeof fields.message === 'string'
+      ? fields.message.replace(/folio_sl_[A-Za-z0-9_-]*/g, 'folio_sl_[redacted]').slice(0, 500)
+      : undefined;
+  return {
+    name: fields.name,
+    code: fields.code,
+    smtp_status: fields.responseCode,
+    smtp_command: fields.command,
+    message,
+  };
 }
 
 export interface SignInMailer {
@@ -32,15 +47,21 @@ export function signInMailer(adminUrl: string): SignInMailer {
     concurrency: SIGN_IN_MAIL_CONCURRENCY,
     maxWaiting: SIGN_IN_MAIL_MAX_WAITING,
     onError: (error) => log.error({ err: safeError(error) }, 'could not send an admin sign-in link'),
-    onDrop: () => log.warn({ waiting: SIGN_IN_MAIL_MAX_WAITING }, 'admin sign-in e-mail dropped: too many already waiting to be sent'),
+    onDrop: () =>
+      log.warn(
+        { waiting: SIGN_IN_MAIL_MAX_WAITING },
+        'admin sign-in e-mail dropped: too many already waiting to be sent',
+      ),
   });
 
   async function send(address: string): Promise<void> {
-    const link = await createSignInLink(db(), { user: address }, new Date(), { maxRecent: 3 }).catch((error: unknown) => {
-      // Not an admin, several workspaces, or 3 links in 15 minutes: nothing is sent, and the form already answered.
-      if (error instanceof AppError) return undefined;
-      throw error;
-    });
+    const link = await createSignInLink(db(), { user: address }, new Date(), { maxRecent: 3 }).catch(
+      (error: unknown) => {
+        // Not an admin, several workspaces, or 3 links in 15 minutes: nothing is sent, and the form already answered.
+        if (error instanceof AppError) return undefined;
+        throw error;
+      },
+    );
     if (!link) return;
     await sendMail({
       to: link.email,

@@ -7,7 +7,8 @@ const UNIQUE_VIOLATION = '23505';
 const UNIQUE_CONSTRAINTS: Record<string, () => AppError> = {
   drive_items_live_name_in_folder: nameTaken,
   drive_items_live_name_at_root: nameTaken,
-  drive_file_versions_one_staged: () => invalidUploadStatus('A replacement is already in flight for this file.'),
+  drive_file_versions_one_staged: () =>
+    invalidUploadStatus('A replacement is already in flight for this file.'),
 };
 
 export function constraintError(error: unknown): AppError | undefined {

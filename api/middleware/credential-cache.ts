@@ -10,7 +10,10 @@ const CREDENTIAL_CACHE_TTL_MS = 5_000;
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
 
 export class CredentialCache {
-  private readonly entries = new LRUCache<string, Credential>({ max: CREDENTIAL_CACHE_ENTRIES, ttl: CREDENTIAL_CACHE_TTL_MS });
+  private readonly entries = new LRUCache<string, Credential>({
+    max: CREDENTIAL_CACHE_ENTRIES,
+    ttl: CREDENTIAL_CACHE_TTL_MS,
+  });
   /** Bumped by every revocation and reset: a lookup that began before one must not cache what it read. */
   private generation = 0;
 
@@ -28,14 +31,20 @@ export class CredentialCache {
   }
 
   /** The cached credential of this hash, or the one `resolve` reads (cached when nothing was revoked meanwhile). */
-  async get(hashHex: string, resolve: () => Promise<Credential | undefined>): Promise<Credential | undefined> {
+  async get(
+    hashHex: string,
+    resolve: () => Promise<Credential | undefined>,
+  ): Promise<Credential | undefined> {
     if (!this.session.live) return resolve();
     const cached = this.entries.get(hashHex);
     if (cached && (cached.kind !== 'user' || cached.expiresAt.getTime() > Date.now())) return cached;
     const generation = this.generation;
     const credential = await resolve();
     if (credential && generation === this.generation && this.session.live) {
-      const ttl = credential.kind === 'user' ? Math.min(CREDENTIAL_CACHE_TTL_MS, credential.expiresAt.getTime() - Date.now()) : CREDENTIAL_CACHE_TTL_MS;
+      const ttl =
+        credential.kind === 'user'
+          ? Math.min(CREDENTIAL_CACHE_TTL_MS, credential.expiresAt.getTime() - Date.now())
+          : CREDENTIAL_CACHE_TTL_MS;
       if (ttl > 0) this.entries.set(hashHex, credential, { ttl });
     }
     return credential;

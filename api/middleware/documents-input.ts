@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import { parseOperations, type EditMode } from '../../domain/document-engine/index.js';
 import type { OperationsInput } from '../../domain/documents/content.js';
-import { blankSuggestionComment, invalidBaseRevision, invalidBatchId } from '../../domain/documents/errors.js';
+import {
+  blankSuggestionComment,
+  invalidBaseRevision,
+  invalidBatchId,
+} from '../../domain/documents/errors.js';
 import { checkedBy, documentsInput, type InputErrors } from './validate.js';
 
 /** Edits carry whole documents (set_document), so their bodies may be far larger than other JSON bodies. */
@@ -26,17 +30,20 @@ export function operationsBody(mode: EditMode) {
     .superRefine(({ operations }, ctx) => {
       operations.forEach((operation, index) => {
         if ('comment' in operation && operation.comment !== undefined && operation.comment.trim() === '') {
-          ctx.addIssue({ code: 'custom', path: ['operations', index, 'comment'], message: 'blank comment', params: { error: blankSuggestionComment(index) } });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['operations', index, 'comment'],
+            message: 'blank comment',
+            params: { error: blankSuggestionComment(index) },
+          });
         }
       });
     })
-    .transform(
-      (body): OperationsInput => ({
-        operations: body.operations,
-        ...(body.base_revision != null ? { baseRevision: body.base_revision } : {}),
-        ...(body.batch_id != null ? { batchId: body.batch_id } : {}),
-      }),
-    );
+    .transform((body): OperationsInput => ({
+      operations: body.operations,
+      ...(body.base_revision != null ? { baseRevision: body.base_revision } : {}),
+      ...(body.batch_id != null ? { batchId: body.batch_id } : {}),
+    }));
 }
 
 /** The codes of an operations body's fields. */

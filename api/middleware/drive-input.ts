@@ -13,7 +13,10 @@ export const MAX_PART_URLS_PER_REQUEST = 1000;
 export const PlaintextSize = z.number().int().min(0).max(MAX_CHUNKED_FILE_BYTES);
 
 /** Drive's error policy for a body with plaintext_size_bytes. */
-export const sizedInput: InputErrors = { ...driveInput, fields: { 'body.plaintext_size_bytes': () => invalidFileSize() } };
+export const sizedInput: InputErrors = {
+  ...driveInput,
+  fields: { 'body.plaintext_size_bytes': () => invalidFileSize() },
+};
 
 export const PartUrlsBody = z.object({
   part_numbers: z.array(z.number().int()).max(MAX_PART_URLS_PER_REQUEST),
@@ -23,7 +26,11 @@ export const PartUrlsBody = z.object({
 const ContentHash = z.string().transform(
   checkedBy((value) => {
     const hash = String(value).toLowerCase();
-    if (!CONTENT_HASH_PATTERN.test(hash)) throw invalidField('content_hash', 'content_hash is 64 hexadecimal digits (the SHA-256 of the 4 MiB blocks\' SHA-256s).');
+    if (!CONTENT_HASH_PATTERN.test(hash))
+      throw invalidField(
+        'content_hash',
+        "content_hash is 64 hexadecimal digits (the SHA-256 of the 4 MiB blocks' SHA-256s).",
+      );
     return hash;
   }),
 );

@@ -6,5 +6,8 @@ const needsDelete = requireScope('drive.delete');
 
 /** Runs after the body is parsed and before it is validated, as the scope check of the trash routes does. */
 export function requireDeleteScopeToTrash(): Middleware {
-  return (ctx, next) => ((ctx.request.body as { trashed?: unknown } | undefined)?.trashed === true ? needsDelete(ctx, next) : next());
+  return (ctx, next) =>
+    (ctx.request.body as { trashed?: unknown } | undefined)?.trashed === true
+      ? needsDelete(ctx, next)
+      : next();
 }

@@ -15,7 +15,8 @@ function toAppError(error: unknown): AppError | undefined {
   if (fromDatabase) return fromDatabase;
   const status = (error as { status?: number; type?: string })?.status;
   if (status === 413) return bodyTooLarge();
-  if (status === 400 || status === 415 || status === 422) return invalidBody('The request body is not valid JSON.');
+  if (status === 400 || status === 415 || status === 422)
+    return invalidBody('The request body is not valid JSON.');
   return undefined;
 }
 

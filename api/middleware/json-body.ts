@@ -2,7 +2,12 @@
 // malformed, too deep or too wide is 400 invalid_body, too large is 413.
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { JsonTooDeepError, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, parseBoundedJson } from '../../domain/bounded-json.js';
+import {
+  JsonTooDeepError,
+  MAX_JSON_DEPTH,
+  MAX_JSON_MEMBERS,
+  parseBoundedJson,
+} from '../../domain/bounded-json.js';
 import { invalidBody } from '../../domain/errors.js';
 
 declare module 'koa' {
@@ -27,7 +32,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const STARTS_AS_OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
 
 /** A "__proto__" key, escaped or not (@hapi/bourne's test, which co-body applied to these bodies). */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const PROTO_KEY =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
 const refuseProtoKey = (key: string, value: unknown) => {
   if (key === '__proto__') throw new SyntaxError('a "__proto__" key');
@@ -59,7 +65,12 @@ export function parseJsonBody(text: string): unknown {
  * type is read as {} and a method without a body is left alone, as the JSON parser did.
  */
 export function jsonBody(limit = '1mb'): Middleware {
-  const readText = bodyParser({ enableTypes: ['text'], extendTypes: { text: JSON_TYPES }, textLimit: limit, encoding: 'utf-8' });
+  const readText = bodyParser({
+    enableTypes: ['text'],
+    extendTypes: { text: JSON_TYPES },
+    textLimit: limit,
+    encoding: 'utf-8',
+  });
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method) || ctx.request.body !== undefined) return next();
     if (!ctx.request.is(JSON_TYPES)) {

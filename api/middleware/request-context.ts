@@ -37,7 +37,9 @@ const running = new EventLoopWatch<RunningRequest>();
 export const LOOP_HELD_THRESHOLD_MS = 200;
 
 /** Starts the watchdog that logs "event loop held" (a warning per suspect request); the API process calls it once. */
-export function watchEventLoop(options: { thresholdMs?: number; intervalMs?: number; log?: Pick<Logger, 'warn'> } = {}): () => void {
+export function watchEventLoop(
+  options: { thresholdMs?: number; intervalMs?: number; log?: Pick<Logger, 'warn'> } = {},
+): () => void {
   const log = options.log ?? logger.child({ category: 'event_loop' });
   running.start({
     thresholdMs: options.thresholdMs ?? LOOP_HELD_THRESHOLD_MS,
@@ -49,7 +51,10 @@ export function watchEventLoop(options: { thresholdMs?: number; intervalMs?: num
       if (suspects.length === 0) log.warn(fields, 'event loop held');
       for (const request of suspects.slice(0, 20)) {
         const route = typeof request.ctx._matchedRoute === 'string' ? request.ctx._matchedRoute : undefined;
-        log.warn({ ...fields, method: request.method, route, path: request.path, request_id: request.requestId }, 'event loop held');
+        log.warn(
+          { ...fields, method: request.method, route, path: request.path, request_id: request.requestId },
+          'event loop held',
+        );
       }
     },
   });

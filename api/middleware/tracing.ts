@@ -8,14 +8,22 @@ const tracer = trace.getTracer('folio-api');
 export function httpTracing(): Middleware {
   return async (ctx, next) => {
     const parent = propagation.extract(context.active(), ctx.headers);
-    const span = tracer.startSpan(`${ctx.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } }, parent);
+    const span = tracer.startSpan(
+      `${ctx.method}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method } },
+      parent,
+    );
     try {
       await context.with(trace.setSpan(parent, span), next);
     } finally {
       // Named by the route template once the router has matched: ids and public-link tokens stay out of traces.
       const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : undefined;
       if (route) span.updateName(`${ctx.method} ${route}`);
-      span.setAttributes({ 'http.route': route ?? 'unmatched', 'http.response.status_code': ctx.status, 'folio.request_id': ctx.state.requestId });
+      span.setAttributes({
+        'http.route': route ?? 'unmatched',
+        'http.response.status_code': ctx.status,
+        'folio.request_id': ctx.state.requestId,
+      });
       if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }

@@ -15,7 +15,8 @@ export const LARGE_UPLOAD_RETRY_AFTER_SECONDS = 5;
 let largeInFlight = 0;
 
 /** Whether a body of this declared length (undefined: chunked, unknown) counts against the limit. */
-export const isLarge = (declaredLength: number | undefined) => declaredLength === undefined || declaredLength > LARGE_UPLOAD_BYTES;
+export const isLarge = (declaredLength: number | undefined) =>
+  declaredLength === undefined || declaredLength > LARGE_UPLOAD_BYTES;
 
 /**
  * Takes one of the `limit` slots for a large body, or throws 503 too_many_uploads with Retry-After when all are
@@ -36,8 +37,12 @@ export function reserveLargeUpload(limit: number): () => void {
 const continueDeferred = new WeakSet<IncomingMessage>();
 
 /** The routes that decide about a body before reading it (POST): the simple upload and a document attachment's upload. */
-const ROUTES_READING_AFTER_CHECKS = [/^\/v1\/drive\/files\/?(\?|$)/, /^\/v1\/documents\/[^/?]+\/attachments\/?(\?|$)/];
-const defersContinue = (req: IncomingMessage) => req.method === 'POST' && ROUTES_READING_AFTER_CHECKS.some((route) => route.test(req.url ?? ''));
+const ROUTES_READING_AFTER_CHECKS = [
+  /^\/v1\/drive\/files\/?(\?|$)/,
+  /^\/v1\/documents\/[^/?]+\/attachments\/?(\?|$)/,
+];
+const defersContinue = (req: IncomingMessage) =>
+  req.method === 'POST' && ROUTES_READING_AFTER_CHECKS.some((route) => route.test(req.url ?? ''));
 
 /**
  * For the server's 'checkContinue' event (a request with `Expect: 100-continue`): answers "100 Continue" at once,

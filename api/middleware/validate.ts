@@ -36,14 +36,20 @@ export interface InputErrors {
 type Issue = z.core.$ZodIssue;
 
 const valueAt = (root: unknown, path: PropertyKey[]): unknown =>
-  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), root);
+  path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+    root,
+  );
 
 /** Whether the route's body schema refuses `field` when absent; a body schema that is not an object counts all as required. */
-const requiredIn = (schema: RouteSchema) => (field: string): boolean => {
-  const body = schema.shape.body;
-  const shape = body instanceof z.ZodObject ? (body.shape as Record<string, z.ZodType>) : undefined;
-  return !shape?.[field]?.isOptional();
-};
+const requiredIn =
+  (schema: RouteSchema) =>
+  (field: string): boolean => {
+    const body = schema.shape.body;
+    const shape = body instanceof z.ZodObject ? (body.shape as Record<string, z.ZodType>) : undefined;
+    return !shape?.[field]?.isOptional();
+  };
 
 /** Picks the one error a failed parse answers with; the order of the checks is the order of the spec's rows. */
 export function inputError(
@@ -56,15 +62,21 @@ export function inputError(
   const param = issues.find((issue) => issue.path[0] === 'params');
   if (param) return errors.pathParam(String(param.path[1] ?? ''));
   // The body itself is not a JSON object (an array, a string, a number).
-  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'body')) return invalidBody('The body must be a JSON object.');
+  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'body'))
+    return invalidBody('The body must be a JSON object.');
   if (errors.missing) {
     const missing = issues.filter(
-      (issue) => issue.path[0] === 'body' && issue.path.length === 2 && valueAt(raw, issue.path) == null && isRequired(String(issue.path[1])),
+      (issue) =>
+        issue.path[0] === 'body' &&
+        issue.path.length === 2 &&
+        valueAt(raw, issue.path) == null &&
+        isRequired(String(issue.path[1])),
     );
     if (missing.length) return errors.missing([...new Set(missing.map((issue) => String(issue.path[1])))]);
   }
   for (const issue of issues) {
-    const own = issue.code === 'custom' ? (issue.params as { error?: unknown } | undefined)?.error : undefined;
+    const own =
+      issue.code === 'custom' ? (issue.params as { error?: unknown } | undefined)?.error : undefined;
     if (own instanceof AppError) return own;
     const code = errors.fields?.[where(issue).join('.')];
     if (code) return code(issue);
@@ -99,7 +111,8 @@ interface Visit {
 
 const pathOf = (visit: Visit): PropertyKey[] => {
   const path: PropertyKey[] = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(typeof at.key === 'number' ? String(at.key) : at.key);
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent)
+    path.push(typeof at.key === 'number' ? String(at.key) : at.key);
   return path.reverse();
 };
 
@@ -109,7 +122,10 @@ const pathOf = (visit: Visit): PropertyKey[] => {
  * the subtree at `skipped` is not read. Iterative and linear in the input, whatever its nesting: a visit points at
  * its parent instead of copying its path, and only the one path answered is built.
  */
-export function firstNulPath(raw: Record<string, unknown>, skipped: readonly PropertyKey[]): PropertyKey[] | undefined {
+export function firstNulPath(
+  raw: Record<string, unknown>,
+  skipped: readonly PropertyKey[],
+): PropertyKey[] | undefined {
   const stack: Visit[] = [{ value: raw, key: '', parent: undefined, matched: 0 }];
   while (stack.length) {
     const visit = stack.pop()!;
@@ -119,13 +135,15 @@ export function firstNulPath(raw: Record<string, unknown>, skipped: readonly Pro
     } else if (Array.isArray(value)) {
       // An index is kept as a number and made a string only in the one path built.
       for (let index = 0; index < value.length; index++) {
-        const matched = visit.matched >= 0 && skipped[visit.matched] === String(index) ? visit.matched + 1 : -1;
+        const matched =
+          visit.matched >= 0 && skipped[visit.matched] === String(index) ? visit.matched + 1 : -1;
         if (matched < skipped.length) stack.push({ value: value[index], key: index, parent: visit, matched });
       }
     } else if (value !== null && typeof value === 'object') {
       for (const key of Object.keys(value)) {
         const matched = visit.matched >= 0 && skipped[visit.matched] === key ? visit.matched + 1 : -1;
-        if (matched < skipped.length) stack.push({ value: (value as Record<string, unknown>)[key], key, parent: visit, matched });
+        if (matched < skipped.length)
+          stack.push({ value: (value as Record<string, unknown>)[key], key, parent: visit, matched });
       }
     }
   }
@@ -143,7 +161,12 @@ export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
     const raw = { params: ctx.params ?? {}, query: ctx.query, body };
     const nul = firstNulPath(raw, MARKDOWN);
     if (nul) {
-      const issue: Issue = { code: 'custom', path: nul.length > 2 ? nul.slice(0, 2) : nul, message: 'Text may not contain U+0000.', input: undefined };
+      const issue: Issue = {
+        code: 'custom',
+        path: nul.length > 2 ? nul.slice(0, 2) : nul,
+        message: 'Text may not contain U+0000.',
+        input: undefined,
+      };
       throw inputError([issue], raw, errors, () => false);
     }
     const parsed = schema.safeParse(raw);
@@ -155,7 +178,8 @@ export function validate(schema: RouteSchema, errors: InputErrors): Middleware {
 
 /** The validated input of the route's schema (validate(schema) must be in the route's chain). */
 export function input<S extends RouteSchema>(state: { input?: unknown }, _schema: S): z.output<S> {
-  if (state.input === undefined) throw new Error('input() read on a route without validate() in its middleware chain');
+  if (state.input === undefined)
+    throw new Error('input() read on a route without validate() in its middleware chain');
   return state.input as z.output<S>;
 }
 
@@ -166,7 +190,12 @@ export const driveInput: InputErrors = {
   otherwise: (fields) => invalidBody(`Invalid fields: ${fields.join(', ')}.`, { fields }),
 };
 
-const DOCUMENT_PATH_PARAMS: Record<string, string> = { uuid: 'document uuid', attachment: 'attachment uuid', thread: 'thread uuid', message: 'message uuid' };
+const DOCUMENT_PATH_PARAMS: Record<string, string> = {
+  uuid: 'document uuid',
+  attachment: 'attachment uuid',
+  thread: 'thread uuid',
+  message: 'message uuid',
+};
 
 /** Documents (spec/documents.md § Errors): a malformed path uuid is 422 invalid_uuid; each field has its own code. */
 export const documentsInput: InputErrors = {

@@ -21,7 +21,14 @@ export function presentDocument(document: VisibleDocument, { callerUuid, docsUrl
     url: `${docsUrl}/${document.uuid}`,
     my_role: document.my_role,
     shared: document.shared,
-    owner: presentPerson({ uuid: document.owner_uuid, first_name: document.owner_first_name, last_name: document.owner_last_name }, callerUuid),
+    owner: presentPerson(
+      {
+        uuid: document.owner_uuid,
+        first_name: document.owner_first_name,
+        last_name: document.owner_last_name,
+      },
+      callerUuid,
+    ),
     trashed_at: document.trashed_at ? document.trashed_at.toISOString() : null,
     created_at: document.created_at.toISOString(),
     updated_at: document.updated_at.toISOString(),
@@ -37,7 +44,11 @@ const presentList = <T>(url: string, page: { hasMore: boolean; nextCursor: strin
   next_cursor: page.nextCursor,
 });
 
-export function presentDocumentList(url: string, page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null }, viewer: DocumentViewer) {
+export function presentDocumentList(
+  url: string,
+  page: { documents: VisibleDocument[]; hasMore: boolean; nextCursor: string | null },
+  viewer: DocumentViewer,
+) {
   return presentList(
     url,
     page,
@@ -72,7 +83,11 @@ export function presentThread(thread: ThreadView, callerUuid: string) {
   };
 }
 
-export function presentContent(view: ContentView, callerUuid: string, extra: { suggestions?: string[] } = {}) {
+export function presentContent(
+  view: ContentView,
+  callerUuid: string,
+  extra: { suggestions?: string[] } = {},
+) {
   return {
     object: 'document_content',
     uuid: view.uuid,
@@ -113,7 +128,10 @@ export function presentAttachment(attachment: AttachmentRow) {
  */
 export function attachmentDisposition(attachment: Pick<AttachmentRow, 'filename' | 'inline'>): string {
   const fallback = attachment.filename.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(attachment.filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(attachment.filename).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `${attachment.inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -126,7 +144,11 @@ export function presentRevision(view: RevisionView, callerUuid: string) {
     author: view.author ? presentPerson(view.author, callerUuid) : null,
     cause: view.cause,
     restored_from: view.restoredFrom,
-    summary: { blocks_changed: view.summary.blocks_changed, blocks_added: view.summary.blocks_added, blocks_removed: view.summary.blocks_removed },
+    summary: {
+      blocks_changed: view.summary.blocks_changed,
+      blocks_added: view.summary.blocks_added,
+      blocks_removed: view.summary.blocks_removed,
+    },
   };
 }
 
@@ -138,7 +160,11 @@ export const presentRevisionList = (url: string, page: RevisionPage, callerUuid:
   );
 
 /** One revision with the markdown at it. */
-export const presentRevisionContent = (uuid: string, view: RevisionView & { markdown: string }, callerUuid: string) => ({
+export const presentRevisionContent = (
+  uuid: string,
+  view: RevisionView & { markdown: string },
+  callerUuid: string,
+) => ({
   ...presentRevision(view, callerUuid),
   uuid,
   markdown: view.markdown,

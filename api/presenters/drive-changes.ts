@@ -5,9 +5,19 @@ import { presentItem } from './drive.js';
 /** A change entry: the full resource on create and update; on delete, no resource but where the item lived. */
 export function presentChange(entry: FeedEntry, callerUuid: string) {
   if (entry.type === 'delete') {
-    return { type: entry.type, resource_type: entry.resourceType, uuid: entry.uuid, parent_uuid: entry.parentUuid };
+    return {
+      type: entry.type,
+      resource_type: entry.resourceType,
+      uuid: entry.uuid,
+      parent_uuid: entry.parentUuid,
+    };
   }
-  return { type: entry.type, resource_type: entry.resourceType, uuid: entry.uuid, resource: presentItem(entry.item, callerUuid) };
+  return {
+    type: entry.type,
+    resource_type: entry.resourceType,
+    uuid: entry.uuid,
+    resource: presentItem(entry.item, callerUuid),
+  };
 }
 
 export function presentChangesPage(page: FeedPage, syncToken: string, callerUuid: string) {

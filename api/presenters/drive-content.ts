@@ -34,11 +34,20 @@ export function presentUploadStatus(status: UploadStatus) {
 export function presentPartUrls(urls: PartUrl[]) {
   return {
     object: 'list',
-    part_urls: urls.map((part) => ({ part_number: part.partNumber, url: part.url, expires_at: part.expiresAt })),
+    part_urls: urls.map((part) => ({
+      part_number: part.partNumber,
+      url: part.url,
+      expires_at: part.expiresAt,
+    })),
   };
 }
 
-export function presentDownloadInit(download: { versionUuid: string; layout: ChunkLayout; dataKey: Buffer; downloadUrl: string }) {
+export function presentDownloadInit(download: {
+  versionUuid: string;
+  layout: ChunkLayout;
+  dataKey: Buffer;
+  downloadUrl: string;
+}) {
   return {
     data_key: encodeDataKey(download.dataKey),
     chunk_size_bytes: download.layout.chunkSizeBytes,
@@ -71,5 +80,8 @@ export function presentDownload(
     }
     yield tail;
   }
-  return { body: Readable.from(body(), { objectMode: false }), length: Buffer.byteLength(head) + base64Length(layout.plaintextSizeBytes) + tail.length };
+  return {
+    body: Readable.from(body(), { objectMode: false }),
+    length: Buffer.byteLength(head) + base64Length(layout.plaintextSizeBytes) + tail.length,
+  };
 }

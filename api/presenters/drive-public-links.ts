@@ -37,7 +37,10 @@ export const PUBLIC_PAGE_HEADERS: Record<string, string> = {
 export const PUBLIC_DOWNLOAD_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 
 const sizeOf = (entry: SharedEntry) => Number(entry.file_size_bytes ?? 0);
 
@@ -63,7 +66,12 @@ export function presentSharedFolder(listing: SharedFolderListing, urlOf: UrlOf) 
     parent_url: listing.parentUuid ? urlOf(listing.parentUuid) : null,
     folders: entries
       .filter((entry) => entry.kind === 'folder')
-      .map((entry) => ({ uuid: entry.uuid, name: entry.name, url: urlOf(entry.uuid), updated_at: entry.updated_at.toISOString() })),
+      .map((entry) => ({
+        uuid: entry.uuid,
+        name: entry.name,
+        url: urlOf(entry.uuid),
+        updated_at: entry.updated_at.toISOString(),
+      })),
     files: entries
       .filter((entry) => entry.kind === 'file')
       .map((entry) => ({
@@ -98,8 +106,12 @@ export function renderSharedFolder(listing: SharedFolderListing, urlOf: UrlOf): 
     );
   });
   const parts = [`<h1>${escapeHtml(listing.folder.name)}</h1>`];
-  if (listing.parentUuid) parts.push(`<p><a href="${escapeHtml(urlOf(listing.parentUuid))}">Up one folder</a></p>`);
-  if (rows.length) parts.push(`<table><thead><tr><th>Name</th><th>Size</th><th>Modified</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`);
+  if (listing.parentUuid)
+    parts.push(`<p><a href="${escapeHtml(urlOf(listing.parentUuid))}">Up one folder</a></p>`);
+  if (rows.length)
+    parts.push(
+      `<table><thead><tr><th>Name</th><th>Size</th><th>Modified</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`,
+    );
   else parts.push('<p>This folder is empty.</p>');
   if (listing.truncated) parts.push(`<p>Only the first ${listing.entries.length} items are listed.</p>`);
   return page(listing.folder.name, parts.join('\n'));
@@ -111,7 +123,8 @@ export function renderRefusal(status: number, message: string): string {
 }
 
 /** A download's Content-Disposition: always `attachment`, with an ASCII fallback name and the exact UTF-8 name. */
-export const sharedFileDisposition = (file: ItemRow) => attachmentDisposition({ filename: file.name, inline: false });
+export const sharedFileDisposition = (file: ItemRow) =>
+  attachmentDisposition({ filename: file.name, inline: false });
 
 /**
  * A shared file's plaintext as a stream of known length. A chunk failing authentication cuts the body short (its

@@ -4,7 +4,10 @@ import type { VisibleItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
 
 const presentOwner = (item: VisibleItem, callerUuid: string) =>
-  presentPerson({ uuid: item.owner_uuid, first_name: item.owner_first_name, last_name: item.owner_last_name }, callerUuid);
+  presentPerson(
+    { uuid: item.owner_uuid, first_name: item.owner_first_name, last_name: item.owner_last_name },
+    callerUuid,
+  );
 
 export function presentFile(item: VisibleItem, callerUuid: string) {
   return {
@@ -66,7 +69,12 @@ export function itemEtag(item: PresentedItem): string {
 export const contentTag = (ctag: number) => `"ctag-${ctag}"`;
 
 /** The list envelope of the files list (with folder_uuid) and the trash list (without). */
-export function presentList(url: string, items: VisibleItem[], callerUuid: string, folderUuid?: string | null) {
+export function presentList(
+  url: string,
+  items: VisibleItem[],
+  callerUuid: string,
+  folderUuid?: string | null,
+) {
   return {
     object: 'list',
     url,

@@ -61,6 +61,12 @@ export function presentMailboxRule(rule: MailboxRule) {
 /** What `folio email deliver|import|draft` and the SMTP ingress learn of a stored message. */
 export function presentStoreResult(result: StoreResult) {
   return result.outcome === 'stored'
-    ? { uuid: result.uuid, outcome: result.outcome, labels: result.labels, spam: result.spam, event_id: result.event_id }
+    ? {
+        uuid: result.uuid,
+        outcome: result.outcome,
+        labels: result.labels,
+        spam: result.spam,
+        event_id: result.event_id,
+      }
     : { uuid: null, outcome: result.outcome, rule_uuid: result.rule_uuid };
 }

@@ -9,5 +9,10 @@ export function presentPerson(person: PersonNames, callerUuid: string) {
   const first = person.first_name ?? null;
   const last = person.last_name ?? null;
   const display = [first, last].filter(Boolean).join(' ');
-  return { self: person.uuid === callerUuid, first_name: first, last_name: last, display_name: display || null };
+  return {
+    self: person.uuid === callerUuid,
+    first_name: first,
+    last_name: last,
+    display_name: display || null,
+  };
 }

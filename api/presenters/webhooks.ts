@@ -30,7 +30,11 @@ export function presentDestinationWithSecret(result: { destination: Destination;
   return { ...presentDestination(result.destination), signing_secret: result.signingSecret };
 }
 
-export function presentSecrets(secrets: { signingSecret: string; previousSigningSecret: string | null; previousExpiresAt: Date | null }) {
+export function presentSecrets(secrets: {
+  signingSecret: string;
+  previousSigningSecret: string | null;
+  previousExpiresAt: Date | null;
+}) {
   return {
     object: 'webhook_signing_secret',
     signing_secret: secrets.signingSecret,
@@ -74,7 +78,14 @@ export function presentAttempt(attempt: AttemptRow) {
 }
 
 export function presentDailyStats(day: DailyStats) {
-  return { day: day.day, attempts: day.attempts, successes: day.successes, failures: day.failures, p50_ms: day.p50_ms, p95_ms: day.p95_ms };
+  return {
+    day: day.day,
+    attempts: day.attempts,
+    successes: day.successes,
+    failures: day.failures,
+    p50_ms: day.p50_ms,
+    p95_ms: day.p95_ms,
+  };
 }
 
 /** A page of attempts; next_cursor is the last one's delivery id, for ?cursor= on the next page (null on the last). */

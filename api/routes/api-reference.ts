@@ -22,6 +22,10 @@ apiReferenceRouter.get('/openapi.json', (ctx) => {
 
 apiReferenceRouter.get('/docs/api', (ctx) => {
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set({ 'Content-Security-Policy': API_REFERENCE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+  ctx.set({
+    'Content-Security-Policy': API_REFERENCE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  });
   ctx.body = referencePage;
 });

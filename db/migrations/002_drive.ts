@@ -26,7 +26,11 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('live_version_uuid');
     t.timestamps(true, true);
     t.check(`kind in ('file', 'folder')`, [], 'drive_items_kind');
-    t.check(`upload_status is null or upload_status in ('uploading', 'completed')`, [], 'drive_items_upload_status');
+    t.check(
+      `upload_status is null or upload_status in ('uploading', 'completed')`,
+      [],
+      'drive_items_upload_status',
+    );
     t.check(`(kind = 'file') = (upload_status is not null)`, [], 'drive_items_file_has_status');
     t.index(['workspace_uuid', 'owner_uuid', 'parent_uuid']);
     t.index(['parent_uuid']);
@@ -57,7 +61,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['file_uuid', 'status']);
   });
   // At most one replacement in flight per file, enforced where concurrency cannot get past it.
-  await knex.raw(`CREATE UNIQUE INDEX drive_file_versions_one_staged ON drive_file_versions (file_uuid) WHERE status = 'staged'`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX drive_file_versions_one_staged ON drive_file_versions (file_uuid) WHERE status = 'staged'`,
+  );
 
   await knex.schema.createTable('drive_grants', (t) => {
     t.uuid('uuid').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -70,8 +76,16 @@ export async function up(knex: Knex): Promise<void> {
     t.text('status').notNullable();
     t.timestamps(true, true);
     t.check(`principal_type in ('user', 'workspace')`, [], 'drive_grants_principal_type');
-    t.check(`(principal_type = 'user') = (principal_user_uuid is not null)`, [], 'drive_grants_user_principal');
-    t.check(`(principal_type = 'workspace') = (principal_workspace_uuid is not null)`, [], 'drive_grants_workspace_principal');
+    t.check(
+      `(principal_type = 'user') = (principal_user_uuid is not null)`,
+      [],
+      'drive_grants_user_principal',
+    );
+    t.check(
+      `(principal_type = 'workspace') = (principal_workspace_uuid is not null)`,
+      [],
+      'drive_grants_workspace_principal',
+    );
     t.check(`role in ('viewer', 'commenter', 'editor', 'manager')`, [], 'drive_grants_role');
     t.check(`status in ('pending', 'accepted', 'revoked')`, [], 'drive_grants_status');
     t.index(['item_uuid']);
@@ -140,7 +154,13 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP FUNCTION IF EXISTS drive_effective_role(uuid, uuid, uuid)');
-  for (const table of ['drive_changes', 'drive_public_links', 'drive_grants', 'drive_file_versions', 'drive_items']) {
+  for (const table of [
+    'drive_changes',
+    'drive_public_links',
+    'drive_grants',
+    'drive_file_versions',
+    'drive_items',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

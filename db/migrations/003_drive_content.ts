@@ -10,7 +10,9 @@ export async function up(knex: Knex): Promise<void> {
     t.check('chunk_size_bytes > 0 and chunk_count between 1 and 10000', [], 'drive_file_versions_chunking');
     t.check('plaintext_size_bytes >= 0', [], 'drive_file_versions_size_nonnegative');
   });
-  await knex.raw(`CREATE INDEX drive_file_versions_superseded_by ON drive_file_versions (superseded_by) WHERE superseded_by IS NOT NULL`);
+  await knex.raw(
+    `CREATE INDEX drive_file_versions_superseded_by ON drive_file_versions (superseded_by) WHERE superseded_by IS NOT NULL`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -19,7 +19,9 @@ export async function up(knex: Knex): Promise<void> {
     t.check('title is null or char_length(title) between 1 and 255', [], 'documents_title_length');
     t.check('revision >= 1', [], 'documents_revision_positive');
   });
-  await knex.raw('CREATE INDEX documents_owner_newest ON documents (workspace_uuid, owner_uuid, created_at DESC, uuid DESC)');
+  await knex.raw(
+    'CREATE INDEX documents_owner_newest ON documents (workspace_uuid, owner_uuid, created_at DESC, uuid DESC)',
+  );
   await knex.raw('CREATE INDEX documents_trashed ON documents (trashed_at) WHERE trashed_at IS NOT NULL');
 
   await knex.schema.createTable('document_revisions', (t) => {
@@ -70,7 +72,11 @@ export async function up(knex: Knex): Promise<void> {
       [],
       'document_threads_status',
     );
-    t.check(`resolution is null or resolution in ('accepted', 'rejected')`, [], 'document_threads_resolution');
+    t.check(
+      `resolution is null or resolution in ('accepted', 'rejected')`,
+      [],
+      'document_threads_resolution',
+    );
     t.unique(['document_uuid', 'ref'], { indexName: 'document_threads_ref_unique' });
     t.index(['document_uuid', 'seq']);
   });
@@ -98,8 +104,16 @@ export async function up(knex: Knex): Promise<void> {
     t.text('status').notNullable();
     t.timestamps(true, true);
     t.check(`principal_type in ('user', 'workspace')`, [], 'document_grants_principal_type');
-    t.check(`(principal_type = 'user') = (principal_user_uuid is not null)`, [], 'document_grants_user_principal');
-    t.check(`(principal_type = 'workspace') = (principal_workspace_uuid is not null)`, [], 'document_grants_workspace_principal');
+    t.check(
+      `(principal_type = 'user') = (principal_user_uuid is not null)`,
+      [],
+      'document_grants_user_principal',
+    );
+    t.check(
+      `(principal_type = 'workspace') = (principal_workspace_uuid is not null)`,
+      [],
+      'document_grants_workspace_principal',
+    );
     t.check(`role in ('viewer', 'commenter', 'editor', 'manager')`, [], 'document_grants_role');
     t.check(`status in ('pending', 'accepted', 'revoked')`, [], 'document_grants_status');
     t.index(['document_uuid']);

@@ -35,7 +35,11 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['mailbox_uuid', 'created_at']);
     t.check(`field in ('from', 'to', 'subject')`, [], 'mailbox_rules_field');
     t.check(`length(contains) > 0`, [], 'mailbox_rules_contains');
-    t.check(`(action = 'delete' and label is null) or (action = 'label' and length(label) > 0)`, [], 'mailbox_rules_action');
+    t.check(
+      `(action = 'delete' and label is null) or (action = 'label' and length(label) > 0)`,
+      [],
+      'mailbox_rules_action',
+    );
   });
 
   await knex.schema.createTable('email_threads', (t) => {
@@ -103,8 +107,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('event_type').notNullable().defaultTo('email.received');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.primary(['destination_uuid', 'mailbox_uuid', 'event_type']);
-    t.foreign(['workspace_uuid', 'destination_uuid']).references(['workspace_uuid', 'uuid']).inTable('webhook_destinations').onDelete('CASCADE');
-    t.foreign(['workspace_uuid', 'mailbox_uuid']).references(['workspace_uuid', 'uuid']).inTable('mailboxes').onDelete('CASCADE');
+    t.foreign(['workspace_uuid', 'destination_uuid'])
+      .references(['workspace_uuid', 'uuid'])
+      .inTable('webhook_destinations')
+      .onDelete('CASCADE');
+    t.foreign(['workspace_uuid', 'mailbox_uuid'])
+      .references(['workspace_uuid', 'uuid'])
+      .inTable('mailboxes')
+      .onDelete('CASCADE');
     t.index(['mailbox_uuid']);
   });
 
@@ -134,9 +144,15 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('finished_at', { useTz: true });
     t.primary(['destination_uuid', 'event_uuid']);
     t.index(['destination_uuid', 'created_at']);
-    t.check(`state in ('scheduled', 'sending', 'waiting', 'succeeded', 'failed', 'stopped', 'terminated')`, [], 'webhook_deliveries_state');
+    t.check(
+      `state in ('scheduled', 'sending', 'waiting', 'succeeded', 'failed', 'stopped', 'terminated')`,
+      [],
+      'webhook_deliveries_state',
+    );
   });
-  await knex.raw(`CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries (created_at) WHERE state IN ('scheduled', 'sending', 'waiting')`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_in_flight ON webhook_deliveries (created_at) WHERE state IN ('scheduled', 'sending', 'waiting')`,
+  );
 
   await knex.schema.createTable('webhook_attempts', (t) => {
     // The X-Service-Delivery-ID of the attempt.
@@ -153,7 +169,10 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('finished_at', { useTz: true });
     // The claim: one row per attempt number, so no number is ever sent twice.
     t.unique(['destination_uuid', 'event_uuid', 'attempt'], { indexName: 'webhook_attempts_one_per_number' });
-    t.foreign(['destination_uuid', 'event_uuid']).references(['destination_uuid', 'event_uuid']).inTable('webhook_deliveries').onDelete('CASCADE');
+    t.foreign(['destination_uuid', 'event_uuid'])
+      .references(['destination_uuid', 'event_uuid'])
+      .inTable('webhook_deliveries')
+      .onDelete('CASCADE');
     t.index(['destination_uuid', 'started_at']);
     t.index(['started_at']);
     t.check(`attempt between 1 and 5`, [], 'webhook_attempts_number');
@@ -163,8 +182,16 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'webhook_attempts', 'webhook_deliveries', 'webhook_events', 'webhook_subscriptions', 'webhook_destinations',
-    'emails', 'email_threads', 'mailbox_rules', 'mailbox_members', 'mailboxes',
+    'webhook_attempts',
+    'webhook_deliveries',
+    'webhook_events',
+    'webhook_subscriptions',
+    'webhook_destinations',
+    'emails',
+    'email_threads',
+    'mailbox_rules',
+    'mailbox_members',
+    'mailboxes',
   ]) {
     await knex.schema.dropTableIfExists(table);
   }

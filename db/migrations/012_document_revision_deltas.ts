@@ -30,7 +30,9 @@ export async function up(knex: Knex): Promise<void> {
                   CHECK ((state IS NOT NULL) = (snapshot_revision = revision) AND snapshot_revision <= revision)`);
   await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_content
                   CHECK (jsonb_typeof(delta) = 'array' AND (state IS NOT NULL OR jsonb_array_length(delta) > 0))`);
-  await knex.raw(`ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_charged_bytes CHECK (charged_bytes >= 0)`);
+  await knex.raw(
+    `ALTER TABLE document_revisions ADD CONSTRAINT document_revisions_charged_bytes CHECK (charged_bytes >= 0)`,
+  );
   await knex.raw(`
     UPDATE document_revisions r SET delta = jsonb_build_array(jsonb_build_object('state', d.state))
     FROM documents d
@@ -44,13 +46,18 @@ export async function down(knex: Knex): Promise<void> {
                   DROP CONSTRAINT document_revisions_snapshot`);
   const documents = await knex('document_revisions').distinct('document_uuid').pluck('document_uuid');
   for (const documentUuid of documents) {
-    const rows = (await knex('document_revisions').where({ document_uuid: documentUuid }).orderBy('revision').select('revision', 'state', 'delta')) as RevisionRow[];
+    const rows = (await knex('document_revisions')
+      .where({ document_uuid: documentUuid })
+      .orderBy('revision')
+      .select('revision', 'state', 'delta')) as RevisionRow[];
     let state: DocumentState | undefined;
     for (const row of rows) {
       state = row.state ?? state;
       for (const step of row.delta) state = applyStep(state!, step);
       if (row.state && row.delta.length === 0) continue;
-      await knex('document_revisions').where({ document_uuid: documentUuid, revision: row.revision }).update({ state: JSON.stringify(state) });
+      await knex('document_revisions')
+        .where({ document_uuid: documentUuid, revision: row.revision })
+        .update({ state: JSON.stringify(state) });
     }
   }
   await knex.schema.alterTable('document_revisions', (t) => {

@@ -45,5 +45,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['webhook_secret_reveals', 'admin_sessions', 'admin_sign_in_links']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['webhook_secret_reveals', 'admin_sessions', 'admin_sign_in_links'])
+    await knex.schema.dropTableIfExists(table);
 }

@@ -33,10 +33,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('unregistered_reason');
     t.timestamp('last_pushed_at', { useTz: true });
     // Registering again with the same client, container and domain updates in place (per user: docs/drive-push.md).
-    t.unique(['user_uuid', 'push_client_uuid', 'container_identifier', 'domain_identifier'], { indexName: 'drive_push_subscriptions_registration' });
+    t.unique(['user_uuid', 'push_client_uuid', 'container_identifier', 'domain_identifier'], {
+      indexName: 'drive_push_subscriptions_registration',
+    });
     t.check(`device_token ~ '^[0-9a-f]+$'`, [], 'drive_push_subscriptions_token_hex');
   });
-  await knex.raw('CREATE INDEX drive_push_subscriptions_active ON drive_push_subscriptions (workspace_uuid) WHERE unregistered_at IS NULL');
+  await knex.raw(
+    'CREATE INDEX drive_push_subscriptions_active ON drive_push_subscriptions (workspace_uuid) WHERE unregistered_at IS NULL',
+  );
 
   await knex.schema.createTable('drive_push_cursors', (t) => {
     t.uuid('workspace_uuid').primary().references('workspaces.uuid').onDelete('CASCADE');
@@ -63,7 +67,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE TRIGGER drive_changes_push_fanout AFTER INSERT ON drive_changes
     REFERENCING NEW TABLE AS new_changes FOR EACH STATEMENT EXECUTE FUNCTION drive_push_record_fanout()`);
-  await knex.raw(`CREATE INDEX workflow_outbox_drive_push_batch ON workflow_outbox ((request->>'batch')) WHERE request->>'type' = 'drivePush'`);
+  await knex.raw(
+    `CREATE INDEX workflow_outbox_drive_push_batch ON workflow_outbox ((request->>'batch')) WHERE request->>'type' = 'drivePush'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -18,7 +18,9 @@ import { readRevisionState } from '../../domain/documents/revision-log.js';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE SEQUENCE IF NOT EXISTS document_state_versions');
-  await knex.raw(`ALTER TABLE documents ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('document_state_versions')`);
+  await knex.raw(
+    `ALTER TABLE documents ADD COLUMN state_version bigint NOT NULL DEFAULT nextval('document_state_versions')`,
+  );
   await knex.raw(`
     CREATE FUNCTION documents_next_state_version() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -35,10 +37,15 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP TRIGGER document_revisions_state_version ON document_revisions');
   await knex.raw('DROP FUNCTION documents_next_state_version()');
   await knex.raw('ALTER TABLE documents ADD COLUMN state jsonb');
-  const documents = (await knex('documents').select('uuid', 'revision')) as Array<{ uuid: string; revision: number }>;
+  const documents = (await knex('documents').select('uuid', 'revision')) as Array<{
+    uuid: string;
+    revision: number;
+  }>;
   for (const document of documents) {
     const state: DocumentState | undefined = await readRevisionState(knex, document.uuid, document.revision);
-    await knex('documents').where({ uuid: document.uuid }).update({ state: JSON.stringify(state) });
+    await knex('documents')
+      .where({ uuid: document.uuid })
+      .update({ state: JSON.stringify(state) });
   }
   await knex.raw('ALTER TABLE documents ALTER COLUMN state SET NOT NULL');
   // The sequence stays: were it made again, its versions would start over and could name states a running API process

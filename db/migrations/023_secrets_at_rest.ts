@@ -31,7 +31,11 @@ const STORED_KEYS = [
 export async function checkMasterKey(knex: Knex, masterKey: MasterKey): Promise<void> {
   let sampled = 0;
   for (const { table, column } of STORED_KEYS) {
-    const rows = (await knex(table).whereNotNull(column).orderBy('uuid').limit(3).select('uuid', `${column} as wrapped`)) as { uuid: string; wrapped: Buffer }[];
+    const rows = (await knex(table)
+      .whereNotNull(column)
+      .orderBy('uuid')
+      .limit(3)
+      .select('uuid', `${column} as wrapped`)) as { uuid: string; wrapped: Buffer }[];
     for (const row of rows) {
       sampled++;
       try {
@@ -51,22 +55,39 @@ export async function checkMasterKey(knex: Knex, masterKey: MasterKey): Promise<
 }
 
 /** Seals every token still in clear, a page at a time; answers how many rows of each table it sealed. */
-export async function sealStoredTokens(knex: Knex, masterKey: MasterKey): Promise<{ links: number; subscriptions: number }> {
+export async function sealStoredTokens(
+  knex: Knex,
+  masterKey: MasterKey,
+): Promise<{ links: number; subscriptions: number }> {
   let links = 0;
   for (;;) {
-    const rows = (await knex('drive_public_links').whereNull('token_key_wrapped').orderBy('uuid').limit(PAGE).select('uuid', 'token')) as { uuid: string; token: string }[];
+    const rows = (await knex('drive_public_links')
+      .whereNull('token_key_wrapped')
+      .orderBy('uuid')
+      .limit(PAGE)
+      .select('uuid', 'token')) as { uuid: string; token: string }[];
     // The hash is migration 011's, computed the same way; writing it again changes nothing.
-    for (const row of rows) await knex('drive_public_links').where({ uuid: row.uuid }).update(sealPublicLinkToken(masterKey, row.uuid, row.token));
+    for (const row of rows)
+      await knex('drive_public_links')
+        .where({ uuid: row.uuid })
+        .update(sealPublicLinkToken(masterKey, row.uuid, row.token));
     links += rows.length;
     if (rows.length < PAGE) break;
   }
   let subscriptions = 0;
   for (;;) {
-    const rows = (await knex('drive_push_subscriptions').whereNull('device_token_key_wrapped').orderBy('uuid').limit(PAGE).select('uuid', 'device_token')) as {
+    const rows = (await knex('drive_push_subscriptions')
+      .whereNull('device_token_key_wrapped')
+      .orderBy('uuid')
+      .limit(PAGE)
+      .select('uuid', 'device_token')) as {
       uuid: string;
       device_token: string;
     }[];
-    for (const row of rows) await knex('drive_push_subscriptions').where({ uuid: row.uuid }).update(sealDeviceToken(masterKey, row.uuid, row.device_token));
+    for (const row of rows)
+      await knex('drive_push_subscriptions')
+        .where({ uuid: row.uuid })
+        .update(sealDeviceToken(masterKey, row.uuid, row.device_token));
     subscriptions += rows.length;
     if (rows.length < PAGE) break;
   }
@@ -74,17 +95,25 @@ export async function sealStoredTokens(knex: Knex, masterKey: MasterKey): Promis
 }
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('ALTER TABLE drive_public_links ADD COLUMN token_key_wrapped bytea, ADD COLUMN token_sealed bytea');
-  await knex.raw('ALTER TABLE drive_push_subscriptions ADD COLUMN device_token_key_wrapped bytea, ADD COLUMN device_token_sealed bytea');
+  await knex.raw(
+    'ALTER TABLE drive_public_links ADD COLUMN token_key_wrapped bytea, ADD COLUMN token_sealed bytea',
+  );
+  await knex.raw(
+    'ALTER TABLE drive_push_subscriptions ADD COLUMN device_token_key_wrapped bytea, ADD COLUMN device_token_sealed bytea',
+  );
 
-  const pending = (await knex('drive_public_links').first('uuid')) ?? (await knex('drive_push_subscriptions').first('uuid'));
+  const pending =
+    (await knex('drive_public_links').first('uuid')) ??
+    (await knex('drive_push_subscriptions').first('uuid'));
   if (pending) {
     const { masterKey } = config();
     await checkMasterKey(knex, masterKey);
     await sealStoredTokens(knex, masterKey);
   }
 
-  await knex.raw('ALTER TABLE drive_public_links ALTER COLUMN token_key_wrapped SET NOT NULL, ALTER COLUMN token_sealed SET NOT NULL, DROP COLUMN token');
+  await knex.raw(
+    'ALTER TABLE drive_public_links ALTER COLUMN token_key_wrapped SET NOT NULL, ALTER COLUMN token_sealed SET NOT NULL, DROP COLUMN token',
+  );
   // The hex check on device_token goes with the column; the API checks the token before it seals it (domain/drive/push.ts).
   await knex.raw(
     'ALTER TABLE drive_push_subscriptions ALTER COLUMN device_token_key_wrapped SET NOT NULL, ALTER COLUMN device_token_sealed SET NOT NULL, DROP COLUMN device_token',
@@ -92,5 +121,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(): Promise<void> {
-  throw new Error('Migration 023 is forward-only: undoing it would store public-link and device tokens in clear again.');
+  throw new Error(
+    'Migration 023 is forward-only: undoing it would store public-link and device tokens in clear again.',
+  );
 }

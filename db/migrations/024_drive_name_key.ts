@@ -74,17 +74,27 @@ async function renameCollisions(knex: Knex): Promise<void> {
         .where({ trashed: false })
         .whereNull('deleted_at');
       if (loser.parent_uuid) siblings.where({ parent_uuid: loser.parent_uuid });
-      else siblings.whereNull('parent_uuid').where({ workspace_uuid: loser.workspace_uuid, owner_uuid: loser.owner_uuid });
+      else
+        siblings
+          .whereNull('parent_uuid')
+          .where({ workspace_uuid: loser.workspace_uuid, owner_uuid: loser.owner_uuid });
       if (!(await siblings.first('uuid'))) break;
     }
     const [renamed] = (await knex('drive_items')
       .where({ uuid: loser.uuid })
       .update({ name, version: knex.raw('version + 1'), updated_at: knex.fn.now() })
       .returning(['version'])) as { version: number }[];
-    await knex('drive_name_key_renames').insert({ item_uuid: loser.uuid, workspace_uuid: loser.workspace_uuid, old_name: loser.name, new_name: name });
+    await knex('drive_name_key_renames').insert({
+      item_uuid: loser.uuid,
+      workspace_uuid: loser.workspace_uuid,
+      old_name: loser.name,
+      new_name: name,
+    });
     if (loser.upload_status === 'uploading') continue;
     // As domain/drive/change-log.ts appends: under the workspace's change-log lock, so seq order stays commit order.
-    await knex.raw(`select pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`, [loser.workspace_uuid]);
+    await knex.raw(`select pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`, [
+      loser.workspace_uuid,
+    ]);
     await knex('drive_changes').insert({
       workspace_uuid: loser.workspace_uuid,
       item_uuid: loser.uuid,

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { migrateLatest } from '../../db/migrate.js';
 import { createDb } from '../../platform/database.js';
 import { startApi, startWorker, waitForApi } from './folio-processes.js';
-import { createDatabaseIfMissing, dropDatabase, ensurePostgres, freePort, startMinio, startTemporal, stopPid, stopRecorded } from './services.js';
+import {
+  createDatabaseIfMissing,
+  dropDatabase,
+  ensurePostgres,
+  freePort,
+  startMinio,
+  startTemporal,
+  stopPid,
+  stopRecorded,
+} from './services.js';
 import { ensureTools } from './tools.js';
 
 export interface EphemeralStack {
@@ -67,7 +76,11 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
   };
 
   try {
-    const postgres = await ensurePostgres({ dataDir: join(root, 'pg'), logFile: join(root, 'postgres.log'), preferPrivate: options.preferPrivatePostgres });
+    const postgres = await ensurePostgres({
+      dataDir: join(root, 'pg'),
+      logFile: join(root, 'postgres.log'),
+      preferPrivate: options.preferPrivatePostgres,
+    });
     stops.push(postgres.stop);
     const database = `folio_${options.label}_${randomBytes(6).toString('hex')}`;
     await createDatabaseIfMissing(postgres.serverUrl, database);
@@ -77,13 +90,31 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await migrateLatest(knex);
     await knex.destroy();
 
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
-    const [metricsPort, workerMetricsPort, temporalMetricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const [metricsPort, workerMetricsPort, temporalMetricsPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
     const restartable = options.persistentTemporal ? { dbFile: temporalDbFile(root), pidDir: root } : {};
     const [temporal, minio] = await Promise.all([
       startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log'), ...restartable }),
-      startMinio({ dataDir: join(root, 'minio'), port: minioPort, consolePort, ...s3, logFile: join(root, 'minio.log'), pidDir: restartable.pidDir }),
+      startMinio({
+        dataDir: join(root, 'minio'),
+        port: minioPort,
+        consolePort,
+        ...s3,
+        logFile: join(root, 'minio.log'),
+        pidDir: restartable.pidDir,
+      }),
     ]);
     stops.push(temporal.stop, minio.stop);
 
@@ -128,9 +159,20 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await waitForApi(apiUrl, api, undefined, ca);
     const apiUrls = [apiUrl];
     for (let replica = 2; replica <= (options.replicas ?? 1); replica++) {
-      if (options.worker !== false) startWorker({ ...processEnv, ...replicaEnv('worker') }, join(root, `worker-${replica}.log`), root, `worker-${replica}`);
+      if (options.worker !== false)
+        startWorker(
+          { ...processEnv, ...replicaEnv('worker') },
+          join(root, `worker-${replica}.log`),
+          root,
+          `worker-${replica}`,
+        );
       const port = await freePort();
-      const another = startApi({ ...processEnv, ...replicaEnv('api', port) }, join(root, `api-${replica}.log`), root, `api-${replica}`);
+      const another = startApi(
+        { ...processEnv, ...replicaEnv('api', port) },
+        join(root, `api-${replica}.log`),
+        root,
+        `api-${replica}`,
+      );
       await waitForApi(`${scheme}://127.0.0.1:${port}`, another, undefined, ca);
       apiUrls.push(`${scheme}://127.0.0.1:${port}`);
     }
@@ -148,13 +190,17 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
 function logTails(root: string, lines = 40): string {
   return readdirSync(root)
     .filter((name) => name.endsWith('.log'))
-    .map((name) => `--- ${name} (last ${lines} lines)\n${readFileSync(join(root, name), 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .map(
+      (name) =>
+        `--- ${name} (last ${lines} lines)\n${readFileSync(join(root, name), 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`,
+    )
     .join('\n');
 }
 
 const temporalDbFile = (root: string) => join(root, 'temporal.sqlite');
 const portOf = (url: string) => Number(new URL(url.includes('://') ? url : `tcp://${url}`).port);
-const recordedPid = (root: string, name: string) => Number(readFileSync(join(root, `${name}.pid`), 'utf8').split('\n')[0]);
+const recordedPid = (root: string, name: string) =>
+  Number(readFileSync(join(root, `${name}.pid`), 'utf8').split('\n')[0]);
 
 /**
  * Stops the Temporal dev server of a stack started with `persistentTemporal` (SIGTERM, SIGKILL after a grace period)

@@ -30,7 +30,12 @@ function getText(url: string, ca?: Buffer): Promise<{ status: number; text: stri
 }
 
 /** Waits until the API answers /readyz with 200, or fails with the reason it gave. */
-export async function waitForApi(baseUrl: string, api: { child: { exitCode: number | null } }, timeoutMs = 120_000, ca?: Buffer) {
+export async function waitForApi(
+  baseUrl: string,
+  api: { child: { exitCode: number | null } },
+  timeoutMs = 120_000,
+  ca?: Buffer,
+) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {

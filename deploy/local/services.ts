@@ -1,7 +1,17 @@
 // Starts and stops the real services Folio needs on this machine: Temporal's dev server, MinIO and
 // PostgreSQL. Used by `npm start` (deploy/dev-stack.ts) and by the integration tests (test/setup/global.ts).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -27,7 +37,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, child?: ChildProcess) {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  child?: ChildProcess,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
@@ -66,7 +81,11 @@ export function spawnService(
   options: { env?: NodeJS.ProcessEnv; logFile: string; pidDir?: string; cwd?: string; unref?: boolean },
 ): { child: ChildProcess; service: RunningService } {
   const log = openSync(options.logFile, 'a');
-  const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', log, log] });
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   // A process started for someone else to stop (through its pid file) must not keep this one alive.
@@ -123,16 +142,26 @@ export interface TemporalOptions {
   unref?: boolean;
 }
 
-export async function startTemporal(options: TemporalOptions): Promise<RunningService & { address: string; uiUrl: string }> {
+export async function startTemporal(
+  options: TemporalOptions,
+): Promise<RunningService & { address: string; uiUrl: string }> {
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(options.port),
-    '--ui-port', String(options.uiPort),
-    '--http-port', String(await freePort()),
-    '--metrics-port', String(await freePort()),
-    '--namespace', options.namespace ?? 'default',
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--http-port',
+    String(await freePort()),
+    '--metrics-port',
+    String(await freePort()),
+    '--namespace',
+    options.namespace ?? 'default',
+    '--log-level',
+    'warn',
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
   ];
@@ -168,12 +197,17 @@ export interface MinioOptions {
   unref?: boolean;
 }
 
-export async function startMinio(options: MinioOptions): Promise<RunningService & { endpoint: string; consoleUrl: string }> {
+export async function startMinio(
+  options: MinioOptions,
+): Promise<RunningService & { endpoint: string; consoleUrl: string }> {
   mkdirSync(options.dataDir, { recursive: true });
   const args = [
-    'server', options.dataDir,
-    '--address', `127.0.0.1:${options.port}`,
-    '--console-address', `127.0.0.1:${options.consolePort}`,
+    'server',
+    options.dataDir,
+    '--address',
+    `127.0.0.1:${options.port}`,
+    '--console-address',
+    `127.0.0.1:${options.consolePort}`,
     '--quiet',
   ];
   const env = {
@@ -215,7 +249,9 @@ function postgresBinDir(): string {
     const dir = join(root, version, 'bin');
     if (existsSync(join(dir, 'initdb'))) return dir;
   }
-  throw new Error('No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin); install postgresql.');
+  throw new Error(
+    'No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin); install postgresql.',
+  );
 }
 
 // initdb and postgres refuse to run as root; as root we hand the cluster to the postgres system user.
@@ -224,7 +260,9 @@ function asClusterOwner(command: string, args: string[]): [string, string[]] {
 }
 
 function uidOf(user: string): [number, number] {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith(`${user}:`));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${user}:`));
   if (!line) throw new Error(`no ${user} user to own the PostgreSQL cluster`);
   const [, , uid, gid] = line.split(':');
   return [Number(uid), Number(gid)];
@@ -257,13 +295,29 @@ export async function ensurePostgres(options: {
     chownSync(options.logFile, uid, gid);
   }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    const [cmd, args] = asClusterOwner(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    const [cmd, args] = asClusterOwner(join(bin, 'initdb'), [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ]);
     execFileSync(cmd, args, { stdio: 'ignore' });
   }
   const port = await freePort();
   const [cmd, args] = asClusterOwner(join(bin, 'pg_ctl'), [
-    '-D', dataDir, '-l', options.logFile, '-w', '-t', '60',
-    '-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    '-D',
+    dataDir,
+    '-l',
+    options.logFile,
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off`,
     'start',
   ]);
   execFileSync(cmd, args, { stdio: 'ignore' });
@@ -273,7 +327,14 @@ export async function ensurePostgres(options: {
     serverUrl,
     private: true,
     async stop() {
-      const [stopCmd, stopArgs] = asClusterOwner(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      const [stopCmd, stopArgs] = asClusterOwner(join(bin, 'pg_ctl'), [
+        '-D',
+        dataDir,
+        '-m',
+        'fast',
+        '-w',
+        'stop',
+      ]);
       execFileSync(stopCmd, stopArgs, { stdio: 'ignore' });
     },
   };

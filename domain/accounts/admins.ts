@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 
 export async function isWorkspaceAdmin(knex: Knex, caller: Caller): Promise<boolean> {
-  const row = await knex('workspace_members').where({ workspace_uuid: caller.workspaceUuid, user_uuid: caller.userUuid, admin: true }).first('user_uuid');
+  const row = await knex('workspace_members')
+    .where({ workspace_uuid: caller.workspaceUuid, user_uuid: caller.userUuid, admin: true })
+    .first('user_uuid');
   return Boolean(row);
 }

@@ -57,11 +57,22 @@ export async function issueApiKey(knex: Knex, workspaceUuid: string): Promise<{ 
 }
 
 export type Credential =
-  | { kind: 'user'; tokenUuid: string; workspaceUuid: string; userUuid: string; scopes: Scope[]; expiresAt: Date }
+  | {
+      kind: 'user';
+      tokenUuid: string;
+      workspaceUuid: string;
+      userUuid: string;
+      scopes: Scope[];
+      expiresAt: Date;
+    }
   | { kind: 'api_key'; workspaceUuid: string };
 
 /** What a bearer secret stands for, or undefined when it is unknown, expired or revoked. `hash` is hashSecret(secret). */
-export async function resolveCredential(knex: Knex, secret: string, hash = hashSecret(secret)): Promise<Credential | undefined> {
+export async function resolveCredential(
+  knex: Knex,
+  secret: string,
+  hash = hashSecret(secret),
+): Promise<Credential | undefined> {
   if (secret.startsWith(ACCESS_TOKEN_PREFIX)) {
     const row = await knex('access_tokens')
       .where({ token_hash: hash })

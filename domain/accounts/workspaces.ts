@@ -12,7 +12,11 @@ export async function createWorkspace(
 }
 
 export async function setStorageLimit(knex: Knex, workspaceUuid: string, bytes: number): Promise<boolean> {
-  return (await knex('workspaces').where({ uuid: workspaceUuid }).update({ storage_limit_bytes: bytes, updated_at: knex.fn.now() })) > 0;
+  return (
+    (await knex('workspaces')
+      .where({ uuid: workspaceUuid })
+      .update({ storage_limit_bytes: bytes, updated_at: knex.fn.now() })) > 0
+  );
 }
 
 /**

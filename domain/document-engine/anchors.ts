@@ -28,7 +28,12 @@ export function anchorFor(working: Working, op: InsertOperation, index: number):
     return { block: sectionEnd(doc, top, found.node), listItem: null };
   }
 
-  const match = matchQuote(doc, serializeWorking(working), { find: anchor, occurrence: op.occurrence }, index);
+  const match = matchQuote(
+    doc,
+    serializeWorking(working),
+    { find: anchor, occurrence: op.occurrence },
+    index,
+  );
   const top = topLevelBlock(doc, match.from);
   const $pos = doc.resolve(match.from);
   let listItem: number | null = null;
@@ -63,7 +68,12 @@ function sectionEnd(doc: PMNode, top: { end: number; index: number }, heading: P
   return pos;
 }
 
-function findHeading(doc: PMNode, title: string, occurrence: Occurrence | undefined, index: number): { node: PMNode; pos: number } {
+function findHeading(
+  doc: PMNode,
+  title: string,
+  occurrence: Occurrence | undefined,
+  index: number,
+): { node: PMNode; pos: number } {
   const headings: Array<{ node: PMNode; pos: number }> = [];
   doc.descendants((node, pos) => {
     if (node.type === nodes.heading) headings.push({ node, pos });
@@ -71,18 +81,26 @@ function findHeading(doc: PMNode, title: string, occurrence: Occurrence | undefi
   });
   const norm = (text: string) => text.replace(/\s+/g, ' ').trim();
   let found = headings.filter((h) => norm(h.node.textContent) === norm(title));
-  if (found.length === 0) found = headings.filter((h) => norm(h.node.textContent).toLowerCase() === norm(title).toLowerCase());
+  if (found.length === 0)
+    found = headings.filter((h) => norm(h.node.textContent).toLowerCase() === norm(title).toLowerCase());
   if (found.length === 0) throw targetNotFound(index, `No heading reads ${JSON.stringify(title)}.`);
   if (occurrence === 'first') return found[0]!;
   if (occurrence === 'last') return found[found.length - 1]!;
   if (typeof occurrence === 'number') {
     const pick = found[occurrence - 1];
-    if (!pick) throw targetNotFound(index, `occurrence ${occurrence} was asked for, but ${found.length} heading(s) read ${JSON.stringify(title)}.`);
+    if (!pick)
+      throw targetNotFound(
+        index,
+        `occurrence ${occurrence} was asked for, but ${found.length} heading(s) read ${JSON.stringify(title)}.`,
+      );
     return pick;
   }
   if (found.length > 1) {
     throw targetAmbiguous(
-      found.slice(0, MAX_CANDIDATES).map((h, i) => ({ occurrence: i + 1, snippet: `${'#'.repeat(h.node.attrs.level as number)} ${h.node.textContent}` })),
+      found.slice(0, MAX_CANDIDATES).map((h, i) => ({
+        occurrence: i + 1,
+        snippet: `${'#'.repeat(h.node.attrs.level as number)} ${h.node.textContent}`,
+      })),
       index,
       found.length,
     );

@@ -4,7 +4,14 @@ import { notAComment, targetNotFound } from './errors.js';
 import { matchQuote, type Occurrence } from './quotes.js';
 import { markedRanges } from './ranges.js';
 import { marks } from './schema.js';
-import { findThread, fromWorking, serializeWorking, toWorking, type CommentAnchor, type DocumentState } from './state.js';
+import {
+  findThread,
+  fromWorking,
+  serializeWorking,
+  toWorking,
+  type CommentAnchor,
+  type DocumentState,
+} from './state.js';
 
 export interface CommentTarget {
   /** The quoted text; absent for a comment on the whole document. */
@@ -20,15 +27,27 @@ export interface CommentTarget {
  */
 export function addComment(state: DocumentState, target: CommentTarget, threadId: string): DocumentState {
   const working = toWorking(state);
-  if (findThread(working.threads, threadId)) throw new Error(`Thread ${threadId} is already anchored in this document.`);
+  if (findThread(working.threads, threadId))
+    throw new Error(`Thread ${threadId} is already anchored in this document.`);
   if (target.on === undefined) {
     const thread: CommentAnchor = { id: threadId, kind: 'comment', scope: 'document', quote: null };
     return fromWorking({ ...working, threads: [...working.threads, thread] });
   }
-  const query = { find: target.on, occurrence: target.occurrence, before: target.before, after: target.after };
+  const query = {
+    find: target.on,
+    occurrence: target.occurrence,
+    before: target.before,
+    after: target.after,
+  };
   const match = matchQuote(working.doc, serializeWorking(working), query);
-  const tr = new Transform(working.doc).addMark(match.from, match.to, marks.comment.create({ thread: threadId }));
-  if (markedRanges(tr.doc, (mark) => mark.type === marks.comment && mark.attrs.thread === threadId).length === 0) {
+  const tr = new Transform(working.doc).addMark(
+    match.from,
+    match.to,
+    marks.comment.create({ thread: threadId }),
+  );
+  if (
+    markedRanges(tr.doc, (mark) => mark.type === marks.comment && mark.attrs.thread === threadId).length === 0
+  ) {
     // The quote matched only a rule or other markup: there is no text to hang the comment on.
     throw targetNotFound(undefined, 'The quote holds no text a comment can be anchored on.');
   }
@@ -43,6 +62,10 @@ export function removeCommentMarks(state: DocumentState, threadId: string): Docu
   const thread = findThread(working.threads, threadId);
   if (!thread) return state;
   if (thread.kind !== 'comment') throw notAComment();
-  const tr = new Transform(working.doc).removeMark(0, working.doc.content.size, marks.comment.create({ thread: threadId }));
+  const tr = new Transform(working.doc).removeMark(
+    0,
+    working.doc.content.size,
+    marks.comment.create({ thread: threadId }),
+  );
   return fromWorking({ doc: tr.doc, threads: working.threads.filter((t) => t.id !== threadId) });
 }

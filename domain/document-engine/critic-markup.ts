@@ -41,7 +41,8 @@ const CLOSE_BRACE = 0x7d;
 /** Characters a marker can start with; any other character is plain text to a walk. */
 const MARKER_START = /[\\`{+\-=~]/g;
 
-const isMarkerSign = (code: number) => code === 0x2b /* + */ || code === 0x2d /* - */ || code === 0x3d /* = */ || code === 0x7e; /* ~ */
+const isMarkerSign = (code: number) =>
+  code === 0x2b /* + */ || code === 0x2d /* - */ || code === 0x3d /* = */ || code === 0x7e; /* ~ */
 
 /** The first entry of an ascending list at or after `from`, or -1. */
 function firstAtOrAfter(sorted: readonly number[], from: number): number {
@@ -316,7 +317,14 @@ function criticRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-function pushSpan(state: StateInline, kind: SuggestionKind, from: number, to: number, ref: number | null, note: string | null) {
+function pushSpan(
+  state: StateInline,
+  kind: SuggestionKind,
+  from: number,
+  to: number,
+  ref: number | null,
+  note: string | null,
+) {
   const max = state.posMax;
   const open = state.push('critic_open', '', 1);
   open.meta = { kind, ref, note } satisfies CriticMeta;

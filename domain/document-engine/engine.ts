@@ -2,12 +2,32 @@
 import { Fragment, type Mark, type Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { anchorFor, type Anchor } from './anchors.js';
-import { atOperation, invalidOperation, notSuggestible, nothingToSuggest, targetSpansBlocks } from './errors.js';
+import {
+  atOperation,
+  invalidOperation,
+  notSuggestible,
+  nothingToSuggest,
+  targetSpansBlocks,
+} from './errors.js';
 import { parseInlineMarkdown, parseMarkdown } from './markdown.js';
 import { normalizeDoc } from './normalize.js';
-import { parseOperations, type DeleteOperation, type EditMode, type EditOperation, type InsertOperation, type ReplaceOperation } from './operations.js';
+import {
+  parseOperations,
+  type DeleteOperation,
+  type EditMode,
+  type EditOperation,
+  type InsertOperation,
+  type ReplaceOperation,
+} from './operations.js';
 import { matchQuote } from './quotes.js';
-import { anchorsAround, blocksInRange, deleteInline, deleteRange, marksAcross, withAnchors } from './ranges.js';
+import {
+  anchorsAround,
+  blocksInRange,
+  deleteInline,
+  deleteRange,
+  marksAcross,
+  withAnchors,
+} from './ranges.js';
 import { marks, nodes, schema, isAnchorMark, isInlineTextblock, type BlockSuggestion } from './schema.js';
 import { setDocument } from './set-document.js';
 import {
@@ -43,7 +63,11 @@ export const applyEdit = (state: DocumentState, operations: unknown, options: Ed
  * Applies checked operations in order, each to the document the previous ones left. Any refusal throws and nothing
  * is returned, so the caller's state is untouched: the edit lands whole or not at all.
  */
-export function applyOperations(state: DocumentState, ops: readonly EditOperation[], options: EditOptions): EditResult {
+export function applyOperations(
+  state: DocumentState,
+  ops: readonly EditOperation[],
+  options: EditOptions,
+): EditResult {
   const result = applyOperationsTo(toWorking(state), ops, options);
   return { state: result.state, suggestionThreadIds: result.suggestionThreadIds };
 }
@@ -52,7 +76,11 @@ export function applyOperations(state: DocumentState, ops: readonly EditOperatio
  * applyOperations on a working document (a parsed one kept from an earlier request, see WorkingDocument), which it
  * leaves as it was. The result holds the working document after the edit as well as its state.
  */
-export function applyOperationsTo(start: Working, ops: readonly EditOperation[], options: EditOptions): EditResult & { working: Working } {
+export function applyOperationsTo(
+  start: Working,
+  ops: readonly EditOperation[],
+  options: EditOptions,
+): EditResult & { working: Working } {
   let working = start;
   const suggestionThreadIds: string[] = [];
   ops.forEach((op, index) => {
@@ -81,7 +109,10 @@ export function applyOperationsTo(start: Working, ops: readonly EditOperation[],
   return { state: settled.state, working: settled.working, suggestionThreadIds };
 }
 
-const normalized = (working: Working, doc: PMNode): Working => ({ ...working, doc: normalizeDoc(doc, openSuggestionIds(working.threads)) });
+const normalized = (working: Working, doc: PMNode): Working => ({
+  ...working,
+  doc: normalizeDoc(doc, openSuggestionIds(working.threads)),
+});
 
 function applyOperation(working: Working, op: EditOperation, index: number): Working {
   switch (op.type) {
@@ -96,7 +127,12 @@ function applyOperation(working: Working, op: EditOperation, index: number): Wor
   }
 }
 
-function suggestOperation(working: Working, op: EditOperation, index: number, thread: SuggestionAnchor): Working {
+function suggestOperation(
+  working: Working,
+  op: EditOperation,
+  index: number,
+  thread: SuggestionAnchor,
+): Working {
   switch (op.type) {
     case 'replace':
       return suggestReplace(working, op, index, thread);
@@ -113,17 +149,32 @@ const locate = (working: Working, op: ReplaceOperation | DeleteOperation, index:
   matchQuote(working.doc, serializeWorking(working), op, index);
 
 /** The replacement's inline content, with the formatting of what it replaces. */
-function replacementContent(doc: PMNode, from: number, to: number, op: ReplaceOperation, reading: 'markdown' | 'text'): PMNode[] {
+function replacementContent(
+  doc: PMNode,
+  from: number,
+  to: number,
+  op: ReplaceOperation,
+  reading: 'markdown' | 'text',
+): PMNode[] {
   const parent = doc.resolve(from).parent;
   const anchors = anchorsAround(doc, from, to);
   if (parent.type === nodes.code_block) {
     // Text inside a fence is literal, so `with` is too.
-    return op.with ? [schema.text(op.with, anchors.filter((mark) => mark.type === marks.comment))] : [];
+    return op.with
+      ? [
+          schema.text(
+            op.with,
+            anchors.filter((mark) => mark.type === marks.comment),
+          ),
+        ]
+      : [];
   }
   const parsed = parseInlineMarkdown(op.with);
   // Formatting the quote states itself (find "**word**") is the caller's to change; the rest carries over.
   const stated = reading === 'markdown' ? statedMarkTypes(op.find) : new Set<string>();
-  const inherited = marksAcross(doc, from, to).filter((mark) => !isAnchorMark(mark) && !stated.has(mark.type.name));
+  const inherited = marksAcross(doc, from, to).filter(
+    (mark) => !isAnchorMark(mark) && !stated.has(mark.type.name),
+  );
   return parsed.map((node) => {
     let set: readonly Mark[] = inherited;
     for (const mark of node.marks) set = mark.addToSet(set);
@@ -166,13 +217,16 @@ function deleteText(working: Working, op: DeleteOperation, index: number): Worki
 
 function insertBlocks(working: Working, op: InsertOperation, index: number, thread: string | null): Working {
   let fragment = parseMarkdown(op.markdown).content;
-  if (fragment.childCount === 0) throw invalidOperation(index, `Operation ${index}: markdown holds nothing to insert.`);
+  if (fragment.childCount === 0)
+    throw invalidOperation(index, `Operation ${index}: markdown holds nothing to insert.`);
   if (thread) fragment = markInserted(fragment, thread);
   const anchor: Anchor = anchorFor(working, op, index);
   const tr = new Transform(working.doc);
   const lists: PMNode[] = [];
   fragment.forEach((block) => lists.push(block));
-  const allLists = lists.every((block) => block.type === nodes.bullet_list || block.type === nodes.ordered_list);
+  const allLists = lists.every(
+    (block) => block.type === nodes.bullet_list || block.type === nodes.ordered_list,
+  );
   if (anchor.listItem && allLists) {
     // A list inserted beside a list item joins that list, item by item.
     const items: PMNode[] = [];
@@ -191,8 +245,13 @@ function insertBlocks(working: Working, op: InsertOperation, index: number, thre
 function besideLists(doc: PMNode, pos: number, blocks: PMNode[]): PMNode[] {
   const $pos = doc.resolve(pos);
   const like = (block: PMNode, neighbour: PMNode | null | undefined) =>
-    neighbour && neighbour.type === block.type && (block.type === nodes.bullet_list || block.type === nodes.ordered_list)
-      ? block.type.create({ ...block.attrs, bullet: neighbour.attrs.bullet, delimiter: neighbour.attrs.delimiter }, block.content)
+    neighbour &&
+    neighbour.type === block.type &&
+    (block.type === nodes.bullet_list || block.type === nodes.ordered_list)
+      ? block.type.create(
+          { ...block.attrs, bullet: neighbour.attrs.bullet, delimiter: neighbour.attrs.delimiter },
+          block.content,
+        )
       : block;
   const out = [...blocks];
   out[0] = like(out[0]!, $pos.nodeBefore);
@@ -210,7 +269,8 @@ function markInserted(fragment: Fragment, thread: string): Fragment {
       node.forEach((child) => content.push(child.mark(added.addToSet(child.marks))));
       return node.type.create({ ...node.attrs, suggestion: marker }, content);
     }
-    if ('suggestion' in node.attrs) return node.type.create({ ...node.attrs, suggestion: marker }, node.content);
+    if ('suggestion' in node.attrs)
+      return node.type.create({ ...node.attrs, suggestion: marker }, node.content);
     const children: PMNode[] = [];
     node.forEach((child) => children.push(mapBlock(child)));
     return node.type.create(node.attrs, children);
@@ -242,18 +302,29 @@ function markRemoved(tr: Transform, from: number, to: number, thread: string): n
   return marked;
 }
 
-function suggestReplace(working: Working, op: ReplaceOperation, index: number, thread: SuggestionAnchor): Working {
+function suggestReplace(
+  working: Working,
+  op: ReplaceOperation,
+  index: number,
+  thread: SuggestionAnchor,
+): Working {
   const { doc } = working;
   const match = locate(working, op, index);
   const $from = sameTextblock(doc, match.from, match.to, index);
-  if ($from.parent.type === nodes.code_block) return suggestCodeChange(working, $from.before(), match.from, match.to, op.with, index, thread);
+  if ($from.parent.type === nodes.code_block)
+    return suggestCodeChange(working, $from.before(), match.from, match.to, op.with, index, thread);
   const content = replacementContent(doc, match.from, match.to, op, match.reading);
 
   const format = formatChangeOf(doc, match.from, match.to, content);
-  if (format === 'same') throw nothingToSuggest(index, 'The replacement is the same as the text it replaces.');
+  if (format === 'same')
+    throw nothingToSuggest(index, 'The replacement is the same as the text it replaces.');
   if (format) {
     if (hasSuggestedRemoval(doc, match.from, match.to)) throw nothingToSuggest(index);
-    const tr = new Transform(doc).addMark(match.from, match.to, marks.suggest_format.create({ thread: thread.id }));
+    const tr = new Transform(doc).addMark(
+      match.from,
+      match.to,
+      marks.suggest_format.create({ thread: thread.id }),
+    );
     const threads = working.threads.map((t) => (t.id === thread.id ? { ...thread, format } : t));
     return normalized({ ...working, threads }, tr.doc);
   }
@@ -263,7 +334,10 @@ function suggestReplace(working: Working, op: ReplaceOperation, index: number, t
   if (removed === 0) throw nothingToSuggest(index);
   if (content.length > 0) {
     const added = marks.suggest_insert.create({ thread: thread.id });
-    tr.insert(match.to, content.map((node) => node.mark(added.addToSet(node.marks))));
+    tr.insert(
+      match.to,
+      content.map((node) => node.mark(added.addToSet(node.marks))),
+    );
   }
   return normalized(working, tr.doc);
 }
@@ -281,51 +355,87 @@ function hasSuggestedRemoval(doc: PMNode, from: number, to: number): boolean {
  * When a replacement keeps the text and changes only formatting, the same way throughout, it is a format
  * suggestion ({==text==}). Returns the change, 'same' when nothing changes, or null for a text change.
  */
-function formatChangeOf(doc: PMNode, from: number, to: number, content: PMNode[]): FormatChange | 'same' | null {
+function formatChangeOf(
+  doc: PMNode,
+  from: number,
+  to: number,
+  content: PMNode[],
+): FormatChange | 'same' | null {
   const old: PMNode[] = [];
   doc.nodesBetween(from, to, (node, pos) => {
     if (!node.isInline) return true;
     old.push(node.isText ? node.cut(Math.max(0, from - pos), Math.min(node.nodeSize, to - pos)) : node);
     return false;
   });
-  const flat = (list: PMNode[]) => list.map((node) => (node.isText ? node.text! : `\uFFFC${node.type.name}`)).join('');
+  const flat = (list: PMNode[]) =>
+    list.map((node) => (node.isText ? node.text! : `\uFFFC${node.type.name}`)).join('');
   if (flat(old) !== flat(content)) return null;
   const formats = (node: PMNode) => node.marks.filter((mark) => !isAnchorMark(mark));
   const pairs: Array<[readonly Mark[], readonly Mark[]]> = [];
-  const oldChars = old.flatMap((node) => Array.from({ length: node.isText ? node.text!.length : 1 }, () => formats(node)));
-  const newChars = content.flatMap((node) => Array.from({ length: node.isText ? node.text!.length : 1 }, () => formats(node)));
+  const oldChars = old.flatMap((node) =>
+    Array.from({ length: node.isText ? node.text!.length : 1 }, () => formats(node)),
+  );
+  const newChars = content.flatMap((node) =>
+    Array.from({ length: node.isText ? node.text!.length : 1 }, () => formats(node)),
+  );
   oldChars.forEach((set, i) => pairs.push([set, newChars[i]!]));
   const describe = ([before, after]: [readonly Mark[], readonly Mark[]]) => ({
     add: after.filter((mark) => !mark.isInSet(before)),
-    remove: before.filter((mark) => !after.some((other) => other.type === mark.type)).map((mark) => mark.type.name),
+    remove: before
+      .filter((mark) => !after.some((other) => other.type === mark.type))
+      .map((mark) => mark.type.name),
   });
   const first = describe(pairs[0]!);
-  const key = (change: { add: Mark[]; remove: string[] }) => JSON.stringify([change.add.map((mark) => mark.toJSON()), [...change.remove].sort()]);
+  const key = (change: { add: Mark[]; remove: string[] }) =>
+    JSON.stringify([change.add.map((mark) => mark.toJSON()), [...change.remove].sort()]);
   if (pairs.some((pair) => key(describe(pair)) !== key(first))) return null;
   if (first.add.length === 0 && first.remove.length === 0) return 'same';
-  return { add: first.add.map((mark) => mark.toJSON() as FormatChange['add'][number]), remove: [...new Set(first.remove)] };
+  return {
+    add: first.add.map((mark) => mark.toJSON() as FormatChange['add'][number]),
+    remove: [...new Set(first.remove)],
+  };
 }
 
 /**
  * Text inside a fence cannot carry CriticMarkup, so a change there is suggested a block at a time: the old block
  * marked removed, a changed copy after it marked new.
  */
-function suggestCodeChange(working: Working, blockPos: number, from: number, to: number, replacement: string, index: number, thread: SuggestionAnchor): Working {
+function suggestCodeChange(
+  working: Working,
+  blockPos: number,
+  from: number,
+  to: number,
+  replacement: string,
+  index: number,
+  thread: SuggestionAnchor,
+): Working {
   const block = working.doc.nodeAt(blockPos)!;
   const marker = block.attrs.suggestion as BlockSuggestion | null;
   if (marker?.kind === 'delete') throw nothingToSuggest(index);
-  if (marker) throw notSuggestible(index, 'This code block is itself a suggestion; accept or reject it first.');
+  if (marker)
+    throw notSuggestible(index, 'This code block is itself a suggestion; accept or reject it first.');
   const text = block.textContent;
   const start = blockPos + 1;
   const changed = text.slice(0, from - start) + replacement + text.slice(to - start);
   const tr = new Transform(working.doc);
-  tr.setNodeMarkup(blockPos, undefined, { ...block.attrs, suggestion: { kind: 'delete', thread: thread.id } });
-  const copy = nodes.code_block.create({ ...block.attrs, suggestion: { kind: 'insert', thread: thread.id } }, changed ? schema.text(changed) : null);
+  tr.setNodeMarkup(blockPos, undefined, {
+    ...block.attrs,
+    suggestion: { kind: 'delete', thread: thread.id },
+  });
+  const copy = nodes.code_block.create(
+    { ...block.attrs, suggestion: { kind: 'insert', thread: thread.id } },
+    changed ? schema.text(changed) : null,
+  );
   tr.insert(blockPos + block.nodeSize, copy);
   return normalized(working, tr.doc);
 }
 
-function suggestDelete(working: Working, op: DeleteOperation, index: number, thread: SuggestionAnchor): Working {
+function suggestDelete(
+  working: Working,
+  op: DeleteOperation,
+  index: number,
+  thread: SuggestionAnchor,
+): Working {
   const { doc } = working;
   const match = locate(working, op, index);
   const covered = blocksInRange(doc, match.from, match.to);
@@ -334,12 +444,16 @@ function suggestDelete(working: Working, op: DeleteOperation, index: number, thr
     return suggestCodeChange(working, single.pos, single.from, single.to, '', index, thread);
   }
   if (covered.some((block) => block.node.type === nodes.code_block && !block.whole)) {
-    throw notSuggestible(index, 'A suggested removal cannot cut into a code block; quote the whole block, or only text outside it.');
+    throw notSuggestible(
+      index,
+      'A suggested removal cannot cut into a code block; quote the whole block, or only text outside it.',
+    );
   }
 
   const tr = new Transform(doc);
   let marked = 0;
-  for (const block of covered) if (isInlineTextblock(block.node)) marked += markRemoved(tr, block.from, block.to, thread.id);
+  for (const block of covered)
+    if (isInlineTextblock(block.node)) marked += markRemoved(tr, block.from, block.to, thread.id);
 
   // Which block boundaries go: see dissolveBlock. A block whose whole text goes is marked so it leaves; of a range
   // that cuts into its first and last blocks, the last joins the first.
@@ -350,7 +464,10 @@ function suggestDelete(working: Working, op: DeleteOperation, index: number, thr
       !isInlineTextblock(block.node) ||
       (i === 0 ? block.whole : i < last ? true : block.whole || !firstWhole);
     if (!markBlock || block.node.attrs.suggestion) return;
-    tr.setNodeMarkup(tr.mapping.map(block.pos), undefined, { ...block.node.attrs, suggestion: { kind: 'delete', thread: thread.id } });
+    tr.setNodeMarkup(tr.mapping.map(block.pos), undefined, {
+      ...block.node.attrs,
+      suggestion: { kind: 'delete', thread: thread.id },
+    });
     marked++;
   });
   if (marked === 0) throw nothingToSuggest(index);

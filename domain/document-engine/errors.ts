@@ -18,12 +18,20 @@ export const targetNotFound = (operation?: number, description = 'The quoted tex
  * `found` is how many matches there are; past the candidates listed (the first ones, capped in quotes.ts) the body
  * says `truncated: true`, so a client knows the list is not the whole story. The flag is absent on a full list.
  */
-export const targetAmbiguous = (candidates: QuoteCandidate[], operation?: number, found = candidates.length) =>
+export const targetAmbiguous = (
+  candidates: QuoteCandidate[],
+  operation?: number,
+  found = candidates.length,
+) =>
   new AppError(
     422,
     'target_ambiguous',
     `The quoted text appears ${found} times${found > candidates.length ? ` (the first ${candidates.length} are listed)` : ''}; pick one with occurrence, or narrow it with before or after.`,
-    withOperation(operation, { retryable: true, candidates, ...(found > candidates.length ? { truncated: true } : {}) }),
+    withOperation(operation, {
+      retryable: true,
+      candidates,
+      ...(found > candidates.length ? { truncated: true } : {}),
+    }),
   );
 
 export const targetSpansBlocks = (operation: number) =>
@@ -37,18 +45,24 @@ export const targetSpansBlocks = (operation: number) =>
 export const invalidOperation = (operation: number, description: string) =>
   new AppError(422, 'invalid_operation', description, withOperation(operation));
 
-export const invalidOperations = (description: string) => new AppError(422, 'invalid_operations', description);
+export const invalidOperations = (description: string) =>
+  new AppError(422, 'invalid_operations', description);
 
 export const invalidMarkdown = (description: string, operation?: number) =>
   new AppError(422, 'invalid_markdown', description, withOperation(operation));
 
-export const notSuggestible = (operation: number, description = 'set_document cannot be suggested; suggest replace, insert and delete operations instead.') =>
-  new AppError(422, 'not_suggestible', description, withOperation(operation));
+export const notSuggestible = (
+  operation: number,
+  description = 'set_document cannot be suggested; suggest replace, insert and delete operations instead.',
+) => new AppError(422, 'not_suggestible', description, withOperation(operation));
 
-export const nothingToSuggest = (operation: number, description = 'That text is already suggested for removal.') =>
-  new AppError(422, 'nothing_to_suggest', description, withOperation(operation));
+export const nothingToSuggest = (
+  operation: number,
+  description = 'That text is already suggested for removal.',
+) => new AppError(422, 'nothing_to_suggest', description, withOperation(operation));
 
-export const suggestionNotFound = () => new AppError(404, 'suggestion_not_found', 'No such suggestion on this document.');
+export const suggestionNotFound = () =>
+  new AppError(404, 'suggestion_not_found', 'No such suggestion on this document.');
 
 export const suggestionClosed = () =>
   new AppError(422, 'suggestion_closed', 'The suggestion was already accepted or rejected.');
@@ -56,9 +70,11 @@ export const suggestionClosed = () =>
 export const suggestionNotInDocument = () =>
   new AppError(422, 'suggestion_not_in_document', 'None of the suggestion is left in the document.');
 
-export const notASuggestion = () => new AppError(422, 'not_a_suggestion', 'That thread is a comment, not a suggestion.');
+export const notASuggestion = () =>
+  new AppError(422, 'not_a_suggestion', 'That thread is a comment, not a suggestion.');
 
-export const notAComment = () => new AppError(422, 'not_a_comment', 'That thread is a suggestion, not a comment.');
+export const notAComment = () =>
+  new AppError(422, 'not_a_comment', 'That thread is a suggestion, not a comment.');
 
 /** Re-tags an error raised while reading markdown with the index of the operation that carried it. */
 export function atOperation(error: unknown, operation: number): unknown {

@@ -19,7 +19,8 @@ const SUGGESTION_TAG: Record<CriticMeta['kind'], string> = { insert: 'ins', dele
 function conventionTag(raw: string, open: string[]): string | undefined {
   if (raw === '<u>') return (open.push('u'), raw);
   const colored = /^<(span|mark) data-color="([a-z]+)">$/.exec(raw);
-  if (colored && isColor(colored[2])) return (open.push(colored[1]!), `<${colored[1]} data-color="${colored[2]}">`);
+  if (colored && isColor(colored[2]))
+    return (open.push(colored[1]!), `<${colored[1]} data-color="${colored[2]}">`);
   const closing = /^<\/(u|span|mark)>$/.exec(raw);
   if (closing && open[open.length - 1] === closing[1]) return `</${open.pop()}>`;
   return undefined;
@@ -39,10 +40,13 @@ interface RenderEnv {
 const envOf = (env: unknown) => env as RenderEnv;
 
 function exportRenderer(): MarkdownIt {
-  const md = new MarkdownItConstructor('commonmark', { html: true }).enable('strikethrough').use(criticMarkupPlugin);
+  const md = new MarkdownItConstructor('commonmark', { html: true })
+    .enable('strikethrough')
+    .use(criticMarkupPlugin);
   const rules = md.renderer.rules;
   const escape = md.utils.escapeHtml;
-  rules.html_inline = (tokens, index, _options, env) => conventionTag(tokens[index]!.content, envOf(env).conventionTags) ?? escape(tokens[index]!.content);
+  rules.html_inline = (tokens, index, _options, env) =>
+    conventionTag(tokens[index]!.content, envOf(env).conventionTags) ?? escape(tokens[index]!.content);
   rules.html_block = (tokens, index) => `<p>${escape(tokens[index]!.content.trimEnd())}</p>\n`;
   const refAttr = (meta: CriticMeta) => (meta.ref === null ? '' : ` data-ref="s${meta.ref}"`);
   rules.critic_open = (tokens, index, _options, env) => {

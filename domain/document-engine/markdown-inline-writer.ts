@@ -52,13 +52,33 @@ function formatWrapper(mark: Mark, html: boolean): Wrapper | null {
     case marks.underline:
       return { id: 'u', rank: 2, open: '<u>', close: '</u>' };
     case marks.text_color:
-      return { id: `color:${mark.attrs.color as string}`, rank: 3, open: `<span data-color="${mark.attrs.color as string}">`, close: '</span>' };
+      return {
+        id: `color:${mark.attrs.color as string}`,
+        rank: 3,
+        open: `<span data-color="${mark.attrs.color as string}">`,
+        close: '</span>',
+      };
     case marks.highlight:
-      return { id: `mark:${mark.attrs.color as string}`, rank: 4, open: `<mark data-color="${mark.attrs.color as string}">`, close: '</mark>' };
+      return {
+        id: `mark:${mark.attrs.color as string}`,
+        rank: 4,
+        open: `<mark data-color="${mark.attrs.color as string}">`,
+        close: '</mark>',
+      };
     case marks.strong:
-      return { id: `strong:${mark.attrs.depth as number}`, rank: 5, open: delimiters.strong[0]!, close: delimiters.strong[1]! };
+      return {
+        id: `strong:${mark.attrs.depth as number}`,
+        rank: 5,
+        open: delimiters.strong[0]!,
+        close: delimiters.strong[1]!,
+      };
     case marks.em:
-      return { id: `em:${mark.attrs.depth as number}`, rank: 6, open: delimiters.em[0]!, close: delimiters.em[1]! };
+      return {
+        id: `em:${mark.attrs.depth as number}`,
+        rank: 6,
+        open: delimiters.em[0]!,
+        close: delimiters.em[1]!,
+      };
     case marks.strikethrough:
       return { id: 's', rank: 7, open: delimiters.s[0]!, close: delimiters.s[1]! };
     default:
@@ -94,7 +114,8 @@ function suggestionWrappers(children: readonly PMNode[], ctx: WriteContext): Wra
       const thread = key.slice('delete:'.length);
       const insertKey = `insert:${thread}`;
       const insertRun = runIds[j + 1]!.get(insertKey);
-      if (runIds[j + 1]!.has(key) || runIds[j]!.has(insertKey) || insertRun !== `${insertKey}:${j + 1}`) continue;
+      if (runIds[j + 1]!.has(key) || runIds[j]!.has(insertKey) || insertRun !== `${insertKey}:${j + 1}`)
+        continue;
       const replacement = { id: `replace:${thread}:${runId}`, split: j + 1 };
       replacements.set(runId, replacement);
       replacements.set(insertRun, replacement);
@@ -108,7 +129,13 @@ function suggestionWrappers(children: readonly PMNode[], ctx: WriteContext): Wra
       const replacement = replacements.get(runId);
       if (replacement) {
         if (!wrappers.some((wrapper) => wrapper.id === replacement.id)) {
-          wrappers.push({ id: replacement.id, rank: 0, open: '{~~', close: `~~}${ref}`, split: replacement.split });
+          wrappers.push({
+            id: replacement.id,
+            rank: 0,
+            open: '{~~',
+            close: `~~}${ref}`,
+            split: replacement.split,
+          });
         }
         continue;
       }
@@ -128,7 +155,11 @@ export function inlineFrag(block: PMNode, contentStart: number, ctx: WriteContex
     visible.push(commented ? child.mark(child.marks.filter((mark) => mark.type !== marks.comment)) : child);
   });
   Fragment.fromArray(visible).forEach((child) => children.push(child));
-  const needsCheck = children.some((child) => child.marks.some((mark) => mark.type === marks.strong || mark.type === marks.em || mark.type === marks.strikethrough));
+  const needsCheck = children.some((child) =>
+    child.marks.some(
+      (mark) => mark.type === marks.strong || mark.type === marks.em || mark.type === marks.strikethrough,
+    ),
+  );
   const frag = writeInline(children, contentStart, ctx, heading, false);
   if (!needsCheck || readsBack(frag.text, children, ctx)) return frag;
   // ** * ~~ depend on the characters around them; where they would not read back, the equivalent tags do.
@@ -145,7 +176,13 @@ function readsBack(text: string, children: readonly PMNode[], ctx: WriteContext)
   }
 }
 
-function writeInline(children: readonly PMNode[], contentStart: number, ctx: WriteContext, heading: boolean, html: boolean): Frag {
+function writeInline(
+  children: readonly PMNode[],
+  contentStart: number,
+  ctx: WriteContext,
+  heading: boolean,
+  html: boolean,
+): Frag {
   const critic = suggestionWrappers(children, ctx);
   const items: Item[] = [];
   let flat = '';
@@ -208,7 +245,14 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       // A code span is written whole: its fence depends on every backtick inside it.
       let j = i;
       const splitsAt = (k: number) => items[k]!.wrappers.some((wrapper) => wrapper.split === k);
-      while (j < items.length && items[j]!.code && items[j]!.node.isText && sameIds(ids[j]!, ids[i]!) && (j === i || !splitsAt(j))) j++;
+      while (
+        j < items.length &&
+        items[j]!.code &&
+        items[j]!.node.isText &&
+        sameIds(ids[j]!, ids[i]!) &&
+        (j === i || !splitsAt(j))
+      )
+        j++;
       out = writeCode(items.slice(i, j), out, units);
       last = '`';
       i = j;
@@ -220,8 +264,20 @@ function writeInline(children: readonly PMNode[], contentStart: number, ctx: Wri
       const text = node.text!;
       for (let k = 0; k < text.length; k++) {
         const at = item.at + k;
-        const written = escapeChar(flat, at, last, escapes, k === text.length - 1 && i + 1 < items.length, !ctx.fragment);
-        units.push({ md: out.length, mdEnd: out.length + written.length, from: item.pos + k, to: item.pos + k + 1 });
+        const written = escapeChar(
+          flat,
+          at,
+          last,
+          escapes,
+          k === text.length - 1 && i + 1 < items.length,
+          !ctx.fragment,
+        );
+        units.push({
+          md: out.length,
+          mdEnd: out.length + written.length,
+          from: item.pos + k,
+          to: item.pos + k + 1,
+        });
         write(written);
       }
     } else {
@@ -247,7 +303,12 @@ function writeCode(run: Item[], before: string, units: TextUnit[]): string {
   const fence = '`'.repeat(longestRun(content, '`') + 1);
   // One space comes off each end when both ends are spaces and the span is not all spaces; a backtick at an end
   // would join the fence.
-  const pad = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content)) ? ' ' : '';
+  const pad =
+    content.startsWith('`') ||
+    content.endsWith('`') ||
+    (content.startsWith(' ') && content.endsWith(' ') && /[^ ]/.test(content))
+      ? ' '
+      : '';
   let out = before + fence + pad;
   for (const item of run) {
     const text = item.node.text!;
@@ -281,11 +342,19 @@ function lineStartEscapes(flat: string, heading: boolean): Set<number> {
   return escapes;
 }
 
-function escapeChar(flat: string, at: number, lastOut: string, escapes: Set<number>, lastInNode: boolean, blockEdges: boolean): string {
+function escapeChar(
+  flat: string,
+  at: number,
+  lastOut: string,
+  escapes: Set<number>,
+  lastInNode: boolean,
+  blockEdges: boolean,
+): string {
   const ch = flat[at]!;
   if (escapes.has(at)) return `\\${ch}`;
   // Reading trims Unicode whitespace (a no-break space) off a block's edges; as a character reference it stays.
-  if (blockEdges && (at === 0 || at === flat.length - 1) && /\s/.test(ch)) return ch === '\u00A0' ? '&nbsp;' : `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
+  if (blockEdges && (at === 0 || at === flat.length - 1) && /\s/.test(ch))
+    return ch === '\u00A0' ? '&nbsp;' : `&#x${ch.codePointAt(0)!.toString(16).toUpperCase()};`;
   switch (ch) {
     case '\\':
     case '*':
@@ -303,7 +372,9 @@ function escapeChar(flat: string, at: number, lastOut: string, escapes: Set<numb
       // A tag, or an autolink such as <a@b.c>, may start at any "<" not followed by a space.
       return /^\s?$/.test(flat[at + 1] ?? '') && !lastInNode ? ch : '\\<';
     case '&':
-      return /^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/.test(flat.slice(at, at + 40)) ? '\\&' : ch;
+      return /^&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/.test(flat.slice(at, at + 40))
+        ? '\\&'
+        : ch;
     case '}':
       return '+-~=<'.includes(lastOut) ? '\\}' : ch;
     case '>':

@@ -2,4 +2,6 @@
 import MarkdownItConstructor, { type MarkdownIt } from 'markdown-it';
 import { criticMarkupPlugin } from './critic-markup.js';
 
-export const markdownIt: MarkdownIt = new MarkdownItConstructor('commonmark', { html: true }).enable('strikethrough').use(criticMarkupPlugin);
+export const markdownIt: MarkdownIt = new MarkdownItConstructor('commonmark', { html: true })
+  .enable('strikethrough')
+  .use(criticMarkupPlugin);

@@ -42,7 +42,8 @@ export function join(frags: Frag[], separator: string | string[]): Frag {
   frags.forEach((frag, i) => {
     if (i > 0) text += typeof separator === 'string' ? separator : separator[i - 1]!;
     const shift = text.length;
-    for (const unit of frag.units) units.push({ md: unit.md + shift, mdEnd: unit.mdEnd + shift, from: unit.from, to: unit.to });
+    for (const unit of frag.units)
+      units.push({ md: unit.md + shift, mdEnd: unit.mdEnd + shift, from: unit.from, to: unit.to });
     text += frag.text;
   });
   return { text, units };

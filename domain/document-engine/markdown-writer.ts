@@ -4,7 +4,16 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { BLOCK_MARK } from './critic-markup.js';
 import { inlineFrag, note, SIGNS } from './markdown-inline-writer.js';
-import { EMPTY, firstEndingAfter, join, longestRun, plain, type Frag, type TextUnit, type WriteContext } from './markdown-units.js';
+import {
+  EMPTY,
+  firstEndingAfter,
+  join,
+  longestRun,
+  plain,
+  type Frag,
+  type TextUnit,
+  type WriteContext,
+} from './markdown-units.js';
 import { cachedBlockText, cachedBlockUnits, keepBlockUnits } from './markdown-write-cache.js';
 import { tightPair } from './normalize.js';
 import { blockSuggestion, nodes } from './schema.js';
@@ -33,7 +42,8 @@ function topFrag(child: PMNode, ctx: WriteContext): Frag {
   return frag;
 }
 
-const blockUnits = (child: PMNode, ctx: WriteContext): TextUnit[] => cachedBlockUnits(child, ctx.signature) ?? topFrag(child, ctx).units;
+const blockUnits = (child: PMNode, ctx: WriteContext): TextUnit[] =>
+  cachedBlockUnits(child, ctx.signature) ?? topFrag(child, ctx).units;
 
 export function serializeDoc(doc: PMNode, ctx: WriteContext): SerializedDocument {
   const blocks: PMNode[] = [];
@@ -61,7 +71,12 @@ export function serializeDoc(doc: PMNode, ctx: WriteContext): SerializedDocument
     if (!units) {
       const shift = starts[i]!;
       const pos = positions[i]!;
-      units = blockUnits(blocks[i]!, ctx).map((unit) => ({ md: unit.md + shift, mdEnd: unit.mdEnd + shift, from: unit.from + pos, to: unit.to + pos }));
+      units = blockUnits(blocks[i]!, ctx).map((unit) => ({
+        md: unit.md + shift,
+        mdEnd: unit.mdEnd + shift,
+        from: unit.from + pos,
+        to: unit.to + pos,
+      }));
       moved[i] = units;
     }
     return units;
@@ -137,7 +152,13 @@ function indent(frag: Frag, first: string, rest: string): Frag {
   return { text, units: frag.units.map((unit) => ({ ...unit, md: map(unit.md), mdEnd: map(unit.mdEnd) })) };
 }
 
-function blocksFrag(parent: PMNode, contentStart: number, ctx: WriteContext, separator: string, firstRule: string): Frag {
+function blocksFrag(
+  parent: PMNode,
+  contentStart: number,
+  ctx: WriteContext,
+  separator: string,
+  firstRule: string,
+): Frag {
   const frags: Frag[] = [];
   const separators: string[] = [];
   let previous: PMNode | null = null;
@@ -145,7 +166,9 @@ function blocksFrag(parent: PMNode, contentStart: number, ctx: WriteContext, sep
     const tight = previous !== null && separator === '\n' && tightPair(previous, child);
     if (previous) separators.push(tight ? '\n' : '\n\n');
     // A rule right under a paragraph must not be "---", which would make the paragraph a heading.
-    frags.push(blockFrag(child, contentStart + offset, ctx, offset === 0 ? firstRule : tight ? '***' : '---'));
+    frags.push(
+      blockFrag(child, contentStart + offset, ctx, offset === 0 ? firstRule : tight ? '***' : '---'),
+    );
     previous = child;
   });
   return join(frags, separators);
@@ -169,7 +192,10 @@ function blockFrag(node: PMNode, pos: number, ctx: WriteContext, rule = '---'): 
       return join([plain(marker + guard), inline], '');
     }
     case nodes.heading:
-      return join([plain(`${'#'.repeat(node.attrs.level as number)} ${marker}`), inlineFrag(node, pos + 1, ctx, true)], '');
+      return join(
+        [plain(`${'#'.repeat(node.attrs.level as number)} ${marker}`), inlineFrag(node, pos + 1, ctx, true)],
+        '',
+      );
     case nodes.code_block:
       // A fence cannot hold CriticMarkup, so its marker stands alone on the line before.
       return marker ? join([plain(marker), codeFrag(node, pos)], '\n\n') : codeFrag(node, pos);
@@ -191,13 +217,16 @@ function blockFrag(node: PMNode, pos: number, ctx: WriteContext, rule = '---'): 
       let blankInside = false;
       node.forEach((item) => (blankInside ||= item.childCount > 1));
       node.forEach((item, offset, index) => {
-        const bullet = ordered ? `${(node.attrs.order as number) + index}${node.attrs.delimiter as string} ` : `${bulletChar} `;
+        const bullet = ordered
+          ? `${(node.attrs.order as number) + index}${node.attrs.delimiter as string} `
+          : `${bulletChar} `;
         const body = blocksFrag(item, pos + 1 + offset + 1, ctx, tight ? '\n' : '\n\n', firstRule);
         const pad = ' '.repeat(bullet.length);
         // "- - -" (an item holding a list holding a list with an empty item) would read as a rule: the item's
         // content starts on the next line instead.
         const firstLine = bullet + body.text.split('\n', 1)[0]!;
-        if (THEMATIC_BREAK.test(firstLine)) items.push(join([plain(bullet.trimEnd()), indent(body, pad, pad)], '\n'));
+        if (THEMATIC_BREAK.test(firstLine))
+          items.push(join([plain(bullet.trimEnd()), indent(body, pad, pad)], '\n'));
         else items.push(indent(body, bullet, pad));
       });
       return join(items, tight || blankInside ? '\n' : '\n\n');
@@ -225,7 +254,7 @@ function codeFrag(node: PMNode, pos: number): Frag {
   const head = `${fence}${(node.attrs.language as string).replace(/[\\&]/g, (ch) => `\\${ch}`)}\n`;
   if (text === '') return plain(`${head}${fence}`);
   const units: TextUnit[] = [];
-  for (let i = 0; i < text.length; i++) units.push({ md: head.length + i, mdEnd: head.length + i + 1, from: pos + 1 + i, to: pos + 2 + i });
+  for (let i = 0; i < text.length; i++)
+    units.push({ md: head.length + i, mdEnd: head.length + i + 1, from: pos + 1 + i, to: pos + 2 + i });
   return { text: `${head}${text}\n${fence}`, units };
 }
-

@@ -17,7 +17,8 @@ export interface ParseOptions {
 
 /** Reads a whole document; the result is normalized. Throws invalid_markdown for what cannot be read. */
 /** CommonMark § 2.3: U+0000 is replaced with U+FFFD (and PostgreSQL could not store it anyway). */
-const withoutNul = (markdown: string) => (markdown.includes('\u0000') ? markdown.replaceAll('\u0000', '\uFFFD') : markdown);
+const withoutNul = (markdown: string) =>
+  markdown.includes('\u0000') ? markdown.replaceAll('\u0000', '\uFFFD') : markdown;
 
 export function parseMarkdown(markdown: string, options: ParseOptions = {}): PMNode {
   if (typeof markdown !== 'string') throw invalidMarkdown('markdown must be a string.');
@@ -46,7 +47,10 @@ class BlockReader {
 
   read(tokens: Token[]): PMNode {
     for (const token of tokens) this.readToken(token);
-    if (this.pendingMarker) throw invalidMarkdown('A block suggestion marker on its own line must come right before a code block or rule.');
+    if (this.pendingMarker)
+      throw invalidMarkdown(
+        'A block suggestion marker on its own line must come right before a code block or rule.',
+      );
     const root = this.stack[0]!;
     return nodes.doc.create(null, root.content);
   }
@@ -62,7 +66,8 @@ class BlockReader {
   private close() {
     const frame = this.stack.pop()!;
     // An item or quote written with nothing in it is kept as such (normalize.ts drops one an edit empties).
-    const writtenEmpty = (frame.type === nodes.list_item || frame.type === nodes.blockquote) && frame.content.length === 0;
+    const writtenEmpty =
+      (frame.type === nodes.list_item || frame.type === nodes.blockquote) && frame.content.length === 0;
     this.add(frame.type.create(writtenEmpty ? { written_empty: true } : frame.attrs, frame.content));
   }
 
@@ -70,9 +75,15 @@ class BlockReader {
     let block = node;
     if (this.pendingMarker) {
       if (!('suggestion' in block.attrs) || block.attrs.suggestion) {
-        throw invalidMarkdown('A block suggestion marker on its own line must come right before a code block or rule.');
+        throw invalidMarkdown(
+          'A block suggestion marker on its own line must come right before a code block or rule.',
+        );
       }
-      block = block.type.create({ ...block.attrs, suggestion: this.pendingMarker }, block.content, block.marks);
+      block = block.type.create(
+        { ...block.attrs, suggestion: this.pendingMarker },
+        block.content,
+        block.marks,
+      );
       this.pendingMarker = null;
     }
     this.top.content.push(block);
@@ -90,7 +101,11 @@ class BlockReader {
       case 'bullet_list_open':
         return this.open(nodes.bullet_list, { bullet: token.markup, tight: true });
       case 'ordered_list_open':
-        return this.open(nodes.ordered_list, { order: Number(token.attrGet('start') ?? 1), delimiter: token.markup, tight: true });
+        return this.open(nodes.ordered_list, {
+          order: Number(token.attrGet('start') ?? 1),
+          delimiter: token.markup,
+          tight: true,
+        });
       case 'list_item_open':
         return this.open(nodes.list_item);
       case 'paragraph_close': {
@@ -190,7 +205,10 @@ class InlineReader {
   }
 
   private push(key: string, mark: Mark | null) {
-    if (this.open.length >= MAX_INLINE_NESTING) throw invalidMarkdown(`Emphasis, links and inline HTML nest at most ${MAX_INLINE_NESTING} levels deep.`);
+    if (this.open.length >= MAX_INLINE_NESTING)
+      throw invalidMarkdown(
+        `Emphasis, links and inline HTML nest at most ${MAX_INLINE_NESTING} levels deep.`,
+      );
     this.openMarks = null;
     // Emphasis inside emphasis of the same kind (`*(*foo*)*`) is one level deeper.
     const type = mark?.type;
@@ -237,7 +255,10 @@ class InlineReader {
         return this.push('s', marks.strikethrough.create());
       case 'link_open':
         this.linkStarts.push(this.out.length);
-        return this.push('link', marks.link.create({ href: token.attrGet('href') ?? '', title: titleOf(token) }));
+        return this.push(
+          'link',
+          marks.link.create({ href: token.attrGet('href') ?? '', title: titleOf(token) }),
+        );
       case 'em_close':
         return this.pop('em');
       case 'strong_close':
@@ -248,19 +269,30 @@ class InlineReader {
         const link = this.open.findLast((entry) => entry.key === 'link')?.mark;
         this.pop('link');
         if (link && this.linkStarts.pop() === this.out.length) {
-          this.out.push(nodes.empty_link.create({ href: link.attrs.href, title: link.attrs.title }, null, this.marks));
+          this.out.push(
+            nodes.empty_link.create({ href: link.attrs.href, title: link.attrs.title }, null, this.marks),
+          );
         }
         return;
       }
       case 'image': {
         const alt = (token.children ?? []).map((child) => child.content).join('');
-        return void this.out.push(nodes.image.create({ src: token.attrGet('src') ?? '', alt, title: titleOf(token) }, null, this.marks));
+        return void this.out.push(
+          nodes.image.create(
+            { src: token.attrGet('src') ?? '', alt, title: titleOf(token) },
+            null,
+            this.marks,
+          ),
+        );
       }
       case 'html_inline':
         return this.readHtml(token.content);
       case 'critic_open': {
         const meta = token.meta as unknown as CriticMeta;
-        return this.push('critic', suggestionMarkType(meta.kind).create({ thread: this.suggestionThread(meta) }));
+        return this.push(
+          'critic',
+          suggestionMarkType(meta.kind).create({ thread: this.suggestionThread(meta) }),
+        );
       }
       case 'critic_close':
         return this.pop('critic');
@@ -268,7 +300,9 @@ class InlineReader {
         const meta = token.meta as unknown as CriticMeta;
         const thread = this.suggestionThread(meta);
         if (!this.blockMarkerAllowed || this.out.length > 0 || this.blockMarker) {
-          throw invalidMarkdown(`{${sign(meta.kind)}${BLOCK_MARK}${sign(meta.kind)}} marks a block and belongs at the start of one.`);
+          throw invalidMarkdown(
+            `{${sign(meta.kind)}${BLOCK_MARK}${sign(meta.kind)}} marks a block and belongs at the start of one.`,
+          );
         }
         this.blockMarker = { kind: meta.kind, thread };
         return;
@@ -285,10 +319,14 @@ class InlineReader {
   private suggestionThread(meta: CriticMeta): string {
     const refs = this.options.suggestionRefs;
     if (!refs) {
-      throw invalidMarkdown('CriticMarkup marks existing suggestions; to propose a change, send it to the suggestions endpoint.');
+      throw invalidMarkdown(
+        'CriticMarkup marks existing suggestions; to propose a change, send it to the suggestions endpoint.',
+      );
     }
     if (meta.ref === null) {
-      throw invalidMarkdown(`Every CriticMarkup suggestion must be followed by {>>sN<<} naming an open suggestion.`);
+      throw invalidMarkdown(
+        `Every CriticMarkup suggestion must be followed by {>>sN<<} naming an open suggestion.`,
+      );
     }
     const thread = refs.get(meta.ref);
     if (!thread) throw invalidMarkdown(`s${meta.ref} is not an open suggestion on this document.`);
@@ -297,14 +335,20 @@ class InlineReader {
 
   private readHtml(content: string) {
     const tag = HTML_TAG.exec(content.trim());
-    if (!tag) throw invalidMarkdown(`HTML ${content.slice(0, 40)} cannot be read; only <u>, <span data-color>, <mark data-color> and <br> are.`);
+    if (!tag)
+      throw invalidMarkdown(
+        `HTML ${content.slice(0, 40)} cannot be read; only <u>, <span data-color>, <mark data-color> and <br> are.`,
+      );
     const closing = tag[1] === '/';
     const name = tag[2]!.toLowerCase();
     const attrs = tag[3] ?? '';
     const key = `html:${name}`;
     if (name === 'br') return void this.out.push(nodes.hard_break.create(null, null, this.marks));
     const markFor = HTML_MARKS[name];
-    if (!markFor) throw invalidMarkdown(`HTML <${name}> is not part of Folio markdown; use <u>, <span data-color>, <mark data-color> or markdown.`);
+    if (!markFor)
+      throw invalidMarkdown(
+        `HTML <${name}> is not part of Folio markdown; use <u>, <span data-color>, <mark data-color> or markdown.`,
+      );
     if (closing) return this.pop(key);
     this.push(key, markFor(attrs));
   }

@@ -1,7 +1,15 @@
 // Puts a document in the one shape its markdown reads back as, so serialize → parse gives the same document.
 import { type Mark, type Node as PMNode } from 'prosemirror-model';
 import { markdownLinkSafe } from './links.js';
-import { blockSuggestion, isColor, isInlineTextblock, isSuggestionMark, marks, nodes, schema } from './schema.js';
+import {
+  blockSuggestion,
+  isColor,
+  isInlineTextblock,
+  isSuggestionMark,
+  marks,
+  nodes,
+  schema,
+} from './schema.js';
 
 // Each rule below removes something CommonMark cannot write, or writes differently than it is stored:
 // empty paragraphs, whitespace at a block's edges or after a line break, whitespace just inside ** * ~~ (the
@@ -20,7 +28,8 @@ const checked = new WeakSet<PMNode>();
 
 /** result.check(), in the same order, skipping blocks already checked (the doc itself has no attrs or marks). */
 function checkDoc(doc: PMNode) {
-  if (!nodes.doc.validContent(doc.content)) throw new RangeError(`Invalid content for node doc: ${doc.content.toString().slice(0, 50)}`);
+  if (!nodes.doc.validContent(doc.content))
+    throw new RangeError(`Invalid content for node doc: ${doc.content.toString().slice(0, 50)}`);
   doc.forEach((child) => {
     if (checked.has(child)) return;
     child.check();
@@ -57,7 +66,10 @@ function normalizeBlocks(blocks: PMNode[], open: ReadonlySet<string>): PMNode[] 
         // Markdown cannot write these two apart: one list, loose if either was (its items get blank lines).
         const merged = previous.type.create(previous.attrs, previous.content.append(normalized.content));
         const tight = previous.attrs.tight !== false && normalized.attrs.tight !== false;
-        out[out.length - 1] = merged.type.create({ ...merged.attrs, tight: canBeTight(merged, tight) }, merged.content);
+        out[out.length - 1] = merged.type.create(
+          { ...merged.attrs, tight: canBeTight(merged, tight) },
+          merged.content,
+        );
       } else {
         out.push(normalized);
       }
@@ -69,7 +81,8 @@ function normalizeBlocks(blocks: PMNode[], open: ReadonlySet<string>): PMNode[] 
 /** Two lists side by side that markdown writes as one: same kind and the same bullet or delimiter. */
 const writtenAlike = (a: PMNode, b: PMNode) =>
   a.type === b.type &&
-  ((a.type === nodes.bullet_list && a.attrs.bullet === b.attrs.bullet) || (a.type === nodes.ordered_list && a.attrs.delimiter === b.attrs.delimiter));
+  ((a.type === nodes.bullet_list && a.attrs.bullet === b.attrs.bullet) ||
+    (a.type === nodes.ordered_list && a.attrs.delimiter === b.attrs.delimiter));
 
 const BULLETS = ['-', '*', '+'];
 const DELIMITERS = ['.', ')'];
@@ -102,7 +115,9 @@ function canBeTight(list: PMNode, tight: boolean): boolean {
 }
 
 /** A block whose suggestion marker is written on a line of its own before it (a fence or rule cannot hold one). */
-const standsAlone = (block: PMNode) => blockSuggestion(block) !== null && (block.type === nodes.code_block || block.type === nodes.horizontal_rule);
+const standsAlone = (block: PMNode) =>
+  blockSuggestion(block) !== null &&
+  (block.type === nodes.code_block || block.type === nodes.horizontal_rule);
 
 /**
  * Whether two blocks of a tight list's item can be written on consecutive lines and read back as two blocks: the
@@ -112,9 +127,18 @@ const standsAlone = (block: PMNode) => blockSuggestion(block) !== null && (block
 export function tightPair(previous: PMNode, next: PMNode): boolean {
   if (standsAlone(next)) return false;
   // An empty item or quote cannot interrupt a paragraph ("-" under text is a heading underline).
-  if ((next.type === nodes.bullet_list || next.type === nodes.ordered_list) && next.firstChild!.childCount === 0) return false;
+  if (
+    (next.type === nodes.bullet_list || next.type === nodes.ordered_list) &&
+    next.firstChild!.childCount === 0
+  )
+    return false;
   if (next.type === nodes.blockquote && next.childCount === 0) return false;
-  if (previous.type === nodes.heading || previous.type === nodes.code_block || previous.type === nodes.horizontal_rule) return true;
+  if (
+    previous.type === nodes.heading ||
+    previous.type === nodes.code_block ||
+    previous.type === nodes.horizontal_rule
+  )
+    return true;
   if (previous.type === nodes.blockquote && next.type === nodes.blockquote) return false;
   return (
     next.type === nodes.heading ||
@@ -177,7 +201,10 @@ function normalizeBlockOnce(block: PMNode, open: ReadonlySet<string>): PMNode[] 
     const list = block.type.create(block.attrs, items);
     const attrs = ordered
       ? {
-          order: Number.isSafeInteger(block.attrs.order) && block.attrs.order >= 0 ? Math.min(block.attrs.order, 999_999_999) : 1,
+          order:
+            Number.isSafeInteger(block.attrs.order) && block.attrs.order >= 0
+              ? Math.min(block.attrs.order, 999_999_999)
+              : 1,
           delimiter: DELIMITERS.includes(block.attrs.delimiter) ? block.attrs.delimiter : '.',
         }
       : { bullet: BULLETS.includes(block.attrs.bullet) ? block.attrs.bullet : '-' };
@@ -215,9 +242,11 @@ function isNormalCode(block: PMNode): boolean {
 const isCode = (node: PMNode) => marks.code.isInSet(node.marks) !== undefined;
 /** Whitespace that reading strips at a block's edges: spaces, tabs, line endings (other Unicode spaces are written as entities). */
 const EDGE_SPACE = /^[ \t\n\r]$/;
-const startsWith = (node: PMNode, space: RegExp) => node.type === nodes.hard_break || (node.isText && !isCode(node) && space.test(node.text![0]!));
+const startsWith = (node: PMNode, space: RegExp) =>
+  node.type === nodes.hard_break || (node.isText && !isCode(node) && space.test(node.text![0]!));
 const endsWith = (node: PMNode, space: RegExp) =>
-  node.type === nodes.hard_break || (node.isText && !isCode(node) && space.test(node.text![node.text!.length - 1]!));
+  node.type === nodes.hard_break ||
+  (node.isText && !isCode(node) && space.test(node.text![node.text!.length - 1]!));
 /** Unicode whitespace, which ** * ~~ must not have just inside them. */
 const UNICODE_SPACE = /^\s$/;
 
@@ -231,10 +260,28 @@ function isNormalInline(block: PMNode, open: ReadonlySet<string>, heading: boole
     const previous = i > 0 ? block.child(i - 1) : null;
     const next = i + 1 < count ? block.child(i + 1) : null;
     if (cleanMarkSet(node.marks, open) !== node.marks) return false;
-    if (node.isText && (/[\r\0]/.test(node.text!) || ((heading || isCode(node)) && node.text!.includes('\n')))) return false;
-    if (node.type === nodes.hard_break && (heading || (next?.isText && !isCode(next) && /^[ \t]/.test(next.text!)))) return false;
-    if (node.type === nodes.image && (markdownLinkSafe(node.attrs.src) !== node.attrs.src || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
-    if (node.type === nodes.empty_link && (markdownLinkSafe(node.attrs.href) !== node.attrs.href || cleanTitle(node.attrs.title) !== node.attrs.title)) return false;
+    if (
+      node.isText &&
+      (/[\r\0]/.test(node.text!) || ((heading || isCode(node)) && node.text!.includes('\n')))
+    )
+      return false;
+    if (
+      node.type === nodes.hard_break &&
+      (heading || (next?.isText && !isCode(next) && /^[ \t]/.test(next.text!)))
+    )
+      return false;
+    if (
+      node.type === nodes.image &&
+      (markdownLinkSafe(node.attrs.src) !== node.attrs.src ||
+        cleanTitle(node.attrs.title) !== node.attrs.title)
+    )
+      return false;
+    if (
+      node.type === nodes.empty_link &&
+      (markdownLinkSafe(node.attrs.href) !== node.attrs.href ||
+        cleanTitle(node.attrs.title) !== node.attrs.title)
+    )
+      return false;
     for (const type of DELIMITED) {
       if (!type.isInSet(node.marks)) continue;
       if ((!previous || !type.isInSet(previous.marks)) && startsWith(node, UNICODE_SPACE)) return false;
@@ -265,7 +312,8 @@ const openMarker = (block: PMNode, open: ReadonlySet<string>) => {
 };
 
 // The first word of a fence's info string: no whitespace, and no backtick (a backtick fence's info cannot hold one).
-const cleanLanguage = (language: unknown) => (typeof language === 'string' && /^[^\s`]{1,100}$/u.test(language) ? language : '');
+const cleanLanguage = (language: unknown) =>
+  typeof language === 'string' && /^[^\s`]{1,100}$/u.test(language) ? language : '';
 
 /** One character of inline content, or one inline leaf, with its marks. */
 export interface Cell {
@@ -306,13 +354,16 @@ export function nodesOf(cells: readonly Cell[]): PMNode[] {
   return out;
 }
 
-const sameMarks = (a: readonly Mark[], b: readonly Mark[]) => a.length === b.length && a.every((mark, i) => mark.eq(b[i]!));
+const sameMarks = (a: readonly Mark[], b: readonly Mark[]) =>
+  a.length === b.length && a.every((mark, i) => mark.eq(b[i]!));
 
 const isCodeCell = (cell: Cell) => marks.code.isInSet(cell.marks) !== undefined;
 /** Whitespace ** * ~~ cannot have just inside them. */
-const isSpaceCell = (cell: Cell) => (cell.ch !== null && !isCodeCell(cell) && /\s/.test(cell.ch)) || cell.node?.type === nodes.hard_break;
+const isSpaceCell = (cell: Cell) =>
+  (cell.ch !== null && !isCodeCell(cell) && /\s/.test(cell.ch)) || cell.node?.type === nodes.hard_break;
 /** Whitespace reading strips at a block's edges. */
-const isEdgeSpaceCell = (cell: Cell) => (cell.ch !== null && !isCodeCell(cell) && EDGE_SPACE.test(cell.ch)) || cell.node?.type === nodes.hard_break;
+const isEdgeSpaceCell = (cell: Cell) =>
+  (cell.ch !== null && !isCodeCell(cell) && EDGE_SPACE.test(cell.ch)) || cell.node?.type === nodes.hard_break;
 
 const DELIMITED = [marks.strong, marks.em, marks.strikethrough];
 
@@ -330,12 +381,28 @@ function normalizeInline(content: readonly PMNode[], open: ReadonlySet<string>, 
     if (node.type === nodes.image) {
       const src = markdownLinkSafe(node.attrs.src);
       if (src === null) return [];
-      return [{ ch: null, node: nodes.image.create({ src, alt: String(node.attrs.alt ?? ''), title: cleanTitle(node.attrs.title) }), marks: cleanMarks }];
+      return [
+        {
+          ch: null,
+          node: nodes.image.create({
+            src,
+            alt: String(node.attrs.alt ?? ''),
+            title: cleanTitle(node.attrs.title),
+          }),
+          marks: cleanMarks,
+        },
+      ];
     }
     if (node.type === nodes.empty_link) {
       const href = markdownLinkSafe(node.attrs.href);
       if (href === null) return [];
-      return [{ ch: null, node: nodes.empty_link.create({ href, title: cleanTitle(node.attrs.title) }), marks: cleanMarks }];
+      return [
+        {
+          ch: null,
+          node: nodes.empty_link.create({ href, title: cleanTitle(node.attrs.title) }),
+          marks: cleanMarks,
+        },
+      ];
     }
     return [{ ch: null, node: node.type.create(node.attrs), marks: cleanMarks }];
   });
@@ -413,11 +480,13 @@ function nestedInOrder(set: Mark[]): Mark[] {
 }
 
 /** A title is text on one line, or none. */
-const cleanTitle = (title: unknown): string | null => (typeof title === 'string' ? title.replace(/\r\n?|\n/g, ' ') : null);
+const cleanTitle = (title: unknown): string | null =>
+  typeof title === 'string' ? title.replace(/\r\n?|\n/g, ' ') : null;
 
 function cleanMark(mark: Mark, open: ReadonlySet<string>): Mark | null {
   if (isSuggestionMark(mark)) return open.has(mark.attrs.thread as string) ? mark : null;
-  if (mark.type === marks.text_color || mark.type === marks.highlight) return isColor(mark.attrs.color) ? mark : null;
+  if (mark.type === marks.text_color || mark.type === marks.highlight)
+    return isColor(mark.attrs.color) ? mark : null;
   if (mark.type === marks.link) {
     const href = markdownLinkSafe(mark.attrs.href);
     if (href === null) return null;

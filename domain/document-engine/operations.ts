@@ -58,7 +58,10 @@ const FIELDS: Record<EditOperation['type'], string[]> = {
 export function parseOperations(input: unknown, mode: EditMode): EditOperation[] {
   if (!Array.isArray(input)) throw invalidOperations('operations must be an array.');
   if (input.length === 0) throw invalidOperations('operations must hold at least one operation.');
-  if (input.length > MAX_OPERATIONS) throw invalidOperations(`An edit holds at most ${MAX_OPERATIONS} operations; this one has ${input.length}.`);
+  if (input.length > MAX_OPERATIONS)
+    throw invalidOperations(
+      `An edit holds at most ${MAX_OPERATIONS} operations; this one has ${input.length}.`,
+    );
   return input.map((raw, index) => parseOperation(raw, index, mode));
 }
 
@@ -72,7 +75,8 @@ function parseOperation(raw: unknown, index: number, mode: EditMode): EditOperat
   }
   const allowed = mode === 'suggest' && type !== 'set_document' ? [...FIELDS[type], 'comment'] : FIELDS[type];
   const unknown = Object.keys(op).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) throw fail(`${type} does not take ${unknown.join(', ')}; it takes ${allowed.join(', ')}.`);
+  if (unknown.length > 0)
+    throw fail(`${type} does not take ${unknown.join(', ')}; it takes ${allowed.join(', ')}.`);
 
   // 'any' takes the empty string (a replace's `with`), 'filled' needs a character, 'written' needs one that is not
   // whitespace (an insert's markdown).
@@ -92,7 +96,8 @@ function parseOperation(raw: unknown, index: number, mode: EditMode): EditOperat
     throw fail('occurrence must be a whole number from 1, "first" or "last".');
   };
   const comment = text('comment', false, 'any');
-  const withComment = <T extends object>(value: T): T => (comment === undefined ? value : { ...value, comment });
+  const withComment = <T extends object>(value: T): T =>
+    comment === undefined ? value : { ...value, comment };
   const quote = (): QuoteFields => {
     const fields: QuoteFields = { find: text('find', true, 'filled')! };
     const picked = occurrence();
@@ -115,7 +120,8 @@ function parseOperation(raw: unknown, index: number, mode: EditMode): EditOperat
       const markdown = text('markdown', true, 'written')!;
       const after = text('after', false, 'written');
       const before = text('before', false, 'written');
-      if ((after === undefined) === (before === undefined)) throw fail('insert takes exactly one of after and before.');
+      if ((after === undefined) === (before === undefined))
+        throw fail('insert takes exactly one of after and before.');
       const picked = occurrence();
       const insert: InsertOperation = { type, markdown };
       if (after !== undefined) insert.after = after;

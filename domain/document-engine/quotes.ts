@@ -43,7 +43,12 @@ export const MAX_CANDIDATES = 50;
  * Resolves a quote to one document range. Throws target_not_found or target_ambiguous (retryable, with the
  * operation index when given). Occurrence counts among the matches left after before/after narrowing.
  */
-export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: QuoteQuery, operation?: number): QuoteMatch {
+export function matchQuote(
+  doc: PMNode,
+  serialized: SerializedDocument,
+  query: QuoteQuery,
+  operation?: number,
+): QuoteMatch {
   // The text reading is built only when the markdown holds no match: it reads the whole document a character at a time.
   const readings = [() => markdownReading(serialized, query), () => textReading(doc, query)];
   let markdownCount: number | undefined;
@@ -53,7 +58,11 @@ export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: Q
     if (found.length === 0) continue;
     // Rule 1: an occurrence past the markdown's matches is looked for in the text reading, which may hold more
     // (markup splits a quote in the markdown, not in the text).
-    if (reading.name === 'markdown' && typeof query.occurrence === 'number' && query.occurrence > found.length) {
+    if (
+      reading.name === 'markdown' &&
+      typeof query.occurrence === 'number' &&
+      query.occurrence > found.length
+    ) {
       markdownCount = found.length;
       continue;
     }
@@ -69,7 +78,10 @@ export function matchQuote(doc: PMNode, serialized: SerializedDocument, query: Q
     return { from: match.range.from, to: match.range.to, reading: reading.name };
   }
   if (markdownCount !== undefined) pickOccurrence(markdownCount, query.occurrence, operation);
-  throw targetNotFound(operation, `The quoted text ${JSON.stringify(clip(query.find))} is not in the document${query.before || query.after ? ' with that before/after' : ''}.`);
+  throw targetNotFound(
+    operation,
+    `The quoted text ${JSON.stringify(clip(query.find))} is not in the document${query.before || query.after ? ' with that before/after' : ''}.`,
+  );
 }
 
 /** Every match of a reading (left to right, not overlapping) that stands for some text and fits before/after. */
@@ -98,7 +110,11 @@ const CONTEXT_SLACK = 200;
  * much as reading the haystack once; past that (a quote matched many times with a long before or after), where
  * before and after occur is found once for the whole haystack, so the check stays linear.
  */
-function contextCheck(haystack: string, before: string | undefined, after: string | undefined): (start: number, end: number) => boolean {
+function contextCheck(
+  haystack: string,
+  before: string | undefined,
+  after: string | undefined,
+): (start: number, end: number) => boolean {
   if (!before && !after) return () => true;
   let spent = 0;
   let index: ContextIndex | null = null;
@@ -107,7 +123,8 @@ function contextCheck(haystack: string, before: string | undefined, after: strin
       const cost = (before?.length ?? 0) + (after?.length ?? 0) + 2 * CONTEXT_SLACK;
       steps.count += cost;
       spent += cost;
-      if (spent <= haystack.length) return fitsBefore(haystack, start, before) && fitsAfter(haystack, end, after);
+      if (spent <= haystack.length)
+        return fitsBefore(haystack, start, before) && fitsAfter(haystack, end, after);
       index = new ContextIndex(haystack, before, after);
     }
     return index.fitsBefore(start) && index.fitsAfter(end);
@@ -146,15 +163,25 @@ export class ContextIndex {
     // The whitespace run ending at each position (spaceBefore) and starting at it (spaceAfter).
     this.spaceBefore = new Int32Array(n + 1);
     this.spaceAfter = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) this.spaceBefore[i + 1] = WHITESPACE_CHAR.test(haystack[i]!) ? this.spaceBefore[i]! + 1 : 0;
-    for (let i = n - 1; i >= 0; i--) this.spaceAfter[i] = WHITESPACE_CHAR.test(haystack[i]!) ? this.spaceAfter[i + 1]! + 1 : 0;
+    for (let i = 0; i < n; i++)
+      this.spaceBefore[i + 1] = WHITESPACE_CHAR.test(haystack[i]!) ? this.spaceBefore[i]! + 1 : 0;
+    for (let i = n - 1; i >= 0; i--)
+      this.spaceAfter[i] = WHITESPACE_CHAR.test(haystack[i]!) ? this.spaceAfter[i + 1]! + 1 : 0;
     steps.count += 2 * n;
     this.trimmedBefore = before?.trimEnd() ?? '';
     this.trimmedAfter = after?.trimStart() ?? '';
     this.beforeAt = before ? occurrences(haystack, before) : null;
-    this.trimmedBeforeAt = before ? (this.trimmedBefore === before ? this.beforeAt : occurrences(haystack, this.trimmedBefore)) : null;
+    this.trimmedBeforeAt = before
+      ? this.trimmedBefore === before
+        ? this.beforeAt
+        : occurrences(haystack, this.trimmedBefore)
+      : null;
     this.afterAt = after ? occurrences(haystack, after) : null;
-    this.trimmedAfterAt = after ? (this.trimmedAfter === after ? this.afterAt : occurrences(haystack, this.trimmedAfter)) : null;
+    this.trimmedAfterAt = after
+      ? this.trimmedAfter === after
+        ? this.afterAt
+        : occurrences(haystack, this.trimmedAfter)
+      : null;
   }
 
   fitsBefore(start: number): boolean {
@@ -165,7 +192,10 @@ export class ContextIndex {
     const windowStart = Math.max(0, start - before.length - CONTEXT_SLACK);
     const cut = start - Math.min(this.spaceBefore[start]!, start - windowStart);
     const trimmed = this.trimmedBefore;
-    return trimmed === '' || (cut - windowStart >= trimmed.length && this.trimmedBeforeAt![cut - trimmed.length] === 1);
+    return (
+      trimmed === '' ||
+      (cut - windowStart >= trimmed.length && this.trimmedBeforeAt![cut - trimmed.length] === 1)
+    );
   }
 
   fitsAfter(end: number): boolean {
@@ -205,12 +235,19 @@ function occurrences(text: string, pattern: string): Uint8Array {
   return at;
 }
 
-function pickOccurrence(count: number, occurrence: Occurrence | undefined, operation?: number): number | null {
+function pickOccurrence(
+  count: number,
+  occurrence: Occurrence | undefined,
+  operation?: number,
+): number | null {
   if (occurrence === 'first') return 0;
   if (occurrence === 'last') return count - 1;
   if (occurrence === undefined) return count === 1 ? 0 : null;
   if (occurrence > count) {
-    throw targetNotFound(operation, `occurrence ${occurrence} was asked for, but the quote appears ${count} time${count === 1 ? '' : 's'}.`);
+    throw targetNotFound(
+      operation,
+      `occurrence ${occurrence} was asked for, but the quote appears ${count} time${count === 1 ? '' : 's'}.`,
+    );
   }
   return occurrence - 1;
 }

@@ -24,7 +24,8 @@ export function blocksInRange(doc: PMNode, from: number, to: number): CoveredBlo
       const end = pos + 1 + node.content.size;
       const a = Math.max(from, start);
       const b = Math.min(to, end);
-      if (a < b || (a === b && node.content.size === 0)) blocks.push({ node, pos, from: a, to: b, whole: a === start && b === end });
+      if (a < b || (a === b && node.content.size === 0))
+        blocks.push({ node, pos, from: a, to: b, whole: a === start && b === end });
       return false;
     }
     if (node.isLeaf && node.isBlock) {
@@ -55,8 +56,12 @@ export function marksAcross(doc: PMNode, from: number, to: number): readonly Mar
 export function anchorsAround(doc: PMNode, from: number, to: number): readonly Mark[] {
   const before = doc.resolve(from).nodeBefore;
   const after = doc.resolve(to).nodeAfter;
-  const surrounding = before?.isInline && after?.isInline ? before.marks.filter((mark) => mark.type === marks.comment && mark.isInSet(after.marks)) : [];
-  const added = from < to ? marksAcross(doc, from, to).filter((mark) => mark.type === marks.suggest_insert) : [];
+  const surrounding =
+    before?.isInline && after?.isInline
+      ? before.marks.filter((mark) => mark.type === marks.comment && mark.isInSet(after.marks))
+      : [];
+  const added =
+    from < to ? marksAcross(doc, from, to).filter((mark) => mark.type === marks.suggest_insert) : [];
   return [...surrounding, ...added];
 }
 
@@ -81,7 +86,8 @@ export function collapseSpaces(tr: Transform, pos: number): void {
   if (!$pos.parent.isTextblock || $pos.parent.type === nodes.code_block) return;
   const before = $pos.nodeBefore;
   const after = $pos.nodeAfter;
-  if (before?.isText && after?.isText && before.text!.endsWith(' ') && after.text!.startsWith(' ')) tr.delete(pos, pos + 1);
+  if (before?.isText && after?.isText && before.text!.endsWith(' ') && after.text!.startsWith(' '))
+    tr.delete(pos, pos + 1);
 }
 
 /**
@@ -95,7 +101,8 @@ export function deleteRange(tr: Transform, from: number, to: number): void {
   let start = from;
   let end = to;
   if ($from.parent.isTextblock && $from.parentOffset === 0 && to >= $from.end()) start = $from.before();
-  if ($to.parent.isTextblock && $to.parentOffset === $to.parent.content.size && from <= $to.start()) end = $to.after();
+  if ($to.parent.isTextblock && $to.parentOffset === $to.parent.content.size && from <= $to.start())
+    end = $to.after();
   tr.delete(start, end);
   const at = tr.mapping.map(start, -1);
   if (at <= tr.doc.content.size) collapseSpaces(tr, at);
@@ -146,7 +153,10 @@ export function blocksMarkedBy(doc: PMNode, thread: string, kind?: string): numb
 }
 
 /** Inline ranges carrying a mark, merged where adjacent, in document order. */
-export function markedRanges(doc: PMNode, test: (mark: Mark) => boolean): Array<{ from: number; to: number }> {
+export function markedRanges(
+  doc: PMNode,
+  test: (mark: Mark) => boolean,
+): Array<{ from: number; to: number }> {
   const ranges: Array<{ from: number; to: number }> = [];
   doc.descendants((node, pos) => {
     if (!node.isInline || !node.marks.some(test)) return true;

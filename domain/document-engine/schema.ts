@@ -4,7 +4,8 @@ import { Schema, type Mark, type MarkType, type Node as PMNode } from 'prosemirr
 /** The nine colors the markdown conventions allow for text color and highlight; any other is dropped. */
 export const COLORS = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
 export type Color = (typeof COLORS)[number];
-export const isColor = (value: unknown): value is Color => typeof value === 'string' && (COLORS as readonly string[]).includes(value);
+export const isColor = (value: unknown): value is Color =>
+  typeof value === 'string' && (COLORS as readonly string[]).includes(value);
 
 export type SuggestionKind = 'insert' | 'delete' | 'format';
 
@@ -22,19 +23,34 @@ const suggestionAttr = { suggestion: { default: null as BlockSuggestion | null }
 
 // Marks that live on inline content other than code. Code text only ever carries comment anchors, because
 // nothing else can be written inside a fenced block.
-const inlineMarks = 'suggest_insert suggest_delete suggest_format comment link underline text_color highlight strong em strikethrough';
+const inlineMarks =
+  'suggest_insert suggest_delete suggest_format comment link underline text_color highlight strong em strikethrough';
 
 export const schema = new Schema({
   nodes: {
     doc: { content: 'block*' },
     paragraph: { group: 'block', content: 'inline*', attrs: { ...suggestionAttr } },
-    heading: { group: 'block', content: 'inline*', attrs: { level: { default: 1 }, ...suggestionAttr }, defining: true },
+    heading: {
+      group: 'block',
+      content: 'inline*',
+      attrs: { level: { default: 1 }, ...suggestionAttr },
+      defining: true,
+    },
     // A quote or item written empty (`>` or `-` alone) is kept, with written_empty set; one that an edit leaves
     // empty goes (normalize.ts), as a paragraph left empty does.
-    blockquote: { group: 'block', content: 'block*', attrs: { written_empty: { default: false } }, defining: true },
+    blockquote: {
+      group: 'block',
+      content: 'block*',
+      attrs: { written_empty: { default: false } },
+      defining: true,
+    },
     // bullet and delimiter are the characters the list was written with (two lists side by side differ in them);
     // tight is CommonMark's tight list (items' paragraphs render without <p>), false for a loose one.
-    bullet_list: { group: 'block', content: 'list_item+', attrs: { bullet: { default: '-' }, tight: { default: true } } },
+    bullet_list: {
+      group: 'block',
+      content: 'list_item+',
+      attrs: { bullet: { default: '-' }, tight: { default: true } },
+    },
     ordered_list: {
       group: 'block',
       content: 'list_item+',
@@ -52,7 +68,12 @@ export const schema = new Schema({
     horizontal_rule: { group: 'block', attrs: { ...suggestionAttr } },
     text: { group: 'inline' },
     hard_break: { group: 'inline', inline: true, marks: inlineMarks },
-    image: { group: 'inline', inline: true, marks: inlineMarks, attrs: { src: {}, alt: { default: '' }, title: { default: null } } },
+    image: {
+      group: 'inline',
+      inline: true,
+      marks: inlineMarks,
+      attrs: { src: {}, alt: { default: '' }, title: { default: null } },
+    },
     // A link with no text, `[](href)`: a mark needs text to sit on, so it is a leaf of its own.
     empty_link: {
       group: 'inline',
@@ -85,8 +106,17 @@ export const nodes = schema.nodes;
 export const marks = schema.marks;
 
 /** Marks that anchor a thread rather than format text. */
-const anchorMarkTypes: readonly MarkType[] = [marks.comment, marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
-const suggestionMarkTypes: readonly MarkType[] = [marks.suggest_insert, marks.suggest_delete, marks.suggest_format];
+const anchorMarkTypes: readonly MarkType[] = [
+  marks.comment,
+  marks.suggest_insert,
+  marks.suggest_delete,
+  marks.suggest_format,
+];
+const suggestionMarkTypes: readonly MarkType[] = [
+  marks.suggest_insert,
+  marks.suggest_delete,
+  marks.suggest_format,
+];
 
 export const isAnchorMark = (mark: Mark) => anchorMarkTypes.includes(mark.type);
 export const isSuggestionMark = (mark: Mark) => suggestionMarkTypes.includes(mark.type);
@@ -95,7 +125,8 @@ export const suggestionMarkType = (kind: SuggestionKind): MarkType =>
   kind === 'insert' ? marks.suggest_insert : kind === 'delete' ? marks.suggest_delete : marks.suggest_format;
 
 /** Blocks that hold inline text and so can carry CriticMarkup inside them. */
-export const isInlineTextblock = (node: PMNode) => node.type === nodes.paragraph || node.type === nodes.heading;
+export const isInlineTextblock = (node: PMNode) =>
+  node.type === nodes.paragraph || node.type === nodes.heading;
 
 export const blockSuggestion = (node: PMNode): BlockSuggestion | null =>
   (node.attrs.suggestion as BlockSuggestion | null | undefined) ?? null;

@@ -32,7 +32,8 @@ function mergeContent(oldBlocks: PMNode[], newBlocks: PMNode[]): PMNode[] {
   const flushChanged = (toI: number, toJ: number) => {
     const removed = oldBlocks.slice(i, toI);
     const added = newBlocks.slice(j, toJ);
-    if (removed.length === added.length) added.forEach((block, k) => out.push(mergeBlock(removed[k]!, block)));
+    if (removed.length === added.length)
+      added.forEach((block, k) => out.push(mergeBlock(removed[k]!, block)));
     else out.push(...added);
     i = toI;
     j = toJ;
@@ -79,7 +80,12 @@ function align(a: string[], b: string[]): Array<[number, number]> {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   const pairs: Array<[number, number]> = [];
   for (let k = 0; k < head; k++) pairs.push([k, k]);
   const midA = a.slice(head, a.length - tail);
@@ -90,7 +96,8 @@ function align(a: string[], b: string[]): Array<[number, number]> {
     const table: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
     for (let x = n - 1; x >= 0; x--) {
       for (let y = m - 1; y >= 0; y--) {
-        table[x]![y] = midA[x] === midB[y] ? table[x + 1]![y + 1]! + 1 : Math.max(table[x + 1]![y]!, table[x]![y + 1]!);
+        table[x]![y] =
+          midA[x] === midB[y] ? table[x + 1]![y + 1]! + 1 : Math.max(table[x + 1]![y]!, table[x]![y + 1]!);
       }
     }
     let x = 0;
@@ -138,5 +145,8 @@ function mergeBlock(old: PMNode, next: PMNode): PMNode {
     for (const mark of around) set = mark.addToSet(set);
     return { ...cell, marks: set };
   });
-  return old.type.create(old.attrs, nodesOf([...oldCells.slice(0, start), ...middle, ...oldCells.slice(endA)]));
+  return old.type.create(
+    old.attrs,
+    nodesOf([...oldCells.slice(0, start), ...middle, ...oldCells.slice(endA)]),
+  );
 }

@@ -118,30 +118,49 @@ export function settle(working: Working): { working: Working; state: DocumentSta
   doc.forEach((child) => content.push(blockJson(child) as NodeJSON));
   // As ProseMirror's toJSON writes a doc: no attrs, and no content when empty.
   const json: NodeJSON = content.length ? { type: 'doc', content } : { type: 'doc' };
-  return { working: { doc, threads: working.threads }, state: { version: 1, doc: json, threads: working.threads } };
+  return {
+    working: { doc, threads: working.threads },
+    state: { version: 1, doc: json, threads: working.threads },
+  };
 }
 
 export const openSuggestionIds = (threads: readonly ThreadAnchor[]) =>
-  new Set(threads.filter((thread) => thread.kind === 'suggestion' && thread.status === 'open').map((thread) => thread.id));
+  new Set(
+    threads
+      .filter((thread) => thread.kind === 'suggestion' && thread.status === 'open')
+      .map((thread) => thread.id),
+  );
 
 export function suggestionRefs(threads: readonly ThreadAnchor[]): Map<number, string> {
   const refs = new Map<number, string>();
-  for (const thread of threads) if (thread.kind === 'suggestion' && thread.status === 'open') refs.set(thread.ref, thread.id);
+  for (const thread of threads)
+    if (thread.kind === 'suggestion' && thread.status === 'open') refs.set(thread.ref, thread.id);
   return refs;
 }
 
 function writeContext(threads: readonly ThreadAnchor[]): WriteContext {
   const byId = new Map<string, number>();
-  for (const thread of threads) if (thread.kind === 'suggestion' && thread.status === 'open') byId.set(thread.id, thread.ref);
-  const signature = [...byId].map(([id, ref]) => `${id}:${ref}`).sort().join(',');
+  for (const thread of threads)
+    if (thread.kind === 'suggestion' && thread.status === 'open') byId.set(thread.id, thread.ref);
+  const signature = [...byId]
+    .map(([id, ref]) => `${id}:${ref}`)
+    .sort()
+    .join(',');
   return { refOf: (id) => byId.get(id) ?? null, suggestionRefs: suggestionRefs(threads), signature };
 }
 
-export const serializeWorking = (working: Working): SerializedDocument => serializeDoc(working.doc, writeContext(working.threads));
+export const serializeWorking = (working: Working): SerializedDocument =>
+  serializeDoc(working.doc, writeContext(working.threads));
 
-export const findThread = (threads: readonly ThreadAnchor[], id: string) => threads.find((thread) => thread.id === id);
+export const findThread = (threads: readonly ThreadAnchor[], id: string) =>
+  threads.find((thread) => thread.id === id);
 
-const detached = (): ThreadPlacement => ({ placement: 'detached', quote: null, suggested_text: null, suggested_format: null });
+const detached = (): ThreadPlacement => ({
+  placement: 'detached',
+  quote: null,
+  suggested_text: null,
+  suggested_format: null,
+});
 
 /** Where a thread stands in the document, with its quote and, for a suggestion, what it proposes. */
 export function threadPlacement(state: DocumentState, threadId: string): ThreadPlacement {
@@ -152,7 +171,10 @@ export function threadPlacement(state: DocumentState, threadId: string): ThreadP
  * Placements by thread id, reading the document once for all of them: of the threads asked for (a thread the
  * engine does not know has no text in the document: detached), or of every thread the engine knows.
  */
-export function threadPlacements(state: DocumentState, threadIds?: readonly string[]): Map<string, ThreadPlacement> {
+export function threadPlacements(
+  state: DocumentState,
+  threadIds?: readonly string[],
+): Map<string, ThreadPlacement> {
   return placementsOf(toWorking(state), threadIds);
 }
 
@@ -193,9 +215,18 @@ function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string,
   const suggestions = new Map<string, SuggestionParts>();
   for (const thread of working.threads) {
     if (only && !only.has(thread.id)) continue;
-    if (thread.kind === 'comment' && thread.scope === 'text' && !spans.has(thread.id)) spans.set(thread.id, null);
+    if (thread.kind === 'comment' && thread.scope === 'text' && !spans.has(thread.id))
+      spans.set(thread.id, null);
     if (thread.kind === 'suggestion' && !suggestions.has(thread.id)) {
-      suggestions.set(thread.id, { thread, removed: [], formatted: [], added: [], addedText: [], blockMarks: 0, formattedBlock: null });
+      suggestions.set(thread.id, {
+        thread,
+        removed: [],
+        formatted: [],
+        added: [],
+        addedText: [],
+        blockMarks: 0,
+        formattedBlock: null,
+      });
     }
   }
 
@@ -211,58 +242,66 @@ function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string,
   };
 
   // Nothing to gather (no thread asked for has marks to find): the document is not read.
-  if (spans.size > 0 || suggestions.size > 0) doc.descendants((node, pos) => {
-    steps.count++;
-    const marker = blockSuggestion(node);
-    const parts = marker ? suggestions.get(marker.thread) : undefined;
-    if (marker && parts) {
-      parts.blockMarks++;
-      if (marker.kind === 'format') parts.formattedBlock = node;
-      if (!node.isTextblock || node.type === nodes.code_block) {
-        const one = serializeDoc(nodes.doc.create(null, node.type.create({ ...node.attrs, suggestion: null }, node.content)), ctx).markdown;
-        if (marker.kind === 'insert') {
-          parts.added.push(one);
-          parts.addedText.push(node.textContent);
-        } else {
-          parts.removed.push(node.textContent);
-        }
-      }
-    }
-    if (!isInlineTextblock(node)) {
-      // Text in a code block carries comment marks too.
-      if (node.isInline) spanComments(node, pos);
-      return true;
-    }
-    let inBlock: Map<string, BlockParts> | null = null;
-    node.forEach((child, offset) => {
+  if (spans.size > 0 || suggestions.size > 0)
+    doc.descendants((node, pos) => {
       steps.count++;
-      spanComments(child, pos + 1 + offset);
-      for (const mark of child.marks) {
-        if (!isSuggestionMark(mark)) continue;
-        const id = mark.attrs.thread as string;
-        if (!suggestions.has(id)) continue;
-        inBlock ??= new Map();
-        let own = inBlock.get(id);
-        if (!own) {
-          own = { del: [], fmt: [], ins: [] };
-          inBlock.set(id, own);
+      const marker = blockSuggestion(node);
+      const parts = marker ? suggestions.get(marker.thread) : undefined;
+      if (marker && parts) {
+        parts.blockMarks++;
+        if (marker.kind === 'format') parts.formattedBlock = node;
+        if (!node.isTextblock || node.type === nodes.code_block) {
+          const one = serializeDoc(
+            nodes.doc.create(null, node.type.create({ ...node.attrs, suggestion: null }, node.content)),
+            ctx,
+          ).markdown;
+          if (marker.kind === 'insert') {
+            parts.added.push(one);
+            parts.addedText.push(node.textContent);
+          } else {
+            parts.removed.push(node.textContent);
+          }
         }
-        if (mark.type === marks.suggest_delete) own.del.push(child.isText ? child.text! : '\n');
-        else if (mark.type === marks.suggest_format) own.fmt.push(child);
-        else own.ins.push(child.mark(mark.removeFromSet(child.marks)));
       }
+      if (!isInlineTextblock(node)) {
+        // Text in a code block carries comment marks too.
+        if (node.isInline) spanComments(node, pos);
+        return true;
+      }
+      let inBlock: Map<string, BlockParts> | null = null;
+      node.forEach((child, offset) => {
+        steps.count++;
+        spanComments(child, pos + 1 + offset);
+        for (const mark of child.marks) {
+          if (!isSuggestionMark(mark)) continue;
+          const id = mark.attrs.thread as string;
+          if (!suggestions.has(id)) continue;
+          inBlock ??= new Map();
+          let own = inBlock.get(id);
+          if (!own) {
+            own = { del: [], fmt: [], ins: [] };
+            inBlock.set(id, own);
+          }
+          if (mark.type === marks.suggest_delete) own.del.push(child.isText ? child.text! : '\n');
+          else if (mark.type === marks.suggest_format) own.fmt.push(child);
+          else own.ins.push(child.mark(mark.removeFromSet(child.marks)));
+        }
+      });
+      for (const [id, own] of (inBlock as Map<string, BlockParts> | null) ?? []) {
+        const parts = suggestions.get(id)!;
+        if (own.del.length) parts.removed.push(own.del.join(''));
+        if (own.fmt.length) parts.formatted.push(own.fmt);
+        if (own.ins.length) {
+          parts.added.push(serializeInline(own.ins, ctx));
+          parts.addedText.push(
+            own.ins
+              .map((child) => (child.isText ? child.text! : child.type === nodes.hard_break ? '\n' : ''))
+              .join(''),
+          );
+        }
+      }
+      return false;
     });
-    for (const [id, own] of (inBlock as Map<string, BlockParts> | null) ?? []) {
-      const parts = suggestions.get(id)!;
-      if (own.del.length) parts.removed.push(own.del.join(''));
-      if (own.fmt.length) parts.formatted.push(own.fmt);
-      if (own.ins.length) {
-        parts.added.push(serializeInline(own.ins, ctx));
-        parts.addedText.push(own.ins.map((child) => (child.isText ? child.text! : child.type === nodes.hard_break ? '\n' : '')).join(''));
-      }
-    }
-    return false;
-  });
 
   const placements = new Map<string, ThreadPlacement>();
   for (const thread of working.threads) {
@@ -273,7 +312,12 @@ function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string,
       placements.set(thread.id, { ...detached(), placement: 'document' });
     } else {
       const span = spans.get(thread.id);
-      placements.set(thread.id, span ? { ...detached(), placement: 'attached', quote: doc.textBetween(span.from, span.to, '\n', '\n') } : { ...detached(), quote: thread.quote });
+      placements.set(
+        thread.id,
+        span
+          ? { ...detached(), placement: 'attached', quote: doc.textBetween(span.from, span.to, '\n', '\n') }
+          : { ...detached(), quote: thread.quote },
+      );
     }
   }
   return placements;
@@ -282,16 +326,28 @@ function placementsIn(working: Working, only?: ReadonlySet<string>): Map<string,
 function suggestionPlacement(parts: SuggestionParts, ctx: WriteContext): ThreadPlacement {
   const { thread, removed, formatted, added, addedText, blockMarks } = parts;
   if (!removed.length && !formatted.length && !added.length && blockMarks === 0) return detached();
-  const formattedText = formatted.map((run) => run.map((child) => (child.isText ? child.text! : '')).join(''));
+  const formattedText = formatted.map((run) =>
+    run.map((child) => (child.isText ? child.text! : '')).join(''),
+  );
   const quoteParts = removed.length || formatted.length ? [...removed, ...formattedText] : addedText;
   let suggestedFormat: string | null = null;
   if (thread.format && formatted.length) {
     const change = thread.format;
-    suggestedFormat = formatted.map((run) => serializeInline(run.map((child) => child.mark(applyFormat(child.marks, change))), ctx)).join('\n');
+    suggestedFormat = formatted
+      .map((run) =>
+        serializeInline(
+          run.map((child) => child.mark(applyFormat(child.marks, change))),
+          ctx,
+        ),
+      )
+      .join('\n');
   }
   const block = parts.formattedBlock;
   if (thread.blockType && block) {
-    const changed = nodes[thread.blockType.type].create({ ...thread.blockType.attrs, suggestion: null }, block.content);
+    const changed = nodes[thread.blockType.type].create(
+      { ...thread.blockType.attrs, suggestion: null },
+      block.content,
+    );
     suggestedFormat = serializeDoc(nodes.doc.create(null, changed), ctx).markdown;
   }
   return {
@@ -304,7 +360,9 @@ function suggestionPlacement(parts: SuggestionParts, ctx: WriteContext): ThreadP
 
 /** The marks a run has once a format change is applied, without the suggestion's own anchor. */
 export function applyFormat(set: readonly Mark[], change: FormatChange): readonly Mark[] {
-  let out: readonly Mark[] = set.filter((mark) => mark.type !== marks.suggest_format && !change.remove.includes(mark.type.name));
+  let out: readonly Mark[] = set.filter(
+    (mark) => mark.type !== marks.suggest_format && !change.remove.includes(mark.type.name),
+  );
   for (const json of change.add) out = schema.markFromJSON(json).addToSet(out);
   return out;
 }

@@ -4,7 +4,14 @@ import { Transform } from 'prosemirror-transform';
 import { notASuggestion, suggestionClosed, suggestionNotFound, suggestionNotInDocument } from './errors.js';
 import { blocksMarkedBy, collapseSpaces, dissolveBlock, markedRanges } from './ranges.js';
 import { nodes, schema } from './schema.js';
-import { findThread, fromWorking, toWorking, type DocumentState, type SuggestionAnchor, type Working } from './state.js';
+import {
+  findThread,
+  fromWorking,
+  toWorking,
+  type DocumentState,
+  type SuggestionAnchor,
+  type Working,
+} from './state.js';
 
 /** Applies a suggestion: removed text goes, added text stays unmarked, a format change is made. Closes it. */
 export function acceptSuggestion(state: DocumentState, threadId: string): DocumentState {
@@ -60,8 +67,15 @@ function takeBack(working: Working, thread: SuggestionAnchor): Transform {
   return tr;
 }
 
-function close(working: Working, tr: Transform, thread: SuggestionAnchor, resolution: 'accepted' | 'rejected'): DocumentState {
-  const threads = working.threads.map((t) => (t.id === thread.id ? { ...thread, status: 'closed' as const, resolution } : t));
+function close(
+  working: Working,
+  tr: Transform,
+  thread: SuggestionAnchor,
+  resolution: 'accepted' | 'rejected',
+): DocumentState {
+  const threads = working.threads.map((t) =>
+    t.id === thread.id ? { ...thread, status: 'closed' as const, resolution } : t,
+  );
   return fromWorking({ doc: tr.doc, threads });
 }
 
@@ -69,7 +83,8 @@ const TYPES = { insert: 'suggest_insert', delete: 'suggest_delete', format: 'sug
 type Kind = keyof typeof TYPES;
 
 const isOwn = (mark: Mark, thread: string, kind?: Kind) =>
-  (kind ? mark.type.name === TYPES[kind] : mark.type.name.startsWith('suggest_')) && mark.attrs.thread === thread;
+  (kind ? mark.type.name === TYPES[kind] : mark.type.name.startsWith('suggest_')) &&
+  mark.attrs.thread === thread;
 
 /** Drops a thread's marks of one kind (the text stays) and clears its block markers of that kind. */
 function unmark(tr: Transform, thread: string, kind: Kind) {

@@ -7,7 +7,14 @@
 // the normalizer's checks (normalize.ts) are keyed by node, so they stay valid for as long as the nodes are kept.
 import { applyOperationsTo, type EditOptions } from './engine.js';
 import type { EditOperation } from './operations.js';
-import { placementsOf, serializeWorking, toWorking, type DocumentState, type ThreadPlacement, type Working } from './state.js';
+import {
+  placementsOf,
+  serializeWorking,
+  toWorking,
+  type DocumentState,
+  type ThreadPlacement,
+  type Working,
+} from './state.js';
 
 export class WorkingDocument {
   private markdownText: string | undefined;
@@ -37,12 +44,23 @@ export class WorkingDocument {
   placements(threadIds: readonly string[]): Map<string, ThreadPlacement> {
     this.placed ??= placementsOf(this.working);
     const all = this.placed;
-    return new Map(threadIds.map((id) => [id, all.get(id) ?? { placement: 'detached', quote: null, suggested_text: null, suggested_format: null }]));
+    return new Map(
+      threadIds.map((id) => [
+        id,
+        all.get(id) ?? { placement: 'detached', quote: null, suggested_text: null, suggested_format: null },
+      ]),
+    );
   }
 
   /** applyOperations: this document with the operations applied, as a new WorkingDocument. */
-  edit(ops: readonly EditOperation[], options: EditOptions): { document: WorkingDocument; suggestionThreadIds: string[] } {
+  edit(
+    ops: readonly EditOperation[],
+    options: EditOptions,
+  ): { document: WorkingDocument; suggestionThreadIds: string[] } {
     const result = applyOperationsTo(this.working, ops, options);
-    return { document: new WorkingDocument(result.state, result.working), suggestionThreadIds: result.suggestionThreadIds };
+    return {
+      document: new WorkingDocument(result.state, result.working),
+      suggestionThreadIds: result.suggestionThreadIds,
+    };
   }
 }

@@ -8,7 +8,14 @@ import type { Client as StorageClient } from 'minio';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { renderMarkdown, type DocumentState } from '../document-engine/index.js';
-import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
+import {
+  chunkLayout,
+  decryptChunks,
+  encryptChunks,
+  generateDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+} from '../drive/crypto.js';
 import type { Caller } from '../caller.js';
 import { releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { RunInTransaction } from '../unit-of-work.js';
@@ -53,8 +60,12 @@ export const attachmentFilename = (raw: string): string => raw.split(/[/\\]/).po
 
 /** A display name is 1 to 255 characters, not "." or "..", without control characters. */
 export const isUsableFilename = (name: string): boolean =>
+  name !== '' &&
+  name !== '.' &&
+  name !== '..' &&
+  [...name].length <= 255 &&
   // eslint-disable-next-line no-control-regex
-  name !== '' && name !== '.' && name !== '..' && [...name].length <= 255 && !/[\u0000-\u001f\u007f]/.test(name);
+  !/[\u0000-\u001f\u007f]/.test(name);
 
 interface SniffedType {
   contentType: string;
@@ -66,13 +77,21 @@ interface SniffedType {
 /** The type read from the bytes, never from the request. An image sharp cannot read is a plain file. */
 async function sniffType(bytes: Buffer): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
-  const file: SniffedType = { contentType: 'application/octet-stream', inline: false, width: null, height: null };
+  const file: SniffedType = {
+    contentType: 'application/octet-stream',
+    inline: false,
+    width: null,
+    height: null,
+  };
   if (!detected || !INLINE_TYPES.has(detected.mime)) return file;
   try {
     const metadata = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
     // Shown upright: EXIF orientation applied; an animation is one frame high.
     const width = metadata.autoOrient?.width ?? metadata.width;
-    const height = metadata.pages && metadata.pages > 1 ? (metadata.pageHeight ?? metadata.height) : (metadata.autoOrient?.height ?? metadata.height);
+    const height =
+      metadata.pages && metadata.pages > 1
+        ? (metadata.pageHeight ?? metadata.height)
+        : (metadata.autoOrient?.height ?? metadata.height);
     if (!width || !height) return file;
     return { contentType: detected.mime, inline: true, width, height };
   } catch {
@@ -86,12 +105,17 @@ export function attachmentMarkdown(attachment: Pick<AttachmentRow, 'uuid' | 'fil
   const inline = attachment.inline
     ? { type: 'image', attrs: { src: href, alt: attachment.filename } }
     : { type: 'text', text: attachment.filename, marks: [{ type: 'link', attrs: { href } }] };
-  const state: DocumentState = { version: 1, doc: { type: 'doc', content: [{ type: 'paragraph', content: [inline] }] }, threads: [] };
+  const state: DocumentState = {
+    version: 1,
+    doc: { type: 'doc', content: [{ type: 'paragraph', content: [inline] }] },
+    threads: [],
+  };
   return renderMarkdown(state);
 }
 
 /** One object per attachment: documents/<workspace>/<document>/<attachment>. */
-const storageKey = (workspaceUuid: string, documentUuid: string, attachmentUuid: string) => `documents/${workspaceUuid}/${documentUuid}/${attachmentUuid}`;
+const storageKey = (workspaceUuid: string, documentUuid: string, attachmentUuid: string) =>
+  `documents/${workspaceUuid}/${documentUuid}/${attachmentUuid}`;
 
 /**
  * Uploads an attachment. Before a byte is read the caller must be editor on a document not in Trash; then `read`
@@ -110,7 +134,11 @@ export async function uploadAttachment(
   upload: { filename: string; read: () => Promise<Buffer> },
 ): Promise<{ attachment: AttachmentRow; created: boolean }> {
   const uploadable = (tx: Knex.Transaction, forUpdate: boolean) =>
-    findVisibleDocument(tx, caller, settings, documentUuid, { needs: 'editor', action: 'Uploading an attachment', forUpdate }).then((document) => {
+    findVisibleDocument(tx, caller, settings, documentUuid, {
+      needs: 'editor',
+      action: 'Uploading an attachment',
+      forUpdate,
+    }).then((document) => {
       if (document.trashed_at) throw documentTrashed();
       return document;
     });
@@ -164,11 +192,19 @@ export async function uploadAttachment(
 }
 
 /** Puts the encrypted object of an awaiting row and marks it completed; a storage failure marks it failed. */
-async function putAndComplete(run: RunInTransaction, store: AttachmentStore, row: AttachmentRow, dataKey: Buffer, bytes: Buffer): Promise<AttachmentRow> {
+async function putAndComplete(
+  run: RunInTransaction,
+  store: AttachmentStore,
+  row: AttachmentRow,
+  dataKey: Buffer,
+  bytes: Buffer,
+): Promise<AttachmentRow> {
   const layout = chunkLayout(bytes.length);
   try {
     const ciphertext = Readable.from(encryptChunks(dataKey, row.uuid, layout, bytes));
-    await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, { 'Content-Type': 'application/octet-stream' });
+    await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, {
+      'Content-Type': 'application/octet-stream',
+    });
   } catch (error) {
     await run(async ({ tx }) => {
       const failed = await tx('document_attachments')
@@ -183,7 +219,8 @@ async function putAndComplete(run: RunInTransaction, store: AttachmentStore, row
       .where({ uuid: row.uuid, upload_status: 'awaiting_upload' })
       .update({ upload_status: 'completed', updated_at: tx.fn.now() })
       .returning('*');
-    return (completed ?? (await tx('document_attachments').where({ uuid: row.uuid }).first())) as AttachmentRow;
+    return (completed ??
+      (await tx('document_attachments').where({ uuid: row.uuid }).first())) as AttachmentRow;
   });
 }
 
@@ -200,9 +237,9 @@ export async function findAttachment(
   attachmentUuid: string,
 ): Promise<AttachmentRow> {
   const document = await findVisibleDocument(knex, caller, settings, documentUuid);
-  const attachment = (await knex('document_attachments').where({ uuid: attachmentUuid, document_uuid: document.uuid }).first()) as
-    | AttachmentRow
-    | undefined;
+  const attachment = (await knex('document_attachments')
+    .where({ uuid: attachmentUuid, document_uuid: document.uuid })
+    .first()) as AttachmentRow | undefined;
   if (!attachment) throw attachmentNotFound();
   if (attachment.upload_status !== 'completed') throw notUploaded();
   return attachment;
@@ -220,13 +257,22 @@ export async function openAttachment(
   const attachment = await findAttachment(knex, caller, settings, documentUuid, attachmentUuid);
   const key = unwrapDataKey(store.masterKey, attachment.uuid, attachment.wrapped_key);
   const layout = chunkLayout(Number(attachment.byte_size));
-  const source = (await store.storage.getObject(store.bucket, attachment.storage_key)) as AsyncIterable<Buffer>;
+  const source = (await store.storage.getObject(
+    store.bucket,
+    attachment.storage_key,
+  )) as AsyncIterable<Buffer>;
   return { attachment, content: Readable.from(decryptChunks(source, key, attachment.uuid, layout)) };
 }
 
 /** Removes the stored bytes of every attachment of a document; what is already gone stays gone. */
-export async function removeAttachmentObjects(knex: Knex, store: AttachmentStore, documentUuid: string): Promise<number> {
-  const keys = (await knex('document_attachments').where({ document_uuid: documentUuid }).pluck('storage_key')) as string[];
+export async function removeAttachmentObjects(
+  knex: Knex,
+  store: AttachmentStore,
+  documentUuid: string,
+): Promise<number> {
+  const keys = (await knex('document_attachments')
+    .where({ document_uuid: documentUuid })
+    .pluck('storage_key')) as string[];
   if (keys.length) await store.storage.removeObjects(store.bucket, keys);
   return keys.length;
 }

@@ -2,7 +2,13 @@
 // delete a thread or a message. Comment anchors change no markdown, so these writes keep the revision.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { addComment, removeCommentMarks, WorkingDocument, type CommentTarget, type DocumentState } from '../document-engine/index.js';
+import {
+  addComment,
+  removeCommentMarks,
+  WorkingDocument,
+  type CommentTarget,
+  type DocumentState,
+} from '../document-engine/index.js';
 import { notAComment } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
@@ -24,7 +30,12 @@ import { chargeRevisionLog } from './revision-log.js';
 import { workingDocument } from './working-documents.js';
 
 /** The thread of a locked document, or 404 comment_not_found. */
-async function commentThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, kind: 'comment' | 'any'): Promise<ThreadRow> {
+async function commentThread(
+  tx: Knex.Transaction,
+  document: VisibleDocument,
+  threadUuid: string,
+  kind: 'comment' | 'any',
+): Promise<ThreadRow> {
   const thread = await findThread(tx, document.uuid, threadUuid, true);
   if (!thread) throw commentNotFound();
   if (kind === 'comment' && thread.kind !== 'comment') throw notAComment();
@@ -32,13 +43,22 @@ async function commentThread(tx: Knex.Transaction, document: VisibleDocument, th
 }
 
 /** The thread as a comment write answers it, placed in the document's state. */
-async function threadView(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string, state?: DocumentState): Promise<ThreadView> {
+async function threadView(
+  tx: Knex.Transaction,
+  document: VisibleDocument,
+  threadUuid: string,
+  state?: DocumentState,
+): Promise<ThreadView> {
   const [record] = await loadThreadRecords(tx, document.uuid, [threadUuid]);
   if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
-  return placeThreads([record], state ? WorkingDocument.open(state) : await workingDocument(tx, document))[0]!;
+  return placeThreads(
+    [record],
+    state ? WorkingDocument.open(state) : await workingDocument(tx, document),
+  )[0]!;
 }
 
-const touched = (tx: Knex.Transaction, document: VisibleDocument) => notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
+const touched = (tx: Knex.Transaction, document: VisibleDocument) =>
+  notifyDocumentChange(tx, document.uuid, 'threads', document.revision);
 
 export async function createComment(
   tx: Knex.Transaction,
@@ -52,7 +72,13 @@ export async function createComment(
   const threadUuid = randomUUID();
   const { state: previous } = await workingDocument(tx, document);
   const state = addComment(previous, input.target, threadUuid);
-  await tx('document_threads').insert({ uuid: threadUuid, document_uuid: document.uuid, kind: 'comment', author_uuid: caller.userUuid, status: 'open' });
+  await tx('document_threads').insert({
+    uuid: threadUuid,
+    document_uuid: document.uuid,
+    kind: 'comment',
+    author_uuid: caller.userUuid,
+    status: 'open',
+  });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
   const charged = await storeStateInPlace(tx, document, previous, state, 'charged');
   const view = await threadView(tx, document, threadUuid, state);
@@ -69,7 +95,14 @@ export async function replyToComment(
   threadUuid: string,
   body: string,
 ): Promise<ThreadView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Replying to a comment');
+  const document = await lockForChange(
+    tx,
+    caller,
+    settings,
+    documentUuid,
+    'commenter',
+    'Replying to a comment',
+  );
   await commentThread(tx, document, threadUuid, 'comment');
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body });
   await tx('document_threads').where({ uuid: threadUuid }).update({ updated_at: tx.fn.now() });
@@ -85,7 +118,14 @@ export async function setCommentStatus(
   threadUuid: string,
   status: 'open' | 'resolved',
 ): Promise<ThreadView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment');
+  const document = await lockForChange(
+    tx,
+    caller,
+    settings,
+    documentUuid,
+    'commenter',
+    status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment',
+  );
   const thread = await commentThread(tx, document, threadUuid, 'comment');
   if (thread.status !== status) {
     await tx('document_threads').where({ uuid: threadUuid }).update({ status, updated_at: tx.fn.now() });
@@ -115,14 +155,25 @@ export async function editMessage(
 }
 
 /** Deletes a comment thread with its replies and its marks: its author, or a manager or owner. */
-export async function deleteComment(tx: Knex.Transaction, caller: Caller, settings: DocumentSettings, documentUuid: string, threadUuid: string): Promise<void> {
+export async function deleteComment(
+  tx: Knex.Transaction,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+  threadUuid: string,
+): Promise<void> {
   const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a comment');
   const thread = await commentThread(tx, document, threadUuid, 'comment');
-  if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s comment');
+  if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
+    throw forbiddenNotAuthor("Deleting another person's comment");
   await removeThread(tx, document, threadUuid);
 }
 
-async function removeThread(tx: Knex.Transaction, document: VisibleDocument, threadUuid: string): Promise<void> {
+async function removeThread(
+  tx: Knex.Transaction,
+  document: VisibleDocument,
+  threadUuid: string,
+): Promise<void> {
   const { state: previous } = await workingDocument(tx, document);
   const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
@@ -146,7 +197,8 @@ export async function deleteMessage(
   const thread = await commentThread(tx, document, threadUuid, 'any');
   const message = await findMessage(tx, threadUuid, messageUuid);
   if (!message) throw commentNotFound();
-  if (message.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s message');
+  if (message.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
+    throw forbiddenNotAuthor("Deleting another person's message");
   if (thread.kind === 'comment' && (await openingMessageUuid(tx, threadUuid)) === messageUuid) {
     await removeThread(tx, document, threadUuid);
     return;

@@ -16,10 +16,25 @@ import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
 import { findVisibleDocument, type DocumentSettings, type VisibleDocument } from './documents.js';
-import { batchIdReused, conflict, documentTooLarge, documentTrashed, forbiddenNotAuthor, invalidBaseRevision, tooManyThreads } from './errors.js';
+import {
+  batchIdReused,
+  conflict,
+  documentTooLarge,
+  documentTrashed,
+  forbiddenNotAuthor,
+  invalidBaseRevision,
+  tooManyThreads,
+} from './errors.js';
 import { notifyDocumentChange } from './live.js';
 import { amendRevision, appendRevision, chargeRevisionLog, sameJson, type Charge } from './revision-log.js';
-import { findThread, insertMessage, loadThreadRecords, placeThreads, type ThreadRecord, type ThreadView } from './threads.js';
+import {
+  findThread,
+  insertMessage,
+  loadThreadRecords,
+  placeThreads,
+  type ThreadRecord,
+  type ThreadView,
+} from './threads.js';
 import { cachedWorkingDocument, keepWorkingDocument, workingDocument } from './working-documents.js';
 
 /** document_content before presentation. */
@@ -31,7 +46,10 @@ export interface ContentView {
 }
 
 /** Builds the response body of a write from a content view; the route passes its presenter. */
-export type ContentPresenter = (view: ContentView, extra?: { suggestions?: string[] }) => Record<string, unknown>;
+export type ContentPresenter = (
+  view: ContentView,
+  extra?: { suggestions?: string[] },
+) => Record<string, unknown>;
 
 export interface WriteResponse {
   status: number;
@@ -46,7 +64,12 @@ interface ContentSnapshot {
   threads: ThreadRecord[];
 }
 
-async function contentSnapshot(knex: Knex, documentUuid: string, revision: number, document: WorkingDocument): Promise<ContentSnapshot> {
+async function contentSnapshot(
+  knex: Knex,
+  documentUuid: string,
+  revision: number,
+  document: WorkingDocument,
+): Promise<ContentSnapshot> {
   return { uuid: documentUuid, revision, document, threads: await loadThreadRecords(knex, documentUuid) };
 }
 
@@ -61,7 +84,12 @@ function renderContent(snapshot: ContentSnapshot): ContentView {
 }
 
 /** The content as a caller reads it: any role. */
-export async function readContent(knex: Knex, caller: Caller, settings: DocumentSettings, documentUuid: string): Promise<ContentView> {
+export async function readContent(
+  knex: Knex,
+  caller: Caller,
+  settings: DocumentSettings,
+  documentUuid: string,
+): Promise<ContentView> {
   const snapshot = await knex.transaction(
     async (tx) => {
       const document = await findVisibleDocument(tx, caller, settings, documentUuid);
@@ -93,7 +121,9 @@ async function commitRevision(
     .update(
       {
         revision,
-        ...(details.nextSuggestionRef !== undefined ? { next_suggestion_ref: details.nextSuggestionRef } : {}),
+        ...(details.nextSuggestionRef !== undefined
+          ? { next_suggestion_ref: details.nextSuggestionRef }
+          : {}),
       },
       ['state_version'],
     );
@@ -127,7 +157,11 @@ export async function lockForChange(
   needs: Role,
   action: string,
 ): Promise<VisibleDocument> {
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, { needs, action, forUpdate: true });
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
+    needs,
+    action,
+    forUpdate: true,
+  });
   if (document.trashed_at) throw documentTrashed();
   return document;
 }
@@ -136,7 +170,12 @@ export async function lockForChange(
  * Refuses new threads past the document's cap, counting every thread it holds (open, resolved or closed): each one
  * is stored and placed on reads, so a commenter must not be able to add them without bound. Called under the lock.
  */
-export async function checkThreadRoom(tx: Knex.Transaction, settings: DocumentSettings, documentUuid: string, adding: number): Promise<void> {
+export async function checkThreadRoom(
+  tx: Knex.Transaction,
+  settings: DocumentSettings,
+  documentUuid: string,
+  adding: number,
+): Promise<void> {
   const { maxThreads } = settings.documentLimits;
   const [row] = await tx('document_threads').where({ document_uuid: documentUuid }).count({ count: '*' });
   if (Number(row?.count ?? 0) + adding > maxThreads) throw tooManyThreads(maxThreads);
@@ -151,7 +190,8 @@ function checkDocumentSize(settings: DocumentSettings, markdown: string, current
   // UTF-8 is at most 3 bytes per UTF-16 unit: most documents pass without being measured.
   if (markdown.length * 3 <= maxBytes) return;
   const bytes = Buffer.byteLength(markdown, 'utf8');
-  if (bytes > maxBytes && bytes > Buffer.byteLength(current.markdown, 'utf8')) throw documentTooLarge(maxBytes);
+  if (bytes > maxBytes && bytes > Buffer.byteLength(current.markdown, 'utf8'))
+    throw documentTooLarge(maxBytes);
 }
 
 /** An edit or a suggestion as the route's schema checked it. In suggest mode an operation's comment opens its thread. */
@@ -186,20 +226,32 @@ async function refuseIfBehind(
       'd.revision',
       'd.state_version',
       'd.trashed_at',
-      tx.raw('exists (select 1 from document_batches b where b.document_uuid = d.uuid and b.user_uuid = ? and b.batch_id = ?) as batch_stored', [
-        caller.userUuid,
-        input.batchId ?? null,
-      ]),
+      tx.raw(
+        'exists (select 1 from document_batches b where b.document_uuid = d.uuid and b.user_uuid = ? and b.batch_id = ?) as batch_stored',
+        [caller.userUuid, input.batchId ?? null],
+      ),
     );
   if (!row || row.batch_stored || row.trashed_at || !(input.baseRevision! < row.revision)) return;
-  const seen = { uuid: document.uuid, revision: row.revision as number, state_version: String(row.state_version) };
+  const seen = {
+    uuid: document.uuid,
+    revision: row.revision as number,
+    state_version: String(row.state_version),
+  };
   const current = cachedWorkingDocument(seen);
-  if (current) throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, seen.revision, current))));
+  if (current)
+    throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, seen.revision, current))));
 }
 
-async function storedBatch(tx: Knex.Transaction, documentUuid: string, userUuid: string, batchId: string | undefined) {
+async function storedBatch(
+  tx: Knex.Transaction,
+  documentUuid: string,
+  userUuid: string,
+  batchId: string | undefined,
+) {
   if (batchId === undefined) return undefined;
-  return tx('document_batches').where({ document_uuid: documentUuid, user_uuid: userUuid, batch_id: batchId }).first();
+  return tx('document_batches')
+    .where({ document_uuid: documentUuid, user_uuid: userUuid, batch_id: batchId })
+    .first();
 }
 
 /**
@@ -217,9 +269,16 @@ export async function writeOperations(
   input: OperationsInput,
   present: ContentPresenter,
 ): Promise<WriteResponse> {
-  const access = { needs: mode === 'edit' ? 'editor' : 'commenter', action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes' } as const;
-  if (input.baseRevision !== undefined) await refuseIfBehind(tx, caller, settings, documentUuid, access, input, present);
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, { ...access, forUpdate: true });
+  const access = {
+    needs: mode === 'edit' ? 'editor' : 'commenter',
+    action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes',
+  } as const;
+  if (input.baseRevision !== undefined)
+    await refuseIfBehind(tx, caller, settings, documentUuid, access, input, present);
+  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
+    ...access,
+    forUpdate: true,
+  });
   const batch = await storedBatch(tx, document.uuid, caller.userUuid, input.batchId);
   if (batch) {
     // A retry is the same request: one sent to the other endpoint is not, and gets no answer that endpoint never gives.
@@ -231,7 +290,9 @@ export async function writeOperations(
   if (input.baseRevision !== undefined) {
     if (input.baseRevision > document.revision) throw invalidBaseRevision();
     if (input.baseRevision < document.revision) {
-      throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, document.revision, current))));
+      throw conflict(
+        present(renderContent(await contentSnapshot(tx, document.uuid, document.revision, current))),
+      );
     }
   }
 
@@ -256,7 +317,15 @@ export async function writeOperations(
     }));
     keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, next);
   }
-  if (mode === 'suggest') await recordSuggestions(tx, document.uuid, caller.userUuid, next.state, result.suggestionThreadIds, input.operations);
+  if (mode === 'suggest')
+    await recordSuggestions(
+      tx,
+      document.uuid,
+      caller.userUuid,
+      next.state,
+      result.suggestionThreadIds,
+      input.operations,
+    );
 
   const status = mode === 'suggest' ? 201 : 200;
   const view = renderContent(await contentSnapshot(tx, document.uuid, revision, next));
@@ -285,10 +354,21 @@ async function recordSuggestions(
   threadUuids: string[],
   operations: readonly EditOperation[],
 ): Promise<void> {
-  const refs = new Map(state.threads.flatMap((thread) => (thread.kind === 'suggestion' ? [[thread.id, thread.ref] as const] : [])));
+  const refs = new Map(
+    state.threads.flatMap((thread) =>
+      thread.kind === 'suggestion' ? [[thread.id, thread.ref] as const] : [],
+    ),
+  );
   // One insert keeps the suggestions in operation order (seq), all with the transaction's created_at.
   await tx('document_threads').insert(
-    threadUuids.map((uuid) => ({ uuid, document_uuid: documentUuid, kind: 'suggestion', ref: refs.get(uuid)!, author_uuid: authorUuid, status: 'open' })),
+    threadUuids.map((uuid) => ({
+      uuid,
+      document_uuid: documentUuid,
+      kind: 'suggestion',
+      ref: refs.get(uuid)!,
+      author_uuid: authorUuid,
+      status: 'open',
+    })),
   );
   // Suggest mode makes one thread per operation, in order.
   for (const [index, uuid] of threadUuids.entries()) {
@@ -315,17 +395,32 @@ export async function decideSuggestion(
   threadUuid: string,
   decision: 'accept' | 'reject',
 ): Promise<ContentView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'editor', decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion');
+  const document = await lockForChange(
+    tx,
+    caller,
+    settings,
+    documentUuid,
+    'editor',
+    decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion',
+  );
   await suggestionThread(tx, document.uuid, threadUuid);
   const { state } = await workingDocument(tx, document);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
-  const next = decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
-  const { revision, charged, stateVersion } = await commitRevision(tx, document, state, next, { cause: decision, authorUuid: caller.userUuid });
+  const next =
+    decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
+  const { revision, charged, stateVersion } = await commitRevision(tx, document, state, next, {
+    cause: decision,
+    authorUuid: caller.userUuid,
+  });
   const parsed = WorkingDocument.open(next);
   keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, parsed);
   await tx('document_threads')
     .where({ uuid: threadUuid })
-    .update({ status: 'closed', resolution: decision === 'accept' ? 'accepted' : 'rejected', updated_at: tx.fn.now() });
+    .update({
+      status: 'closed',
+      resolution: decision === 'accept' ? 'accepted' : 'rejected',
+      updated_at: tx.fn.now(),
+    });
   const view = renderContent(await contentSnapshot(tx, document.uuid, revision, parsed));
   // Last, so the workspace row it locks is held only until the commit.
   await chargeRevisionLog(tx, document, charged);
@@ -343,15 +438,27 @@ export async function deleteSuggestion(
   documentUuid: string,
   threadUuid: string,
 ): Promise<ContentView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a suggestion');
+  const document = await lockForChange(
+    tx,
+    caller,
+    settings,
+    documentUuid,
+    'commenter',
+    'Deleting a suggestion',
+  );
   const thread = await suggestionThread(tx, document.uuid, threadUuid);
-  if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager')) throw forbiddenNotAuthor('Deleting another person\'s suggestion');
+  if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
+    throw forbiddenNotAuthor("Deleting another person's suggestion");
   const { state } = await workingDocument(tx, document);
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;
   // Taking a suggestion out is never charged (revision-log.ts Charge), so there is nothing to reserve.
-  if (thread.status === 'open') ({ revision } = await commitRevision(tx, document, state, next, { cause: 'remove_suggestion', authorUuid: caller.userUuid }));
+  if (thread.status === 'open')
+    ({ revision } = await commitRevision(tx, document, state, next, {
+      cause: 'remove_suggestion',
+      authorUuid: caller.userUuid,
+    }));
   else await storeStateInPlace(tx, document, state, next, 'free');
   return renderContent(await contentSnapshot(tx, document.uuid, revision, WorkingDocument.open(next)));
 }

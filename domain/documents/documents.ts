@@ -39,7 +39,9 @@ export interface VisibleDocument extends DocumentRow {
 
 /** Trashed documents past their retention are gone to callers, even before the purge workflow has run. */
 const notExpired = (knex: Knex, settings: DocumentSettings) =>
-  knex.raw(`(d.trashed_at is null or d.trashed_at + (? * interval '1 millisecond') > now())`, [settings.documentTrashRetentionMs]);
+  knex.raw(`(d.trashed_at is null or d.trashed_at + (? * interval '1 millisecond') > now())`, [
+    settings.documentTrashRetentionMs,
+  ]);
 
 /** Selects documents the caller can see, with their role, the shared flag and the owner's names. */
 function selectVisibleDocuments(knex: Knex, caller: Caller, settings: DocumentSettings) {
@@ -57,7 +59,9 @@ function selectVisibleDocuments(knex: Knex, caller: Caller, settings: DocumentSe
       'd.created_at',
       'd.updated_at',
       knex.raw('document_effective_role(d.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
-      knex.raw(`exists (select 1 from document_grants g where g.document_uuid = d.uuid and g.status <> 'revoked') as shared`),
+      knex.raw(
+        `exists (select 1 from document_grants g where g.document_uuid = d.uuid and g.status <> 'revoked') as shared`,
+      ),
       knex.raw(`(extract(epoch from d.created_at) * 1000000)::bigint::text as created_at_us`),
       'o.first_name as owner_first_name',
       'o.last_name as owner_last_name',
@@ -88,7 +92,8 @@ export async function findVisibleDocument(
   if (options.forUpdate) query.forUpdate('d');
   const document = (await query.first()) as VisibleDocument | undefined;
   if (!document) throw documentNotFound();
-  if (options.needs && !atLeast(document.my_role, options.needs)) throw forbidden(options.needs, options.action);
+  if (options.needs && !atLeast(document.my_role, options.needs))
+    throw forbidden(options.needs, options.action);
   return document;
 }
 
@@ -112,13 +117,25 @@ interface CursorPosition {
 
 // Opaque to clients: the (created_at, uuid) of the last document of a page, plus which list it belongs to.
 const encodeCursor = (position: CursorPosition, trashed: boolean) =>
-  Buffer.from(JSON.stringify({ t: trashed ? 1 : 0, c: position.createdAtUs, u: position.uuid })).toString('base64url');
+  Buffer.from(JSON.stringify({ t: trashed ? 1 : 0, c: position.createdAtUs, u: position.uuid })).toString(
+    'base64url',
+  );
 
 export function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
   try {
     // A cursor is one flat object: anything nested is refused before it is parsed.
-    const value = parseBoundedJson(Buffer.from(cursor, 'base64url').toString('utf8'), 1) as { t?: unknown; c?: unknown; u?: unknown };
-    if (value.t !== (trashed ? 1 : 0) || typeof value.c !== 'string' || !/^\d{1,19}$/.test(value.c) || !isUuid(value.u)) throw invalidCursor();
+    const value = parseBoundedJson(Buffer.from(cursor, 'base64url').toString('utf8'), 1) as {
+      t?: unknown;
+      c?: unknown;
+      u?: unknown;
+    };
+    if (
+      value.t !== (trashed ? 1 : 0) ||
+      typeof value.c !== 'string' ||
+      !/^\d{1,19}$/.test(value.c) ||
+      !isUuid(value.u)
+    )
+      throw invalidCursor();
     return { createdAtUs: value.c, uuid: value.u };
   } catch {
     throw invalidCursor();
@@ -129,7 +146,12 @@ export function decodeCursor(cursor: string, trashed: boolean): CursorPosition {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** A page of the caller's documents, newest first (created_at, then uuid), live or in Trash. */
-export async function listDocuments(knex: Knex, caller: Caller, settings: DocumentSettings, query: ListQuery): Promise<ListPage> {
+export async function listDocuments(
+  knex: Knex,
+  caller: Caller,
+  settings: DocumentSettings,
+  query: ListQuery,
+): Promise<ListPage> {
   const builder = selectVisibleDocuments(knex, caller, settings)
     .orderBy([
       { column: 'd.created_at', order: 'desc' },
@@ -141,10 +163,10 @@ export async function listDocuments(knex: Knex, caller: Caller, settings: Docume
   if (query.q) builder.whereRaw(`d.title ilike ? escape '\\'`, [`%${likeLiteral(query.q)}%`]);
   if (query.cursor !== undefined) {
     const position = decodeCursor(query.cursor, query.trashed);
-    builder.whereRaw(`(d.created_at, d.uuid) < (timestamptz 'epoch' + ?::bigint * interval '1 microsecond', ?::uuid)`, [
-      position.createdAtUs,
-      position.uuid,
-    ]);
+    builder.whereRaw(
+      `(d.created_at, d.uuid) < (timestamptz 'epoch' + ?::bigint * interval '1 microsecond', ?::uuid)`,
+      [position.createdAtUs, position.uuid],
+    );
   }
   const rows = (await builder) as VisibleDocument[];
   const hasMore = rows.length > query.limit;
@@ -153,15 +175,28 @@ export async function listDocuments(knex: Knex, caller: Caller, settings: Docume
   return {
     documents,
     hasMore,
-    nextCursor: hasMore && last ? encodeCursor({ createdAtUs: last.created_at_us, uuid: last.uuid }, query.trashed) : null,
+    nextCursor:
+      hasMore && last
+        ? encodeCursor({ createdAtUs: last.created_at_us, uuid: last.uuid }, query.trashed)
+        : null,
   };
 }
 
 /** A new, empty document owned by the caller in the token's workspace, at revision 1. */
-export async function createDocument(tx: Knex.Transaction, caller: Caller, settings: DocumentSettings, input: { title: string | null }): Promise<VisibleDocument> {
+export async function createDocument(
+  tx: Knex.Transaction,
+  caller: Caller,
+  settings: DocumentSettings,
+  input: { title: string | null },
+): Promise<VisibleDocument> {
   const state = emptyDocumentState();
   const [row] = await tx('documents')
-    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, title: input.title, revision: 1 })
+    .insert({
+      workspace_uuid: caller.workspaceUuid,
+      owner_uuid: caller.userUuid,
+      title: input.title,
+      revision: 1,
+    })
     .returning('uuid');
   // Revision 1 is the log's first snapshot. It is not charged to the storage pool (charged_bytes stays 0): the empty
   // state is a few dozen bytes no caller chooses, so a full workspace can still create documents.
@@ -198,21 +233,33 @@ export async function updateDocument(
   const document = await findVisibleDocument(unit.tx, caller, settings, documentUuid, { forUpdate: true });
   checkUpdateAllowed(document, update);
   const trash = await writeDocumentUpdate(unit.tx, document, update);
-  if (trash === 'trashed') await unit.workflows.scheduleDocumentPurge({ documentUuid: document.uuid, workspaceUuid: document.workspace_uuid });
+  if (trash === 'trashed')
+    await unit.workflows.scheduleDocumentPurge({
+      documentUuid: document.uuid,
+      workspaceUuid: document.workspace_uuid,
+    });
   if (trash === 'restored') unit.workflows.wakeDocumentPurge(document.uuid);
   return findVisibleDocument(unit.tx, caller, settings, document.uuid);
 }
 
 /** A title needs editor, trashed needs manager or owner. */
 function checkUpdateAllowed(document: VisibleDocument, update: DocumentUpdate): void {
-  if (update.title !== undefined && !atLeast(document.my_role, 'editor')) throw forbidden('editor', 'Renaming a document');
+  if (update.title !== undefined && !atLeast(document.my_role, 'editor'))
+    throw forbidden('editor', 'Renaming a document');
   if (update.trashed !== undefined && !atLeast(document.my_role, 'manager')) {
-    throw forbidden('manager', update.trashed ? 'Moving a document to Trash' : 'Restoring a document from Trash');
+    throw forbidden(
+      'manager',
+      update.trashed ? 'Moving a document to Trash' : 'Restoring a document from Trash',
+    );
   }
 }
 
 /** Writes a checked update on a locked document. updated_at moves only when the title or the trash state changes. */
-async function writeDocumentUpdate(tx: Knex.Transaction, document: VisibleDocument, update: DocumentUpdate): Promise<'trashed' | 'restored' | 'unchanged'> {
+async function writeDocumentUpdate(
+  tx: Knex.Transaction,
+  document: VisibleDocument,
+  update: DocumentUpdate,
+): Promise<'trashed' | 'restored' | 'unchanged'> {
   const patch: Record<string, unknown> = {};
   if (update.title !== undefined && update.title !== document.title) patch.title = update.title;
   let trash: 'trashed' | 'restored' | 'unchanged' = 'unchanged';
@@ -223,6 +270,9 @@ async function writeDocumentUpdate(tx: Knex.Transaction, document: VisibleDocume
     patch.trashed_at = null;
     trash = 'restored';
   }
-  if (Object.keys(patch).length) await tx('documents').where({ uuid: document.uuid }).update({ ...patch, updated_at: tx.fn.now() });
+  if (Object.keys(patch).length)
+    await tx('documents')
+      .where({ uuid: document.uuid })
+      .update({ ...patch, updated_at: tx.fn.now() });
   return trash;
 }

@@ -18,7 +18,8 @@ export interface DocumentExport {
   text: string;
 }
 
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A whole HTML page around the body, titled with the document's title. */
 function htmlPage(title: string | null, body: string): string {
@@ -40,10 +41,17 @@ export async function exportDocument(
     },
     { isolationLevel: 'repeatable read', readOnly: true },
   );
-  const markdown = renderMarkdown(request.suggestions === 'show' ? state : resolveSuggestions(state, request.suggestions));
+  const markdown = renderMarkdown(
+    request.suggestions === 'show' ? state : resolveSuggestions(state, request.suggestions),
+  );
   const text =
     request.format === 'md'
       ? markdown
-      : htmlPage(document.title, markdownToHtml(markdown, { attachmentUrl: (uuid) => `/v1/documents/${document.uuid}/attachments/${uuid}/download` }));
+      : htmlPage(
+          document.title,
+          markdownToHtml(markdown, {
+            attachmentUrl: (uuid) => `/v1/documents/${document.uuid}/attachments/${uuid}/download`,
+          }),
+        );
   return { title: document.title, revision: document.revision, text };
 }

@@ -23,10 +23,14 @@ export async function grantDocumentAccess(knex: Knex, input: DocumentGrantInput)
   if ((input.principalUserUuid === undefined) === (input.principalWorkspaceUuid === undefined)) {
     throw new Error('A document grant names exactly one principal: a user or a workspace.');
   }
-  if (!GRANT_ROLES.includes(input.role)) throw new Error(`A document grant role is one of ${GRANT_ROLES.join(', ')}.`);
+  if (!GRANT_ROLES.includes(input.role))
+    throw new Error(`A document grant role is one of ${GRANT_ROLES.join(', ')}.`);
   const status = input.status ?? 'accepted';
-  if (status !== 'pending' && status !== 'accepted') throw new Error('A document grant status is pending or accepted.');
-  const document = await knex('documents').where({ uuid: input.documentUuid }).first('uuid', 'workspace_uuid');
+  if (status !== 'pending' && status !== 'accepted')
+    throw new Error('A document grant status is pending or accepted.');
+  const document = await knex('documents')
+    .where({ uuid: input.documentUuid })
+    .first('uuid', 'workspace_uuid');
   if (!document) throw new Error(`No document ${input.documentUuid}`);
   const byUser = input.principalUserUuid !== undefined;
   const [row] = await knex('document_grants')

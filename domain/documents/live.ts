@@ -18,13 +18,19 @@ export interface LiveEvent {
 }
 
 /** Queues a notification in the transaction; PostgreSQL delivers it only if and when the transaction commits. */
-export async function notifyDocumentChange(tx: Knex.Transaction, documentUuid: string, event: LiveEventName, revision: number): Promise<void> {
+export async function notifyDocumentChange(
+  tx: Knex.Transaction,
+  documentUuid: string,
+  event: LiveEventName,
+  revision: number,
+): Promise<void> {
   await tx.raw('select pg_notify(?, ?)', [DOCUMENT_CHANNEL, `${documentUuid} ${event} ${revision}`]);
 }
 
 function parsePayload(payload: string | undefined): LiveEvent | undefined {
   const [documentUuid, event, revision] = (payload ?? '').split(' ');
-  if (!documentUuid || (event !== 'revision' && event !== 'threads') || !/^\d+$/.test(revision ?? '')) return undefined;
+  if (!documentUuid || (event !== 'revision' && event !== 'threads') || !/^\d+$/.test(revision ?? ''))
+    return undefined;
   return { documentUuid, event, revision: Number(revision) };
 }
 
@@ -40,8 +46,18 @@ export async function currentRevision(knex: Knex, documentUuid: string): Promise
  * Whether a reader may still be sent events of a document: the access token the stream was opened with is neither
  * revoked nor expired, and the caller still sees the document.
  */
-export async function mayStillFollow(knex: Knex, caller: Caller, settings: DocumentSettings, tokenUuid: string, documentUuid: string): Promise<boolean> {
-  const token = await knex('access_tokens').where({ uuid: tokenUuid }).whereNull('revoked_at').where('expires_at', '>', knex.fn.now()).first('uuid');
+export async function mayStillFollow(
+  knex: Knex,
+  caller: Caller,
+  settings: DocumentSettings,
+  tokenUuid: string,
+  documentUuid: string,
+): Promise<boolean> {
+  const token = await knex('access_tokens')
+    .where({ uuid: tokenUuid })
+    .whereNull('revoked_at')
+    .where('expires_at', '>', knex.fn.now())
+    .first('uuid');
   if (!token) return false;
   return findVisibleDocument(knex, caller, settings, documentUuid).then(
     () => true,
@@ -67,7 +83,9 @@ export class LiveHub {
   }
 
   subscribe(documentUuid: string, listener: LiveListener): Promise<() => void> {
-    return this.hub.subscribe(documentUuid, (event) => listener(event === 'resync' ? { event: 'resync', documentUuid } : event));
+    return this.hub.subscribe(documentUuid, (event) =>
+      listener(event === 'resync' ? { event: 'resync', documentUuid } : event),
+    );
   }
 
   close(): Promise<void> {

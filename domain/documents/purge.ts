@@ -4,18 +4,29 @@ import { releaseStorage } from '../storage-pool.js';
 import { removeAttachmentObjects, type AttachmentStore } from './attachments.js';
 import { revisionLogBytes } from './revision-log.js';
 
-export type PurgePlan = { action: 'gone' } | { action: 'kept' } | { action: 'wait'; delayMs: number } | { action: 'purge' };
+export type PurgePlan =
+  { action: 'gone' } | { action: 'kept' } | { action: 'wait'; delayMs: number } | { action: 'purge' };
 
 /**
  * Where a document stands for its purge, by the database clock: gone, kept (not in Trash), due now, or due after a
  * delay. Locks the row for share, so a trash or restore still in flight is seen once it commits.
  */
-export async function planDocumentPurge(knex: Knex, documentUuid: string, retentionMs: number): Promise<PurgePlan> {
+export async function planDocumentPurge(
+  knex: Knex,
+  documentUuid: string,
+  retentionMs: number,
+): Promise<PurgePlan> {
   return knex.transaction(async (tx) => {
     const row = await tx('documents')
       .where({ uuid: documentUuid })
       .forShare()
-      .first(tx.raw(`trashed_at is not null as trashed`), tx.raw(`ceil(extract(epoch from (trashed_at + ? * interval '1 millisecond' - now())) * 1000)::bigint as delay_ms`, [retentionMs]));
+      .first(
+        tx.raw(`trashed_at is not null as trashed`),
+        tx.raw(
+          `ceil(extract(epoch from (trashed_at + ? * interval '1 millisecond' - now())) * 1000)::bigint as delay_ms`,
+          [retentionMs],
+        ),
+      );
     if (!row) return { action: 'gone' };
     if (!row.trashed) return { action: 'kept' };
     const delayMs = Number(row.delay_ms);
@@ -29,7 +40,12 @@ export async function planDocumentPurge(knex: Knex, documentUuid: string, retent
  * log's bytes back to the workspace pool. The row stays locked throughout, so a restore waits and then finds nothing. Idempotent: a
  * document already gone, or restored, is left alone. Returns whether it deleted.
  */
-export async function purgeDocument(knex: Knex, store: AttachmentStore, documentUuid: string, retentionMs: number): Promise<boolean> {
+export async function purgeDocument(
+  knex: Knex,
+  store: AttachmentStore,
+  documentUuid: string,
+  retentionMs: number,
+): Promise<boolean> {
   return knex.transaction(async (tx) => {
     const row = await tx('documents')
       .where({ uuid: documentUuid })
@@ -44,7 +60,11 @@ export async function purgeDocument(knex: Knex, store: AttachmentStore, document
       .sum({ bytes: 'byte_size' })
       .first();
     await removeAttachmentObjects(tx, store, documentUuid);
-    await releaseStorage(tx, row.workspace_uuid as string, Number(held?.bytes ?? 0) + (await revisionLogBytes(tx, documentUuid)));
+    await releaseStorage(
+      tx,
+      row.workspace_uuid as string,
+      Number(held?.bytes ?? 0) + (await revisionLogBytes(tx, documentUuid)),
+    );
     await tx('documents').where({ uuid: documentUuid }).delete();
     return true;
   });

@@ -98,7 +98,8 @@ export function stateJson(state: DocumentState): string {
   const blocks = state.doc.content;
   if (!blocks) return JSON.stringify(state);
   const texts = blocks.map(blockText);
-  const member = (key: string, value: unknown) => (value === undefined ? [] : [`${JSON.stringify(key)}:${JSON.stringify(value)}`]);
+  const member = (key: string, value: unknown) =>
+    value === undefined ? [] : [`${JSON.stringify(key)}:${JSON.stringify(value)}`];
   const { content: _content, ...docShell } = state.doc;
   const doc = `{${[...Object.entries(docShell).flatMap(([key, value]) => member(key, value)), `"content":[${texts.join(',')}]`].join(',')}}`;
   const { doc: _doc, ...rest } = state;
@@ -190,9 +191,18 @@ export function diffSequence(a: readonly unknown[], b: readonly unknown[]): Spli
     let from = 0;
     while (i + from < anchorA && j + from < anchorB && keysA[i + from] === keysB[j + from]) from++;
     let to = 0;
-    while (anchorA - to > i + from && anchorB - to > j + from && keysA[anchorA - to - 1] === keysB[anchorB - to - 1]) to++;
+    while (
+      anchorA - to > i + from &&
+      anchorB - to > j + from &&
+      keysA[anchorA - to - 1] === keysB[anchorB - to - 1]
+    )
+      to++;
     if (anchorA - to > i + from || anchorB - to > j + from) {
-      splices.push({ at: start + i + from, remove: anchorA - to - (i + from), insert: b.slice(start + j + from, start + anchorB - to) });
+      splices.push({
+        at: start + i + from,
+        remove: anchorA - to - (i + from),
+        insert: b.slice(start + j + from, start + anchorB - to),
+      });
     }
     i = anchorA + 1;
     j = anchorB + 1;
@@ -233,7 +243,8 @@ export function diffStates(from: DocumentState, to: DocumentState): StateDiff {
   return diff;
 }
 
-export const isEmptyDiff = (step: RevisionStep) => !('state' in step) && !step.blocks && !step.threads && !step.rest;
+export const isEmptyDiff = (step: RevisionStep) =>
+  !('state' in step) && !step.blocks && !step.threads && !step.rest;
 
 export function applyStep(state: DocumentState, step: RevisionStep): DocumentState {
   if ('state' in step) return step.state;
@@ -261,7 +272,8 @@ export function rebuildState(rows: readonly Pick<RevisionRow, 'state' | 'delta'>
  * more than the diffs it follows: the log grows by at most about twice the size of the changes, however large the
  * document, and reading any revision reads at most about two states' worth.
  */
-export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) => 2 * diffBytes >= stateBytes || chain.bytes + diffBytes >= stateBytes;
+export const snapshotDue = (chain: Chain, diffBytes: number, stateBytes: number) =>
+  2 * diffBytes >= stateBytes || chain.bytes + diffBytes >= stateBytes;
 
 /**
  * The columns of a new revision's row after a row at `chain`, and its size: the UTF-8 bytes of the JSON it stores.
@@ -277,9 +289,21 @@ export function revisionEntry(
   const diffBytes = Buffer.byteLength(diff, 'utf8');
   const nextBytes = stateBytes(next);
   if (snapshotDue(chain, diffBytes, nextBytes)) {
-    return { state: stateJson(next), delta: '[]', bytes: nextBytes, diffBytes, chain: { snapshotRevision: revision, bytes: 0 } };
+    return {
+      state: stateJson(next),
+      delta: '[]',
+      bytes: nextBytes,
+      diffBytes,
+      chain: { snapshotRevision: revision, bytes: 0 },
+    };
   }
-  return { state: null, delta: diff, bytes: diffBytes, diffBytes, chain: { snapshotRevision: chain.snapshotRevision, bytes: chain.bytes + diffBytes } };
+  return {
+    state: null,
+    delta: diff,
+    bytes: diffBytes,
+    diffBytes,
+    chain: { snapshotRevision: chain.snapshotRevision, bytes: chain.bytes + diffBytes },
+  };
 }
 
 /**
@@ -301,7 +325,9 @@ export async function appendRevision(
   next: DocumentState,
   details: { cause: string; authorUuid: string; batchId?: string; charge: Charge },
 ): Promise<number> {
-  const before = await tx('document_revisions').where({ document_uuid: document.uuid, revision: revision - 1 }).first('snapshot_revision', 'chain_bytes');
+  const before = await tx('document_revisions')
+    .where({ document_uuid: document.uuid, revision: revision - 1 })
+    .first('snapshot_revision', 'chain_bytes');
   const chain = { snapshotRevision: before.snapshot_revision as number, bytes: Number(before.chain_bytes) };
   const entry = revisionEntry(revision, chain, previous, next);
   const charged = details.charge === 'charged' ? entry.bytes : 0;
@@ -351,7 +377,11 @@ export async function amendRevision(
  * the write's transaction rolls back whole. Call it as the write's last statement: the reservation locks the
  * workspace row until the commit, and every write in the workspace (other documents, Drive uploads) waits on it.
  */
-export async function chargeRevisionLog(tx: Knex.Transaction, document: { workspace_uuid: string }, bytes: number): Promise<void> {
+export async function chargeRevisionLog(
+  tx: Knex.Transaction,
+  document: { workspace_uuid: string },
+  bytes: number,
+): Promise<void> {
   await reserveStorage(tx, document.workspace_uuid, bytes, storageFull);
 }
 
@@ -359,8 +389,14 @@ export async function chargeRevisionLog(tx: Knex.Transaction, document: { worksp
  * The engine state of a document at `revision` (as it last stood at that revision), rebuilt from the nearest snapshot
  * at or before it; undefined when the document has no such revision.
  */
-export async function readRevisionState(knex: Knex, documentUuid: string, revision: number): Promise<DocumentState | undefined> {
-  const target = await knex('document_revisions').where({ document_uuid: documentUuid, revision }).first('snapshot_revision');
+export async function readRevisionState(
+  knex: Knex,
+  documentUuid: string,
+  revision: number,
+): Promise<DocumentState | undefined> {
+  const target = await knex('document_revisions')
+    .where({ document_uuid: documentUuid, revision })
+    .first('snapshot_revision');
   if (!target) return undefined;
   const rows = (await knex('document_revisions')
     .where({ document_uuid: documentUuid })
@@ -372,6 +408,9 @@ export async function readRevisionState(knex: Knex, documentUuid: string, revisi
 
 /** Bytes the log of a document was charged in its workspace's pool: what its purge gives back. */
 export async function revisionLogBytes(knex: Knex, documentUuid: string): Promise<number> {
-  const row = await knex('document_revisions').where({ document_uuid: documentUuid }).sum({ bytes: 'charged_bytes' }).first();
+  const row = await knex('document_revisions')
+    .where({ document_uuid: documentUuid })
+    .sum({ bytes: 'charged_bytes' })
+    .first();
   return Number(row?.bytes ?? 0);
 }

@@ -53,23 +53,40 @@ export interface ThreadView {
 }
 
 /** A thread of the document, locked when asked, or undefined. */
-export async function findThread(knex: Knex, documentUuid: string, threadUuid: string, forUpdate = false): Promise<ThreadRow | undefined> {
+export async function findThread(
+  knex: Knex,
+  documentUuid: string,
+  threadUuid: string,
+  forUpdate = false,
+): Promise<ThreadRow | undefined> {
   const query = knex('document_threads').where({ document_uuid: documentUuid, uuid: threadUuid });
   if (forUpdate) query.forUpdate();
   return (await query.first()) as ThreadRow | undefined;
 }
 
-export async function findMessage(knex: Knex, threadUuid: string, messageUuid: string): Promise<MessageRow | undefined> {
-  return (await knex('document_thread_messages').where({ thread_uuid: threadUuid, uuid: messageUuid }).first()) as MessageRow | undefined;
+export async function findMessage(
+  knex: Knex,
+  threadUuid: string,
+  messageUuid: string,
+): Promise<MessageRow | undefined> {
+  return (await knex('document_thread_messages')
+    .where({ thread_uuid: threadUuid, uuid: messageUuid })
+    .first()) as MessageRow | undefined;
 }
 
 /** The first message of a thread, which opens it. */
 export async function openingMessageUuid(knex: Knex, threadUuid: string): Promise<string | undefined> {
-  const row = await knex('document_thread_messages').where({ thread_uuid: threadUuid }).orderBy('seq', 'asc').first('uuid');
+  const row = await knex('document_thread_messages')
+    .where({ thread_uuid: threadUuid })
+    .orderBy('seq', 'asc')
+    .first('uuid');
   return row?.uuid as string | undefined;
 }
 
-export async function insertMessage(knex: Knex, input: { threadUuid: string; authorUuid: string; body: string }): Promise<string> {
+export async function insertMessage(
+  knex: Knex,
+  input: { threadUuid: string; authorUuid: string; body: string },
+): Promise<string> {
   const [row] = await knex('document_thread_messages')
     .insert({ thread_uuid: input.threadUuid, author_uuid: input.authorUuid, body: input.body })
     .returning('uuid');
@@ -83,7 +100,11 @@ export type ThreadRecord = Omit<ThreadView, 'placement'>;
  * Threads with authors and messages, oldest first. Without `uuids`, the open threads of the document: open
  * comments and open suggestions.
  */
-export async function loadThreadRecords(knex: Knex, documentUuid: string, uuids?: string[]): Promise<ThreadRecord[]> {
+export async function loadThreadRecords(
+  knex: Knex,
+  documentUuid: string,
+  uuids?: string[],
+): Promise<ThreadRecord[]> {
   const query = knex('document_threads as t')
     .join('users as a', 'a.uuid', 't.author_uuid')
     .where('t.document_uuid', documentUuid)
@@ -94,7 +115,9 @@ export async function loadThreadRecords(knex: Knex, documentUuid: string, uuids?
     ]);
   if (uuids) query.whereIn('t.uuid', uuids);
   else query.where('t.status', 'open');
-  const threads = (await query) as Array<ThreadRow & { author_first_name: string | null; author_last_name: string | null }>;
+  const threads = (await query) as Array<
+    ThreadRow & { author_first_name: string | null; author_last_name: string | null }
+  >;
   if (threads.length === 0) return [];
   const messages = (await knex('document_thread_messages as m')
     .join('users as a', 'a.uuid', 'm.author_uuid')
@@ -103,13 +126,19 @@ export async function loadThreadRecords(knex: Knex, documentUuid: string, uuids?
       threads.map((thread) => thread.uuid),
     )
     .select('m.*', 'a.first_name as author_first_name', 'a.last_name as author_last_name')
-    .orderBy('m.seq', 'asc')) as Array<MessageRow & { author_first_name: string | null; author_last_name: string | null }>;
+    .orderBy('m.seq', 'asc')) as Array<
+    MessageRow & { author_first_name: string | null; author_last_name: string | null }
+  >;
   const byThread = new Map<string, MessageView[]>();
   for (const message of messages) {
     const list = byThread.get(message.thread_uuid) ?? [];
     list.push({
       uuid: message.uuid,
-      author: { uuid: message.author_uuid, first_name: message.author_first_name, last_name: message.author_last_name },
+      author: {
+        uuid: message.author_uuid,
+        first_name: message.author_first_name,
+        last_name: message.author_last_name,
+      },
       body: message.body,
       created_at: message.created_at,
       edited_at: message.edited_at,
@@ -121,7 +150,11 @@ export async function loadThreadRecords(knex: Knex, documentUuid: string, uuids?
     kind: thread.kind,
     ref: thread.ref,
     status: thread.status,
-    author: { uuid: thread.author_uuid, first_name: thread.author_first_name, last_name: thread.author_last_name },
+    author: {
+      uuid: thread.author_uuid,
+      first_name: thread.author_first_name,
+      last_name: thread.author_last_name,
+    },
     created_at: thread.created_at,
     messages: byThread.get(thread.uuid) ?? [],
   }));

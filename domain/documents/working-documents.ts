@@ -34,7 +34,10 @@ interface Entry {
 }
 
 /** How the cache hears of other processes' writes: the live channel's subscribe (LiveHub), handed in by the edge. */
-export type FollowChanges = (documentUuid: string, listener: (event: { event: string; revision?: number }) => void) => Promise<() => void>;
+export type FollowChanges = (
+  documentUuid: string,
+  listener: (event: { event: string; revision?: number }) => void,
+) => Promise<() => void>;
 
 let follow: FollowChanges | undefined;
 /** The subscriptions of the documents held, each ended when its document leaves the cache. */
@@ -80,13 +83,19 @@ export function cachedWorkingDocument(document: StateRef): WorkingDocument | und
  * a version is never handed out twice, so an entry of a write that rolls back is never asked for.
  */
 export function keepWorkingDocument(document: StateRef, parsed: WorkingDocument): void {
-  cache.set(document.uuid, { version: String(document.state_version), revision: document.revision, document: parsed });
+  cache.set(document.uuid, {
+    version: String(document.state_version),
+    revision: document.revision,
+    document: parsed,
+  });
   if (follow && cache.has(document.uuid) && !following.has(document.uuid)) {
     const uuid = document.uuid;
     following.set(
       uuid,
       // A lost channel only keeps an old entry in memory a while longer: never used, it is pushed out in time.
-      follow(uuid, (event) => (event.revision === undefined ? cache.delete(uuid) : forgetOlderThan(uuid, event.revision))).catch(() => () => undefined),
+      follow(uuid, (event) =>
+        event.revision === undefined ? cache.delete(uuid) : forgetOlderThan(uuid, event.revision),
+      ).catch(() => () => undefined),
     );
   }
 }
@@ -104,4 +113,3 @@ export function forgetOlderThan(documentUuid: string, revision: number): void {
   const entry = cache.peek(documentUuid);
   if (entry && entry.revision < revision) cache.delete(documentUuid);
 }
-

@@ -20,14 +20,25 @@ export const userPrincipal = (userUuid: string): Principal => `user:${userUuid}`
 export async function chainAccess(knex: Knex, folderUuids: string[]): Promise<ChainAccess> {
   const access: ChainAccess = new Map();
   if (!folderUuids.length) return access;
-  const raise = (principal: Principal, rank: number) => access.set(principal, Math.max(access.get(principal) ?? 0, rank));
-  const owners = (await knex('drive_items').whereIn('uuid', folderUuids).select('owner_uuid')) as { owner_uuid: string }[];
+  const raise = (principal: Principal, rank: number) =>
+    access.set(principal, Math.max(access.get(principal) ?? 0, rank));
+  const owners = (await knex('drive_items').whereIn('uuid', folderUuids).select('owner_uuid')) as {
+    owner_uuid: string;
+  }[];
   for (const { owner_uuid } of owners) raise(userPrincipal(owner_uuid), OWNS_A_FOLDER_ABOVE);
   const grants = (await knex('drive_grants')
     .whereIn('item_uuid', folderUuids)
     .where({ status: 'accepted' })
-    .select('principal_type', 'principal_user_uuid', 'role')) as { principal_type: 'user' | 'workspace'; principal_user_uuid: string | null; role: GrantRole }[];
-  for (const grant of grants) raise(grant.principal_type === 'workspace' ? 'workspace' : userPrincipal(grant.principal_user_uuid!), RANK[grant.role]);
+    .select('principal_type', 'principal_user_uuid', 'role')) as {
+    principal_type: 'user' | 'workspace';
+    principal_user_uuid: string | null;
+    role: GrantRole;
+  }[];
+  for (const grant of grants)
+    raise(
+      grant.principal_type === 'workspace' ? 'workspace' : userPrincipal(grant.principal_user_uuid!),
+      RANK[grant.role],
+    );
   return access;
 }
 
@@ -47,4 +58,5 @@ export function widensAccess(before: ChainAccess, after: ChainAccess, exempt: st
 }
 
 /** True when the two chains differ for someone other than `exempt`: moving between them changes a role below. */
-export const changesAccess = (a: ChainAccess, b: ChainAccess, exempt: string): boolean => widensAccess(a, b, exempt) || widensAccess(b, a, exempt);
+export const changesAccess = (a: ChainAccess, b: ChainAccess, exempt: string): boolean =>
+  widensAccess(a, b, exempt) || widensAccess(b, a, exempt);

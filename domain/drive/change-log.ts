@@ -22,7 +22,10 @@ export async function lockWorkspaceChangeLog(tx: Knex.Transaction, workspaceUuid
 export async function appendChanges(
   tx: Knex.Transaction,
   type: ChangeType,
-  items: Pick<ItemRow, 'uuid' | 'workspace_uuid' | 'kind' | 'version' | 'epoch_base' | 'parent_uuid' | 'owner_uuid'>[],
+  items: Pick<
+    ItemRow,
+    'uuid' | 'workspace_uuid' | 'kind' | 'version' | 'epoch_base' | 'parent_uuid' | 'owner_uuid'
+  >[],
   ancestorsOf: (item: { uuid: string }) => string[] = () => [],
 ): Promise<void> {
   if (!items.length) return;
@@ -51,17 +54,34 @@ async function presentedVersions(
   tx: Knex.Transaction,
   items: Pick<ItemRow, 'uuid' | 'version' | 'epoch_base' | 'parent_uuid'>[],
 ): Promise<Map<string, number>> {
-  const parents = [...new Set(items.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null))];
+  const parents = [
+    ...new Set(items.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null)),
+  ];
   const { rows } = parents.length
-    ? ((await tx.raw('select p.uuid::text as uuid, drive_chain_epochs(p.uuid) as epochs from unnest(?::uuid[]) as p(uuid)', [parents])) as {
+    ? ((await tx.raw(
+        'select p.uuid::text as uuid, drive_chain_epochs(p.uuid) as epochs from unnest(?::uuid[]) as p(uuid)',
+        [parents],
+      )) as {
         rows: { uuid: string; epochs: number }[];
       })
     : { rows: [] };
   const epochsUnder = new Map(rows.map((row) => [row.uuid, row.epochs]));
-  return new Map(items.map((item) => [item.uuid, item.version - (item.epoch_base ?? 0) + (item.parent_uuid ? (epochsUnder.get(item.parent_uuid) ?? 0) : 0)]));
+  return new Map(
+    items.map((item) => [
+      item.uuid,
+      item.version -
+        (item.epoch_base ?? 0) +
+        (item.parent_uuid ? (epochsUnder.get(item.parent_uuid) ?? 0) : 0),
+    ]),
+  );
 }
 
-export async function appendChange(tx: Knex.Transaction, type: ChangeType, item: ItemRow, ancestors: string[] = []) {
+export async function appendChange(
+  tx: Knex.Transaction,
+  type: ChangeType,
+  item: ItemRow,
+  ancestors: string[] = [],
+) {
   await appendChanges(tx, type, [item], () => ancestors);
 }
 
@@ -74,8 +94,16 @@ export async function pruneChangeLog(knex: Knex, workspaceUuid: string, throughS
     await tx('drive_change_log_floors')
       .insert({ workspace_uuid: workspaceUuid, pruned_through_seq: throughSeq })
       .onConflict('workspace_uuid')
-      .merge({ pruned_through_seq: tx.raw('greatest(drive_change_log_floors.pruned_through_seq, excluded.pruned_through_seq)'), updated_at: tx.fn.now() });
-    await tx('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '<=', throughSeq).delete();
+      .merge({
+        pruned_through_seq: tx.raw(
+          'greatest(drive_change_log_floors.pruned_through_seq, excluded.pruned_through_seq)',
+        ),
+        updated_at: tx.fn.now(),
+      });
+    await tx('drive_changes')
+      .where({ workspace_uuid: workspaceUuid })
+      .where('seq', '<=', throughSeq)
+      .delete();
   });
 }
 

@@ -41,12 +41,18 @@ interface ChangeRow {
  * Runs in one repeatable-read snapshot, so the page is consistent and a pruning that commits meanwhile
  * cannot hide rows from it.
  */
-export async function readChanges(knex: Knex, caller: Caller, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
+export async function readChanges(
+  knex: Knex,
+  caller: Caller,
+  cursor: FeedCursor | null,
+  limit: number,
+): Promise<FeedPage> {
   return knex.transaction(
     async (tx) => {
       const bounds = await logBounds(tx, caller.workspaceUuid);
       if (cursor) {
-        if (cursor.workspaceUuid !== caller.workspaceUuid || cursor.userUuid !== caller.userUuid) throw syncTokenInvalid();
+        if (cursor.workspaceUuid !== caller.workspaceUuid || cursor.userUuid !== caller.userUuid)
+          throw syncTokenInvalid();
         // Behind the pruning floor some changes are gone; beyond the head the token is from another history.
         if (BigInt(cursor.seq) < bounds.floor || BigInt(cursor.seq) > bounds.head) throw syncTokenInvalid();
       }
@@ -58,7 +64,9 @@ export async function readChanges(knex: Knex, caller: Caller, cursor: FeedCursor
         after: null,
       };
       const asOf = ((await tx.raw('select now() as now')).rows[0] as { now: Date }).now;
-      return start.phase === 'snapshot' ? snapshotPage(tx, caller, start, limit, asOf) : deltaPage(tx, caller, start, limit, asOf);
+      return start.phase === 'snapshot'
+        ? snapshotPage(tx, caller, start, limit, asOf)
+        : deltaPage(tx, caller, start, limit, asOf);
     },
     { isolationLevel: 'repeatable read', readOnly: true },
   );
@@ -73,7 +81,12 @@ export async function latestChanges(knex: Knex, caller: Caller): Promise<FeedPag
     async (tx) => {
       const { head } = await logBounds(tx, caller.workspaceUuid);
       const asOf = ((await tx.raw('select now() as now')).rows[0] as { now: Date }).now;
-      const cursor: FeedCursor = { phase: 'delta', workspaceUuid: caller.workspaceUuid, userUuid: caller.userUuid, seq: head.toString() };
+      const cursor: FeedCursor = {
+        phase: 'delta',
+        workspaceUuid: caller.workspaceUuid,
+        userUuid: caller.userUuid,
+        seq: head.toString(),
+      };
       return { entries: [], cursor, hasMore: false, asOf };
     },
     { isolationLevel: 'repeatable read', readOnly: true },
@@ -82,18 +95,30 @@ export async function latestChanges(knex: Knex, caller: Caller): Promise<FeedPag
 
 /** The pruning floor and the newest seq of a workspace's log (at least the floor; 0 for an empty log). */
 async function logBounds(knex: Knex, workspaceUuid: string): Promise<{ floor: bigint; head: bigint }> {
-  const floorRow = await knex('drive_change_log_floors').where({ workspace_uuid: workspaceUuid }).first('pruned_through_seq');
-  const headRow = await knex('drive_changes').where({ workspace_uuid: workspaceUuid }).max('seq as seq').first();
+  const floorRow = await knex('drive_change_log_floors')
+    .where({ workspace_uuid: workspaceUuid })
+    .first('pruned_through_seq');
+  const headRow = await knex('drive_changes')
+    .where({ workspace_uuid: workspaceUuid })
+    .max('seq as seq')
+    .first();
   const floor = BigInt(floorRow?.pruned_through_seq ?? 0);
   const head = BigInt(headRow?.seq ?? 0);
   return { floor, head: head > floor ? head : floor };
 }
 
 async function changedAfter(knex: Knex, workspaceUuid: string, seq: string): Promise<boolean> {
-  return Boolean(await knex('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '>', seq).first('seq'));
+  return Boolean(
+    await knex('drive_changes').where({ workspace_uuid: workspaceUuid }).where('seq', '>', seq).first('seq'),
+  );
 }
 
-const upsert = (item: VisibleItem, type: 'create' | 'update'): UpsertEntry => ({ type, resourceType: item.kind, uuid: item.uuid, item });
+const upsert = (item: VisibleItem, type: 'create' | 'update'): UpsertEntry => ({
+  type,
+  resourceType: item.kind,
+  uuid: item.uuid,
+  item,
+});
 
 /** Snapshot: visible items (trashed included, uploading files withheld) by (depth, uuid), parents first. */
 async function snapshotPage(
@@ -111,7 +136,8 @@ async function snapshotPage(
       .whereRaw(`i.upload_status is distinct from 'uploading'`)
       .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
       .limit(take + 1);
-    if (cursor.after) query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [cursor.after.depth, cursor.after.uuid]);
+    if (cursor.after)
+      query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [cursor.after.depth, cursor.after.uuid]);
     const loaded = (await query) as VisibleItem[];
     const more = loaded.length > take;
     const page = loaded.slice(0, take);
@@ -123,10 +149,21 @@ async function snapshotPage(
       continue;
     }
     const last = page.at(-1);
-    if (more && last) return { entries: ordered, cursor: { ...cursor, after: { depth: last.depth, uuid: last.uuid } }, hasMore: true, asOf };
+    if (more && last)
+      return {
+        entries: ordered,
+        cursor: { ...cursor, after: { depth: last.depth, uuid: last.uuid } },
+        hasMore: true,
+        asOf,
+      };
     return {
       entries: ordered,
-      cursor: { phase: 'delta', workspaceUuid: cursor.workspaceUuid, userUuid: cursor.userUuid, seq: cursor.seq },
+      cursor: {
+        phase: 'delta',
+        workspaceUuid: cursor.workspaceUuid,
+        userUuid: cursor.userUuid,
+        seq: cursor.seq,
+      },
       hasMore: await changedAfter(tx, caller.workspaceUuid, cursor.seq),
       asOf,
     };
@@ -144,7 +181,15 @@ async function deltaPage(
   let take = limit;
   for (;;) {
     const rows = (await tx('drive_changes')
-      .select('seq', 'item_uuid', 'resource_type', 'change_type', 'parent_uuid', 'owner_uuid', 'ancestor_uuids')
+      .select(
+        'seq',
+        'item_uuid',
+        'resource_type',
+        'change_type',
+        'parent_uuid',
+        'owner_uuid',
+        'ancestor_uuids',
+      )
       .where('workspace_uuid', caller.workspaceUuid)
       .where('seq', '>', cursor.seq)
       .orderBy('seq')
@@ -157,7 +202,12 @@ async function deltaPage(
       take = Math.max(1, take - (entries.length - limit));
       continue;
     }
-    return { entries, cursor: { ...cursor, seq: pageEnd }, hasMore: await changedAfter(tx, caller.workspaceUuid, pageEnd), asOf };
+    return {
+      entries,
+      cursor: { ...cursor, seq: pageEnd },
+      hasMore: await changedAfter(tx, caller.workspaceUuid, pageEnd),
+      asOf,
+    };
   }
 }
 
@@ -183,10 +233,19 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
       tx.raw('drive_effective_role(i.uuid, ?, ?) as role', [caller.userUuid, caller.workspaceUuid]),
     )
     .where('i.workspace_uuid', caller.workspaceUuid)
-    .whereIn('i.uuid', uuids)) as { uuid: string; parent_uuid: string | null; upload_status: string | null; role: string | null }[];
+    .whereIn('i.uuid', uuids)) as {
+    uuid: string;
+    parent_uuid: string | null;
+    upload_status: string | null;
+    role: string | null;
+  }[];
   const stateOf = new Map(states.map((state) => [state.uuid, state]));
-  const showable = states.filter((state) => state.role !== null && state.upload_status !== 'uploading').map((state) => state.uuid);
-  const items = showable.length ? ((await selectVisible(tx, caller).whereIn('i.uuid', showable)) as VisibleItem[]) : [];
+  const showable = states
+    .filter((state) => state.role !== null && state.upload_status !== 'uploading')
+    .map((state) => state.uuid);
+  const items = showable.length
+    ? ((await selectVisible(tx, caller).whereIn('i.uuid', showable)) as VisibleItem[])
+    : [];
   const itemOf = new Map(items.map((item) => [item.uuid, item]));
 
   // Readers who could have seen an item that is now gone or hidden from them: its owner, anyone ever
@@ -202,12 +261,21 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
       .select('item_uuid', 'parent_uuid')
       .whereIn('item_uuid', hidden)
       .where('seq', '<', rows[0]!.seq)
-      .orderBy([{ column: 'item_uuid' }, { column: 'seq', order: 'desc' }])) as { item_uuid: string; parent_uuid: string | null }[];
+      .orderBy([{ column: 'item_uuid' }, { column: 'seq', order: 'desc' }])) as {
+      item_uuid: string;
+      parent_uuid: string | null;
+    }[];
     for (const row of previous) earlierParent.set(row.item_uuid, row.parent_uuid);
   }
   const formerParentsOf = (uuid: string) =>
-    [earlierParent.get(uuid), ...rowsByItem.get(uuid)!.map((row) => row.parent_uuid)].filter((parent): parent is string => typeof parent === 'string');
-  const chainOf = (uuid: string) => [uuid, ...formerParentsOf(uuid), ...rowsByItem.get(uuid)!.flatMap((row) => row.ancestor_uuids)];
+    [earlierParent.get(uuid), ...rowsByItem.get(uuid)!.map((row) => row.parent_uuid)].filter(
+      (parent): parent is string => typeof parent === 'string',
+    );
+  const chainOf = (uuid: string) => [
+    uuid,
+    ...formerParentsOf(uuid),
+    ...rowsByItem.get(uuid)!.flatMap((row) => row.ancestor_uuids),
+  ];
   const candidates = [...new Set(lostOrGone.flatMap(chainOf))];
   const audience = new Set<string>();
   const seen = new Set<string>();
@@ -216,7 +284,9 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
       .select('item_uuid')
       .whereIn('item_uuid', candidates)
       .where((q) =>
-        q.where({ principal_type: 'user', principal_uuid: caller.userUuid }).orWhere({ principal_type: 'workspace', principal_uuid: caller.workspaceUuid }),
+        q
+          .where({ principal_type: 'user', principal_uuid: caller.userUuid })
+          .orWhere({ principal_type: 'workspace', principal_uuid: caller.workspaceUuid }),
       );
     for (const hit of hits) audience.add(hit.item_uuid);
     const visible = await tx('drive_items')
@@ -232,7 +302,10 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
     const index = lastIndex.get(uuid)!;
     const item = itemOf.get(uuid);
     if (item) {
-      entries.push({ index, entry: upsert(item, itemRows.some((row) => row.change_type === 'create') ? 'create' : 'update') });
+      entries.push({
+        index,
+        entry: upsert(item, itemRows.some((row) => row.change_type === 'create') ? 'create' : 'update'),
+      });
       continue;
     }
     const state = stateOf.get(uuid);
@@ -241,14 +314,18 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
     if (!state && !deleteRow) continue; // Gone since; its own delete row speaks for it.
     const chain = chainOf(uuid);
     const couldSee =
-      itemRows.some((row) => row.owner_uuid === caller.userUuid) || chain.some((link) => audience.has(link) || seen.has(link));
+      itemRows.some((row) => row.owner_uuid === caller.userUuid) ||
+      chain.some((link) => audience.has(link) || seen.has(link));
     if (!couldSee) continue;
     // Where it lived as this reader knew it: as recorded with a delete; for an item that moved out of their
     // view, the folder they still see; else its place now.
     const parentUuid = deleteRow
       ? deleteRow.parent_uuid
       : (formerParentsOf(uuid).find((parent) => seen.has(parent)) ?? state!.parent_uuid);
-    entries.push({ index, entry: { type: 'delete', resourceType: itemRows[0]!.resource_type, uuid, parentUuid } });
+    entries.push({
+      index,
+      entry: { type: 'delete', resourceType: itemRows[0]!.resource_type, uuid, parentUuid },
+    });
   }
   return entries.sort((a, b) => a.index - b.index).map(({ entry }) => entry);
 }
@@ -258,16 +335,33 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
  * reader may not hold it yet: when it changes again after `laterThan`, it could be a folder created (or
  * moved, or shared) after the reader's position. Pulled parents appear again at their own changes.
  */
-async function withParentsFirst(tx: Knex.Transaction, caller: Caller, entries: FeedEntry[], laterThan: string): Promise<FeedEntry[]> {
+async function withParentsFirst(
+  tx: Knex.Transaction,
+  caller: Caller,
+  entries: FeedEntry[],
+  laterThan: string,
+): Promise<FeedEntry[]> {
   const present = new Set(entries.filter((entry) => entry.type !== 'delete').map((entry) => entry.uuid));
-  const parentsOf = (list: VisibleItem[]) => [...new Set(list.map((item) => item.parent_uuid).filter((uuid): uuid is string => uuid !== null && !present.has(uuid)))];
+  const parentsOf = (list: VisibleItem[]) => [
+    ...new Set(
+      list
+        .map((item) => item.parent_uuid)
+        .filter((uuid): uuid is string => uuid !== null && !present.has(uuid)),
+    ),
+  ];
   const pulled: UpsertEntry[] = [];
   let missing = parentsOf(entries.flatMap((entry) => ('item' in entry ? [entry.item] : [])));
   while (missing.length) {
-    const later = await tx('drive_changes').distinct('item_uuid').whereIn('item_uuid', missing).where('seq', '>', laterThan);
+    const later = await tx('drive_changes')
+      .distinct('item_uuid')
+      .whereIn('item_uuid', missing)
+      .where('seq', '>', laterThan);
     if (!later.length) break;
     const parents = (await selectVisible(tx, caller)
-      .whereIn('i.uuid', later.map((row) => row.item_uuid))
+      .whereIn(
+        'i.uuid',
+        later.map((row) => row.item_uuid),
+      )
       .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])) as VisibleItem[];
     for (const parent of parents) {
       present.add(parent.uuid);

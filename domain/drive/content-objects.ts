@@ -28,19 +28,30 @@ export interface UploadedPart {
 
 const errorCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 export const isNoSuchUpload = (error: unknown) => errorCode(error) === 'NoSuchUpload';
-const isNotFound = (error: unknown) => ['NoSuchKey', 'NotFound', 'NoSuchUpload'].includes(errorCode(error) ?? '');
+const isNotFound = (error: unknown) =>
+  ['NoSuchKey', 'NotFound', 'NoSuchUpload'].includes(errorCode(error) ?? '');
 const bareEtag = (etag: string) => etag.trim().replace(/^W\//, '').replace(/^"|"$/g, '');
 
 export async function startMultipart(store: ContentStore, key: string): Promise<string> {
-  return store.storage.initiateNewMultipartUpload(store.bucket, key, { 'Content-Type': 'application/octet-stream' });
+  return store.storage.initiateNewMultipartUpload(store.bucket, key, {
+    'Content-Type': 'application/octet-stream',
+  });
 }
 
-export async function presignPartUrls(store: ContentStore, key: string, uploadId: string, partNumbers: number[]) {
+export async function presignPartUrls(
+  store: ContentStore,
+  key: string,
+  uploadId: string,
+  partNumbers: number[],
+) {
   const expiresAt = new Date(Date.now() + PART_URL_TTL_SECONDS * 1000).toISOString();
   return Promise.all(
     partNumbers.map(async (partNumber) => ({
       partNumber,
-      url: await store.storage.presignedUrl('PUT', store.bucket, key, PART_URL_TTL_SECONDS, { partNumber: String(partNumber), uploadId }),
+      url: await store.storage.presignedUrl('PUT', store.bucket, key, PART_URL_TTL_SECONDS, {
+        partNumber: String(partNumber),
+        uploadId,
+      }),
       expiresAt,
     })),
   );
@@ -51,16 +62,32 @@ export async function presignPartUrls(store: ContentStore, key: string, uploadId
  * over plain HTTP that one hashes every byte twice (MD5 and the SHA-256 payload signature) and buffers 64 MiB
  * parts, which halves the simple upload's throughput; a presigned PUT is signed with UNSIGNED-PAYLOAD.
  */
-export async function putWholeObject(store: ContentStore, key: string, body: Readable, size: number): Promise<void> {
+export async function putWholeObject(
+  store: ContentStore,
+  key: string,
+  body: Readable,
+  size: number,
+): Promise<void> {
   const url = new URL(await store.storage.presignedPutObject(store.bucket, key, 3600));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   await new Promise<void>((resolve, reject) => {
-    const req = send(url, { method: 'PUT', headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' } }, (res) => {
-      let answer = '';
-      res.setEncoding('utf8').on('data', (piece: string) => (answer += piece.slice(0, 1000)));
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`storage PUT answered ${res.statusCode}: ${answer.slice(0, 300)}`))));
-      res.on('error', reject);
-    });
+    const req = send(
+      url,
+      {
+        method: 'PUT',
+        headers: { 'content-length': String(size), 'content-type': 'application/octet-stream' },
+      },
+      (res) => {
+        let answer = '';
+        res.setEncoding('utf8').on('data', (piece: string) => (answer += piece.slice(0, 1000)));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve()
+            : reject(new Error(`storage PUT answered ${res.statusCode}: ${answer.slice(0, 300)}`)),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     pipeline(body, req).catch(reject);
   });
@@ -71,8 +98,14 @@ export async function presignDownloadUrl(store: ContentStore, key: string): Prom
 }
 
 /** Every part S3 holds for the upload. minio declares listParts protected; it is the S3 ListParts call. */
-export async function listUploadedParts(store: ContentStore, key: string, uploadId: string): Promise<UploadedPart[]> {
-  const client = store.storage as unknown as { listParts(bucket: string, key: string, uploadId: string): Promise<UploadedPart[]> };
+export async function listUploadedParts(
+  store: ContentStore,
+  key: string,
+  uploadId: string,
+): Promise<UploadedPart[]> {
+  const client = store.storage as unknown as {
+    listParts(bucket: string, key: string, uploadId: string): Promise<UploadedPart[]>;
+  };
   const parts = await client.listParts(store.bucket, key, uploadId);
   return parts.map((part) => ({ part: part.part, etag: bareEtag(part.etag), size: Number(part.size) }));
 }
@@ -81,7 +114,11 @@ export async function listUploadedParts(store: ContentStore, key: string, upload
  * Part numbers that keep an upload from completing: missing from the client's list or from storage, listed
  * twice, out of range, with an etag other than the stored one, or of the wrong ciphertext size.
  */
-export function faultyParts(layout: ChunkLayout, declared: { part_number: number; etag: string }[], stored: UploadedPart[]): number[] {
+export function faultyParts(
+  layout: ChunkLayout,
+  declared: { part_number: number; etag: string }[],
+  stored: UploadedPart[],
+): number[] {
   const faulty = new Set<number>();
   const storedByNumber = new Map(stored.map((part) => [part.part, part]));
   const seen = new Set<number>();
@@ -93,13 +130,21 @@ export function faultyParts(layout: ChunkLayout, declared: { part_number: number
   }
   for (let number = 1; number <= layout.chunkCount; number++) {
     const part = storedByNumber.get(number);
-    if (!seen.has(number) || !part || part.size !== chunkCiphertextSize(layout, number - 1)) faulty.add(number);
+    if (!seen.has(number) || !part || part.size !== chunkCiphertextSize(layout, number - 1))
+      faulty.add(number);
   }
   return [...faulty].sort((a, b) => a - b);
 }
 
-export async function completeMultipart(store: ContentStore, key: string, uploadId: string, parts: UploadedPart[]): Promise<void> {
-  const ordered = [...parts].sort((a, b) => a.part - b.part).map((part) => ({ part: part.part, etag: part.etag }));
+export async function completeMultipart(
+  store: ContentStore,
+  key: string,
+  uploadId: string,
+  parts: UploadedPart[],
+): Promise<void> {
+  const ordered = [...parts]
+    .sort((a, b) => a.part - b.part)
+    .map((part) => ({ part: part.part, etag: part.etag }));
   await store.storage.completeMultipartUpload(store.bucket, key, uploadId, ordered);
 }
 
@@ -116,7 +161,11 @@ export async function objectSize(store: ContentStore, key: string): Promise<numb
  * Removes whatever storage holds for a version: its multipart upload (the known id and any other left by a
  * crashed writer for the same key) and its object. Idempotent: what is gone stays gone.
  */
-export async function discardStoredObject(store: ContentStore, key: string, uploadId: string | null): Promise<void> {
+export async function discardStoredObject(
+  store: ContentStore,
+  key: string,
+  uploadId: string | null,
+): Promise<void> {
   if (uploadId) await abortQuietly(store, key, uploadId);
   for (let round = 0; round < 100; round++) {
     const stray = await store.storage.findUploadId(store.bucket, key);

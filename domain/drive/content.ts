@@ -45,7 +45,14 @@ import {
   type ChunkLayout,
   type MasterKey,
 } from './crypto.js';
-import { contentHashMismatch, invalidField, invalidParts, invalidUploadStatus, missingRequiredFields, nameTaken } from './errors.js';
+import {
+  contentHashMismatch,
+  invalidField,
+  invalidParts,
+  invalidUploadStatus,
+  missingRequiredFields,
+  nameTaken,
+} from './errors.js';
 import { chainEpochs, checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemGuard, ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
@@ -56,7 +63,8 @@ import { layoutOfVersion, poolBytesHeld } from './versions.js';
 /** The simple upload cap: the spec's 100 MB of plaintext, in decimal units as the spec writes them: 100,000,000 bytes. */
 export const SIMPLE_UPLOAD_MAX_BYTES = 100_000_000;
 
-export const simpleUploadTooLarge = () => fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
+export const simpleUploadTooLarge = () =>
+  fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
 
 /** Object storage and the database: all the lifecycle activities need. */
 export type StoredContent = ContentStore & { db: Knex };
@@ -80,7 +88,8 @@ const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*
 /** A MIME type such as `image/png` (parameters allowed), at most 255 characters. */
 export function checkContentType(value: string): string {
   if (value.trim() === '') throw missingRequiredFields(['content_type']);
-  if (value.length > 255 || !MIME_TYPE.test(value)) throw invalidField('content_type', 'content_type is a MIME type such as image/png.');
+  if (value.length > 255 || !MIME_TYPE.test(value))
+    throw invalidField('content_type', 'content_type is a MIME type such as image/png.');
   return value;
 }
 
@@ -111,7 +120,8 @@ export interface NewFileInput {
 async function checkNewFile(knex: Knex, caller: Caller, input: NewFileInput): Promise<NewFileInput> {
   const name = checkName(input.name);
   const { parentUuid } = await resolveDestination(knex, caller, input.folderUuid);
-  if (await isNameTaken(knex, parentUuid ? { folderUuid: parentUuid } : { rootOf: caller }, name)) throw nameTaken();
+  if (await isNameTaken(knex, parentUuid ? { folderUuid: parentUuid } : { rootOf: caller }, name))
+    throw nameTaken();
   await checkStorageRoom(knex, caller.workspaceUuid, input.sizeBytes);
   return { ...input, name };
 }
@@ -119,7 +129,13 @@ async function checkNewFile(knex: Knex, caller: Caller, input: NewFileInput): Pr
 /** A new file's first version: its uuid is the file's, with a fresh data key. */
 function stageNewFile(caller: Caller, sizeBytes: number): Omit<StagedContent, 'uploadId'> {
   const fileUuid = randomUUID();
-  return { fileUuid, versionUuid: fileUuid, storageKey: storageKey(caller.workspaceUuid, fileUuid, fileUuid), layout: chunkLayout(sizeBytes), dataKey: generateDataKey() };
+  return {
+    fileUuid,
+    versionUuid: fileUuid,
+    storageKey: storageKey(caller.workspaceUuid, fileUuid, fileUuid),
+    layout: chunkLayout(sizeBytes),
+    dataKey: generateDataKey(),
+  };
 }
 
 /**
@@ -154,7 +170,15 @@ async function insertNewFile(
       epoch_base: await chainEpochs(tx, parentUuid),
     })
     .returning('*')) as ItemRow[];
-  await insertVersion(tx, masterKey, caller, staged, file.contentType, status === 'completed' ? 'live' : 'staged', contentHash);
+  await insertVersion(
+    tx,
+    masterKey,
+    caller,
+    staged,
+    file.contentType,
+    status === 'completed' ? 'live' : 'staged',
+    contentHash,
+  );
   await reserveStorage(tx, caller.workspaceUuid, file.sizeBytes);
   if (status === 'completed') await appendChange(tx, 'create', item!);
 }
@@ -189,8 +213,16 @@ async function insertVersion(
  * After a refusal or a failure past the lifecycle's start: storage discarded (what the workflow would do at
  * expiry), then the lifecycle woken so it finds nothing and ends now.
  */
-async function giveUp(deps: ContentDeps, wake: (unit: UnitOfWork) => void, key: string, uploadId: string | null, ids: object): Promise<void> {
-  await discardStoredObject(deps, key, uploadId).catch((error) => deps.log.warn({ err: error, ...ids }, 'cleanup after a refused upload failed'));
+async function giveUp(
+  deps: ContentDeps,
+  wake: (unit: UnitOfWork) => void,
+  key: string,
+  uploadId: string | null,
+  ids: object,
+): Promise<void> {
+  await discardStoredObject(deps, key, uploadId).catch((error) =>
+    deps.log.warn({ err: error, ...ids }, 'cleanup after a refused upload failed'),
+  );
   await deps.runInTransaction(async (unit) => wake(unit));
 }
 
@@ -199,17 +231,32 @@ async function giveUp(deps: ContentDeps, wake: (unit: UnitOfWork) => void, key: 
  * its first version (uuid = file uuid) with a fresh wrapped key and an S3 multipart upload the client fills,
  * and the bytes reserved in the workspace pool.
  */
-export async function beginUpload(deps: ContentDeps, caller: Caller, input: NewFileInput): Promise<StagedContent> {
+export async function beginUpload(
+  deps: ContentDeps,
+  caller: Caller,
+  input: NewFileInput,
+): Promise<StagedContent> {
   const contentType = checkContentType(input.contentType);
   const file = await checkNewFile(deps.db, caller, { ...input, contentType });
   const staged = stageNewFile(caller, file.sizeBytes);
-  await deps.lifecycles.startUploadLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: staged.fileUuid });
+  await deps.lifecycles.startUploadLifecycle({
+    workspaceUuid: caller.workspaceUuid,
+    fileUuid: staged.fileUuid,
+  });
   let uploadId: string | null = null;
   try {
     uploadId = await startMultipart(deps, staged.storageKey);
-    await deps.runInTransaction(({ tx }) => insertNewFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }, 'uploading'));
+    await deps.runInTransaction(({ tx }) =>
+      insertNewFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }, 'uploading'),
+    );
   } catch (error) {
-    await giveUp(deps, (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid), staged.storageKey, uploadId, { file_uuid: staged.fileUuid });
+    await giveUp(
+      deps,
+      (unit) => unit.workflows.wakeUploadLifecycle(staged.fileUuid),
+      staged.storageKey,
+      uploadId,
+      { file_uuid: staged.fileUuid },
+    );
     throw error;
   }
   return { ...staged, uploadId };
@@ -227,7 +274,12 @@ export async function uploadWholeFile(
 ): Promise<VisibleItem> {
   const contentType = checkContentType(input.contentType);
   if (input.data.length > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
-  const file = await checkNewFile(deps.db, caller, { name: input.name, contentType, sizeBytes: input.data.length, folderUuid: input.folderUuid });
+  const file = await checkNewFile(deps.db, caller, {
+    name: input.name,
+    contentType,
+    sizeBytes: input.data.length,
+    folderUuid: input.folderUuid,
+  });
   const staged = { ...stageNewFile(caller, file.sizeBytes), uploadId: null };
   await recordStagedUpload(deps.db, {
     storageKey: staged.storageKey,
@@ -243,7 +295,8 @@ export async function uploadWholeFile(
     const contentHash = hasher.digest();
     return await deps.runInTransaction(async (unit) => {
       // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
-      if (!(await claimStagedUpload(unit.tx, staged.storageKey))) throw new Error('the staged upload was swept before its commit');
+      if (!(await claimStagedUpload(unit.tx, staged.storageKey)))
+        throw new Error('the staged upload was swept before its commit');
       await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed', contentHash);
       const created = await findVisibleItem(unit.tx, caller, staged.fileUuid);
       await requestThumbnail(unit, created);
@@ -251,14 +304,21 @@ export async function uploadWholeFile(
     });
   } catch (error) {
     await dropStagedUpload(deps, staged.storageKey).catch((cleanup) =>
-      deps.log.warn({ err: cleanup, file_uuid: staged.fileUuid }, 'cleanup after a refused upload failed; the staged-upload sweep will finish it'),
+      deps.log.warn(
+        { err: cleanup, file_uuid: staged.fileUuid },
+        'cleanup after a refused upload failed; the staged-upload sweep will finish it',
+      ),
     );
     throw error;
   }
 }
 
 /** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */
-function* hashingWhileEncrypting(staged: Omit<StagedContent, 'uploadId'>, plaintext: Buffer, hasher: ContentHasher): Generator<Buffer> {
+function* hashingWhileEncrypting(
+  staged: Omit<StagedContent, 'uploadId'>,
+  plaintext: Buffer,
+  hasher: ContentHasher,
+): Generator<Buffer> {
   let index = 0;
   for (const frame of encryptChunks(staged.dataKey, staged.versionUuid, staged.layout, plaintext)) {
     const start = index * staged.layout.chunkSizeBytes;
@@ -268,9 +328,19 @@ function* hashingWhileEncrypting(staged: Omit<StagedContent, 'uploadId'>, plaint
 }
 
 /** The caller's own file row; uploads in flight belong to the person who started them. */
-async function ownUpload(knex: Knex, caller: Caller, fileUuid: string, options: { forUpdate: boolean }): Promise<ItemRow | undefined> {
+async function ownUpload(
+  knex: Knex,
+  caller: Caller,
+  fileUuid: string,
+  options: { forUpdate: boolean },
+): Promise<ItemRow | undefined> {
   if (!isUuid(fileUuid)) return undefined;
-  const query = knex('drive_items').where({ uuid: fileUuid, workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'file' });
+  const query = knex('drive_items').where({
+    uuid: fileUuid,
+    workspace_uuid: caller.workspaceUuid,
+    owner_uuid: caller.userUuid,
+    kind: 'file',
+  });
   if (options.forUpdate) query.forUpdate();
   return query.first();
 }
@@ -293,7 +363,11 @@ export interface PartUrl {
 }
 
 /** Presigned PUT URLs of the requested parts of a staged version; a number outside 1..chunk_count is 422 invalid_parts. */
-async function presignParts(store: ContentStore, version: VersionRow, partNumbers: number[]): Promise<PartUrl[]> {
+async function presignParts(
+  store: ContentStore,
+  version: VersionRow,
+  partNumbers: number[],
+): Promise<PartUrl[]> {
   const { chunkCount } = layoutOfVersion(version);
   const wanted = [...new Set(partNumbers)].sort((a, b) => a - b);
   const outside = wanted.filter((number) => number < 1 || number > chunkCount);
@@ -302,7 +376,11 @@ async function presignParts(store: ContentStore, version: VersionRow, partNumber
 }
 
 /** The caller's chunked upload in flight and its staged version: 404 if unknown, 422 invalid_upload_status if completed. */
-export async function stagedChunkedUpload(knex: Knex, caller: Caller, fileUuid: string): Promise<VersionRow & { storage_upload_id: string }> {
+export async function stagedChunkedUpload(
+  knex: Knex,
+  caller: Caller,
+  fileUuid: string,
+): Promise<VersionRow & { storage_upload_id: string }> {
   const item = await ownUpload(knex, caller, fileUuid, { forUpdate: false });
   if (!item) throw notFound();
   if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is already completed.');
@@ -312,7 +390,12 @@ export async function stagedChunkedUpload(knex: Knex, caller: Caller, fileUuid: 
 }
 
 /** Part URLs of the caller's upload in flight: 404 if unknown, 422 invalid_upload_status if completed. */
-export async function presignUploadParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
+export async function presignUploadParts(
+  deps: StoredContent,
+  caller: Caller,
+  fileUuid: string,
+  partNumbers: number[],
+): Promise<PartUrl[]> {
   return presignParts(deps, await stagedChunkedUpload(deps.db, caller, fileUuid), partNumbers);
 }
 
@@ -322,7 +405,13 @@ export async function presignUploadParts(deps: StoredContent, caller: Caller, fi
  * announced with a create change. Completing a completed upload again answers the same (a retry after a lost
  * response), unless it names another hash than the one recorded.
  */
-export async function completeUpload(deps: ReadableContent, unit: UnitOfWork, caller: Caller, fileUuid: string, completion: Completion): Promise<VisibleItem> {
+export async function completeUpload(
+  deps: ReadableContent,
+  unit: UnitOfWork,
+  caller: Caller,
+  fileUuid: string,
+  completion: Completion,
+): Promise<VisibleItem> {
   const { tx } = unit;
   const item = await ownUpload(tx, caller, fileUuid, { forUpdate: true });
   if (!item) throw notFound();
@@ -331,10 +420,17 @@ export async function completeUpload(deps: ReadableContent, unit: UnitOfWork, ca
     if (!version?.storage_upload_id) throw notFound();
     await completeStoredParts(deps, version, completion.parts);
     const contentHash = await verifiedContentHash(deps, version, completion.contentHash);
-    await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live', content_hash: contentHash });
+    await tx('drive_file_versions')
+      .where({ uuid: version.uuid, status: 'staged' })
+      .update({ status: 'live', content_hash: contentHash });
     const [completed] = (await tx('drive_items')
       .where({ uuid: item.uuid, upload_status: 'uploading' })
-      .update({ upload_status: 'completed', live_version_uuid: version.uuid, content_hash: contentHash, updated_at: tx.fn.now() })
+      .update({
+        upload_status: 'completed',
+        live_version_uuid: version.uuid,
+        content_hash: contentHash,
+        updated_at: tx.fn.now(),
+      })
       .returning('*')) as ItemRow[];
     await appendChange(tx, 'create', completed!);
     await markPublicLinkReady(tx, item.uuid);
@@ -342,7 +438,9 @@ export async function completeUpload(deps: ReadableContent, unit: UnitOfWork, ca
     await requestThumbnail(unit, completed!);
   } else if (completion.contentHash !== undefined) {
     // The upload's own version (its uuid is the file's) keeps the hash it was completed with, until it is purged.
-    const first: Pick<VersionRow, 'content_hash'> | undefined = await tx('drive_file_versions').where({ uuid: item.uuid }).first('content_hash');
+    const first: Pick<VersionRow, 'content_hash'> | undefined = await tx('drive_file_versions')
+      .where({ uuid: item.uuid })
+      .first('content_hash');
     if (first?.content_hash && first.content_hash !== completion.contentHash) throw contentHashMismatch();
   }
   return findVisibleItem(tx, caller, item.uuid, { kind: 'file' });
@@ -358,7 +456,11 @@ export type ReadableContent = ContentStore & { masterKey: MasterKey };
  * Storage keeps the assembled object: a later complete reads it again (completeStoredParts finds the object), and
  * abort or expiry discards it. Without a hash nothing is read: the complete stays as cheap as the spec's.
  */
-async function verifiedContentHash(deps: ReadableContent, version: VersionRow, declared: string | undefined): Promise<string | null> {
+async function verifiedContentHash(
+  deps: ReadableContent,
+  version: VersionRow,
+  declared: string | undefined,
+): Promise<string | null> {
   if (declared === undefined) return null;
   const layout = layoutOfVersion(version);
   const dataKey = unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key);
@@ -390,7 +492,11 @@ export interface Completion {
 }
 
 /** Checks the client's part list against what storage holds, then completes the multipart upload. */
-async function completeStoredParts(store: ContentStore, version: VersionRow, declared: DeclaredPart[]): Promise<void> {
+async function completeStoredParts(
+  store: ContentStore,
+  version: VersionRow,
+  declared: DeclaredPart[],
+): Promise<void> {
   const layout = layoutOfVersion(version);
   const uploadId = version.storage_upload_id!;
   let stored;
@@ -404,14 +510,25 @@ async function completeStoredParts(store: ContentStore, version: VersionRow, dec
   }
   const faulty = faultyParts(layout, declared, stored);
   if (faulty.length) throw invalidParts(faulty);
-  await completeMultipart(store, version.storage_key, uploadId, stored.filter((part) => part.part <= layout.chunkCount));
+  await completeMultipart(
+    store,
+    version.storage_key,
+    uploadId,
+    stored.filter((part) => part.part <= layout.chunkCount),
+  );
 }
 
 /** Aborts the caller's upload in flight: staged parts discarded, the name and the reserved bytes freed. */
-export async function abortUpload(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string): Promise<void> {
+export async function abortUpload(
+  store: ContentStore,
+  unit: UnitOfWork,
+  caller: Caller,
+  fileUuid: string,
+): Promise<void> {
   const item = await ownUpload(unit.tx, caller, fileUuid, { forUpdate: true });
   if (!item) throw notFound();
-  if (item.upload_status !== 'uploading') throw invalidUploadStatus('The upload is completed; delete the file instead.');
+  if (item.upload_status !== 'uploading')
+    throw invalidUploadStatus('The upload is completed; delete the file instead.');
   await discardUploadingFile(store, unit.tx, item);
   unit.workflows.wakeUploadLifecycle(item.uuid);
 }
@@ -419,7 +536,8 @@ export async function abortUpload(store: ContentStore, unit: UnitOfWork, caller:
 /** Storage first (idempotent), then the rows and the pool in the caller's transaction. */
 async function discardUploadingFile(store: ContentStore, tx: Knex.Transaction, item: ItemRow): Promise<void> {
   const versions: VersionRow[] = await tx('drive_file_versions').where({ file_uuid: item.uuid });
-  for (const version of versions) await discardStoredObject(store, version.storage_key, version.storage_upload_id);
+  for (const version of versions)
+    await discardStoredObject(store, version.storage_key, version.storage_upload_id);
   const deleted = await tx('drive_items').where({ uuid: item.uuid, upload_status: 'uploading' }).delete();
   if (deleted) await releaseStorage(tx, item.workspace_uuid, poolBytesHeld(versions));
 }
@@ -431,9 +549,16 @@ export type UploadState = 'uploading' | 'completed' | 'aborted' | 'expired';
  * upload may have left a multipart upload behind (a crash between the lifecycle's start and the initiate's commit),
  * so storage is swept.
  */
-export async function settleUpload(deps: StoredContent, ids: { workspaceUuid: string; fileUuid: string }, expired: boolean): Promise<UploadState> {
+export async function settleUpload(
+  deps: StoredContent,
+  ids: { workspaceUuid: string; fileUuid: string },
+  expired: boolean,
+): Promise<UploadState> {
   return deps.db.transaction(async (tx) => {
-    const item: ItemRow | undefined = await tx('drive_items').where({ uuid: ids.fileUuid }).forUpdate().first();
+    const item: ItemRow | undefined = await tx('drive_items')
+      .where({ uuid: ids.fileUuid })
+      .forUpdate()
+      .first();
     if (!item) {
       await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.fileUuid), null);
       return 'aborted';
@@ -448,10 +573,23 @@ export async function settleUpload(deps: StoredContent, ids: { workspaceUuid: st
 // --- Replacement -----------------------------------------------------------------------------------------
 
 /** A live, completed file the caller may edit, with no replacement in flight; 422 invalid_upload_status otherwise. */
-async function replaceableFile(knex: Knex, caller: Caller, fileUuid: string, forUpdate = false, guard?: ItemGuard): Promise<VisibleItem> {
-  const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', includeUploading: true, forUpdate, guard });
+async function replaceableFile(
+  knex: Knex,
+  caller: Caller,
+  fileUuid: string,
+  forUpdate = false,
+  guard?: ItemGuard,
+): Promise<VisibleItem> {
+  const item = await findVisibleItem(knex, caller, fileUuid, {
+    kind: 'file',
+    needs: 'editor',
+    includeUploading: true,
+    forUpdate,
+    guard,
+  });
   if (item.upload_status !== 'completed') throw invalidUploadStatus('The file is still uploading.');
-  if (await stagedVersionOf(knex, item.uuid)) throw invalidUploadStatus('A replacement is already in flight for this file.');
+  if (await stagedVersionOf(knex, item.uuid))
+    throw invalidUploadStatus('A replacement is already in flight for this file.');
   return item;
 }
 
@@ -472,25 +610,49 @@ export async function beginReplace(
   await checkStorageRoom(deps.db, caller.workspaceUuid, input.sizeBytes);
   const versionUuid = randomUUID();
   const key = storageKey(caller.workspaceUuid, item.uuid, versionUuid);
-  const staged = { fileUuid: item.uuid, versionUuid, storageKey: key, layout: chunkLayout(input.sizeBytes), dataKey: generateDataKey() };
-  await deps.lifecycles.startReplaceLifecycle({ workspaceUuid: caller.workspaceUuid, fileUuid: item.uuid, versionUuid });
+  const staged = {
+    fileUuid: item.uuid,
+    versionUuid,
+    storageKey: key,
+    layout: chunkLayout(input.sizeBytes),
+    dataKey: generateDataKey(),
+  };
+  await deps.lifecycles.startReplaceLifecycle({
+    workspaceUuid: caller.workspaceUuid,
+    fileUuid: item.uuid,
+    versionUuid,
+  });
   let uploadId: string | null = null;
   try {
     uploadId = await startMultipart(deps, key);
     await deps.runInTransaction(async ({ tx }) => {
       const locked = await replaceableFile(tx, caller, item.uuid, true, input.guard);
-      await insertVersion(tx, deps.masterKey, caller, { ...staged, uploadId }, contentType ?? locked.content_type ?? 'application/octet-stream', 'staged');
+      await insertVersion(
+        tx,
+        deps.masterKey,
+        caller,
+        { ...staged, uploadId },
+        contentType ?? locked.content_type ?? 'application/octet-stream',
+        'staged',
+      );
       await reserveStorage(tx, caller.workspaceUuid, input.sizeBytes);
     });
   } catch (error) {
-    await giveUp(deps, (unit) => unit.workflows.wakeReplaceLifecycle(versionUuid), key, uploadId, { version_uuid: versionUuid });
+    await giveUp(deps, (unit) => unit.workflows.wakeReplaceLifecycle(versionUuid), key, uploadId, {
+      version_uuid: versionUuid,
+    });
     throw error;
   }
   return { ...staged, uploadId };
 }
 
 /** The caller's replacement in flight on a file they may still edit; 404 when there is none. */
-async function ownReplacement(knex: Knex, caller: Caller, fileUuid: string, forUpdate: boolean): Promise<{ item: VisibleItem; version: VersionRow }> {
+async function ownReplacement(
+  knex: Knex,
+  caller: Caller,
+  fileUuid: string,
+  forUpdate: boolean,
+): Promise<{ item: VisibleItem; version: VersionRow }> {
   const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file', needs: 'editor', forUpdate });
   const version = await stagedVersionOf(knex, item.uuid, { createdBy: caller.userUuid, forUpdate });
   if (!version?.storage_upload_id) throw notFound('No replacement of yours is in flight for this file.');
@@ -498,7 +660,12 @@ async function ownReplacement(knex: Knex, caller: Caller, fileUuid: string, forU
 }
 
 /** Part URLs of the caller's replacement in flight. */
-export async function presignReplacementParts(deps: StoredContent, caller: Caller, fileUuid: string, partNumbers: number[]): Promise<PartUrl[]> {
+export async function presignReplacementParts(
+  deps: StoredContent,
+  caller: Caller,
+  fileUuid: string,
+  partNumbers: number[],
+): Promise<PartUrl[]> {
   const { version } = await ownReplacement(deps.db, caller, fileUuid, false);
   return presignParts(deps, version, partNumbers);
 }
@@ -508,7 +675,13 @@ export async function presignReplacementParts(deps: StoredContent, caller: Calle
  * period), the new one live, ctag and version +1, size, type and content hash updated, and an update change.
  * A content hash the client sends is verified first (verifiedContentHash); without one the new version has none.
  */
-export async function completeReplace(deps: ReadableContent, unit: UnitOfWork, caller: Caller, fileUuid: string, completion: Completion): Promise<VisibleItem> {
+export async function completeReplace(
+  deps: ReadableContent,
+  unit: UnitOfWork,
+  caller: Caller,
+  fileUuid: string,
+  completion: Completion,
+): Promise<VisibleItem> {
   const { tx } = unit;
   const { item, version } = await ownReplacement(tx, caller, fileUuid, true);
   await completeStoredParts(deps, version, completion.parts);
@@ -516,7 +689,9 @@ export async function completeReplace(deps: ReadableContent, unit: UnitOfWork, c
   await tx('drive_file_versions')
     .where({ file_uuid: item.uuid, status: 'live' })
     .update({ status: 'retired', retired_at: tx.fn.now(), superseded_by: version.uuid });
-  await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'live', content_hash: contentHash });
+  await tx('drive_file_versions')
+    .where({ uuid: version.uuid, status: 'staged' })
+    .update({ status: 'live', content_hash: contentHash });
   const [updated] = (await tx('drive_items')
     .where({ uuid: item.uuid })
     .update({
@@ -538,20 +713,32 @@ export async function completeReplace(deps: ReadableContent, unit: UnitOfWork, c
 }
 
 /** Discards the caller's replacement in flight; the file keeps its current content. */
-export async function abortReplace(store: ContentStore, unit: UnitOfWork, caller: Caller, fileUuid: string): Promise<VisibleItem> {
+export async function abortReplace(
+  store: ContentStore,
+  unit: UnitOfWork,
+  caller: Caller,
+  fileUuid: string,
+): Promise<VisibleItem> {
   const { item, version } = await ownReplacement(unit.tx, caller, fileUuid, true);
   await discardStagedVersion(store, unit.tx, version);
   unit.workflows.wakeReplaceLifecycle(version.uuid);
   return findVisibleItem(unit.tx, caller, item.uuid, { kind: 'file' });
 }
 
-async function discardStagedVersion(store: ContentStore, tx: Knex.Transaction, version: VersionRow): Promise<void> {
+async function discardStagedVersion(
+  store: ContentStore,
+  tx: Knex.Transaction,
+  version: VersionRow,
+): Promise<void> {
   await discardStoredObject(store, version.storage_key, version.storage_upload_id);
-  const aborted = await tx('drive_file_versions').where({ uuid: version.uuid, status: 'staged' }).update({ status: 'aborted' });
+  const aborted = await tx('drive_file_versions')
+    .where({ uuid: version.uuid, status: 'staged' })
+    .update({ status: 'aborted' });
   if (aborted) await releaseStorage(tx, version.workspace_uuid, Number(version.plaintext_size_bytes));
 }
 
-export type ReplaceState = { state: 'staged' | 'aborted' | 'expired' } | { state: 'completed'; retiredAt: string | null };
+export type ReplaceState =
+  { state: 'staged' | 'aborted' | 'expired' } | { state: 'completed'; retiredAt: string | null };
 
 /** The lifecycle's look at a replacement: still staged (and expired → aborted now), aborted, or completed. */
 export async function settleReplace(
@@ -560,7 +747,10 @@ export async function settleReplace(
   expired: boolean,
 ): Promise<ReplaceState> {
   return deps.db.transaction(async (tx) => {
-    const version: VersionRow | undefined = await tx('drive_file_versions').where({ uuid: ids.versionUuid }).forUpdate().first();
+    const version: VersionRow | undefined = await tx('drive_file_versions')
+      .where({ uuid: ids.versionUuid })
+      .forUpdate()
+      .first();
     if (!version) {
       await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.versionUuid), null);
       return { state: 'aborted' };
@@ -571,7 +761,10 @@ export async function settleReplace(
       await discardStagedVersion(deps, tx, version);
       return { state: 'expired' };
     }
-    const retired = await tx('drive_file_versions').where({ superseded_by: version.uuid }).max('retired_at as at').first();
+    const retired = await tx('drive_file_versions')
+      .where({ superseded_by: version.uuid })
+      .max('retired_at as at')
+      .first();
     const at = retired?.at as Date | string | null | undefined;
     return { state: 'completed', retiredAt: at ? new Date(at).toISOString() : null };
   });
@@ -579,13 +772,17 @@ export async function settleReplace(
 
 /** Purges the versions a replacement retired: object first, then the row and its pool bytes. Idempotent. */
 export async function purgeSupersededVersions(deps: StoredContent, versionUuid: string): Promise<number> {
-  const retired: VersionRow[] = await deps.db('drive_file_versions').where({ superseded_by: versionUuid, status: 'retired' });
+  const retired: VersionRow[] = await deps
+    .db('drive_file_versions')
+    .where({ superseded_by: versionUuid, status: 'retired' });
   let purged = 0;
   for (const version of retired) {
     await discardVersionThumbnails(deps, version.uuid);
     await discardStoredObject(deps, version.storage_key, null);
     await deps.db.transaction(async (tx) => {
-      const deleted = await tx('drive_file_versions').where({ uuid: version.uuid, status: 'retired' }).delete();
+      const deleted = await tx('drive_file_versions')
+        .where({ uuid: version.uuid, status: 'retired' })
+        .delete();
       if (!deleted) return;
       await releaseStorage(tx, version.workspace_uuid, Number(version.plaintext_size_bytes));
       purged++;
@@ -604,17 +801,29 @@ interface LiveContent<I extends ItemRow> {
 }
 
 /** The live version of a completed file the caller can see, with its unwrapped key. */
-async function openLiveContent(deps: StoredContent & { masterKey: Buffer }, caller: Caller, fileUuid: string): Promise<LiveContent<VisibleItem>> {
+async function openLiveContent(
+  deps: StoredContent & { masterKey: Buffer },
+  caller: Caller,
+  fileUuid: string,
+): Promise<LiveContent<VisibleItem>> {
   return liveContentOf(deps, await findVisibleItem(deps.db, caller, fileUuid, { kind: 'file' }));
 }
 
 /** The live version of a completed file, found by whoever may read it, with its unwrapped key. */
-async function liveContentOf<I extends ItemRow>(deps: StoredContent & { masterKey: Buffer }, item: I): Promise<LiveContent<I>> {
+async function liveContentOf<I extends ItemRow>(
+  deps: StoredContent & { masterKey: Buffer },
+  item: I,
+): Promise<LiveContent<I>> {
   const version: VersionRow | undefined = item.live_version_uuid
     ? await deps.db('drive_file_versions').where({ uuid: item.live_version_uuid }).first()
     : undefined;
   if (!version) throw new Error(`file ${item.uuid} has no live version row`);
-  return { item, version, layout: layoutOfVersion(version), dataKey: unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key) };
+  return {
+    item,
+    version,
+    layout: layoutOfVersion(version),
+    dataKey: unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key),
+  };
 }
 
 /** A simple download: the file and its plaintext, chunk by chunk, each authenticated before it is yielded. */
@@ -643,5 +852,10 @@ export async function openChunkedDownload(
   fileUuid: string,
 ): Promise<{ versionUuid: string; layout: ChunkLayout; dataKey: Buffer; downloadUrl: string }> {
   const { version, layout, dataKey } = await openLiveContent(deps, caller, fileUuid);
-  return { versionUuid: version.uuid, layout, dataKey, downloadUrl: await presignDownloadUrl(deps, version.storage_key) };
+  return {
+    versionUuid: version.uuid,
+    layout,
+    dataKey,
+    downloadUrl: await presignDownloadUrl(deps, version.storage_key),
+  };
 }

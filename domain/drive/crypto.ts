@@ -69,7 +69,12 @@ export function chunkLayout(size: number, rules: LayoutRules = {}): ChunkLayout 
   let chunkSizeBytes = base;
   if (Math.ceil(size / base) > maxCount) chunkSizeBytes = Math.ceil(size / (maxCount * unit)) * unit;
   const chunkCount = Math.max(1, Math.ceil(size / chunkSizeBytes));
-  return { plaintextSizeBytes: size, chunkSizeBytes, chunkCount, ciphertextSizeBytes: size + chunkCount * CHUNK_OVERHEAD_BYTES };
+  return {
+    plaintextSizeBytes: size,
+    chunkSizeBytes,
+    chunkCount,
+    ciphertextSizeBytes: size + chunkCount * CHUNK_OVERHEAD_BYTES,
+  };
 }
 
 export function chunkPlaintextSize(layout: ChunkLayout, index: number): number {
@@ -89,7 +94,13 @@ export function chunkAad(versionUuid: string, index: number, count: number): Buf
 }
 
 /** One at-rest chunk: 12-byte random nonce || AES-256-GCM ciphertext || 16-byte tag. */
-export function encryptChunk(key: Buffer, versionUuid: string, index: number, count: number, plaintext: Buffer): Buffer {
+export function encryptChunk(
+  key: Buffer,
+  versionUuid: string,
+  index: number,
+  count: number,
+  plaintext: Buffer,
+): Buffer {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(chunkAad(versionUuid, index, count));
@@ -105,7 +116,12 @@ export function thumbnailAad(versionUuid: string, variant: string): Buffer {
   return Buffer.from(`${THUMBNAIL_AAD_PREFIX}:${versionUuid.toLowerCase()}:${variant}`, 'utf8');
 }
 
-export function encryptThumbnail(key: Buffer, versionUuid: string, variant: string, plaintext: Buffer): Buffer {
+export function encryptThumbnail(
+  key: Buffer,
+  versionUuid: string,
+  variant: string,
+  plaintext: Buffer,
+): Buffer {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(thumbnailAad(versionUuid, variant));
@@ -118,26 +134,42 @@ export function decryptThumbnail(key: Buffer, versionUuid: string, variant: stri
 }
 
 function openFrame(key: Buffer, aad: Buffer, frame: Buffer, what: string): Buffer {
-  if (frame.length < CHUNK_OVERHEAD_BYTES) throw new ContentIntegrityError(`${what} is shorter than its nonce and tag`);
-  const decipher = createDecipheriv('aes-256-gcm', key, frame.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+  if (frame.length < CHUNK_OVERHEAD_BYTES)
+    throw new ContentIntegrityError(`${what} is shorter than its nonce and tag`);
+  const decipher = createDecipheriv('aes-256-gcm', key, frame.subarray(0, NONCE_BYTES), {
+    authTagLength: TAG_BYTES,
+  });
   decipher.setAAD(aad);
   decipher.setAuthTag(frame.subarray(frame.length - TAG_BYTES));
   try {
-    return Buffer.concat([decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)), decipher.final()]);
+    return Buffer.concat([
+      decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
   } catch {
     throw new ContentIntegrityError(`${what} failed authentication`);
   }
 }
 
-export function decryptChunk(key: Buffer, versionUuid: string, index: number, count: number, frame: Buffer): Buffer {
-  if (frame.length < CHUNK_OVERHEAD_BYTES) throw new ContentIntegrityError(`chunk ${index} is shorter than its nonce and tag`);
+export function decryptChunk(
+  key: Buffer,
+  versionUuid: string,
+  index: number,
+  count: number,
+  frame: Buffer,
+): Buffer {
+  if (frame.length < CHUNK_OVERHEAD_BYTES)
+    throw new ContentIntegrityError(`chunk ${index} is shorter than its nonce and tag`);
   const nonce = frame.subarray(0, NONCE_BYTES);
   const tag = frame.subarray(frame.length - TAG_BYTES);
   const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   decipher.setAAD(chunkAad(versionUuid, index, count));
   decipher.setAuthTag(tag);
   try {
-    return Buffer.concat([decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)), decipher.final()]);
+    return Buffer.concat([
+      decipher.update(frame.subarray(NONCE_BYTES, frame.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
   } catch {
     throw new ContentIntegrityError(`chunk ${index} of ${count} failed authentication`);
   }
@@ -168,14 +200,18 @@ export function unwrapDataKey(masterKey: MasterKey, versionUuid: string, wrapped
   const id = wrappedKeyId(wrapped);
   if (id === undefined) throw new ContentIntegrityError('unknown wrapped key format');
   const key = id === keyIdOf(masterKey) ? masterKey : masterKey.previousKeys?.get(id);
-  if (!key) throw new ContentIntegrityError(`the wrapped key is under master key id ${id}, which is not configured`);
+  if (!key)
+    throw new ContentIntegrityError(`the wrapped key is under master key id ${id}, which is not configured`);
   const start = wrapped.length - WRAPPED_V1_BYTES + 1;
   const nonce = wrapped.subarray(start, start + NONCE_BYTES);
   const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(`${KEY_AAD_PREFIX}:${versionUuid.toLowerCase()}`, 'utf8'));
   decipher.setAuthTag(wrapped.subarray(wrapped.length - TAG_BYTES));
   try {
-    return Buffer.concat([decipher.update(wrapped.subarray(start + NONCE_BYTES, wrapped.length - TAG_BYTES)), decipher.final()]);
+    return Buffer.concat([
+      decipher.update(wrapped.subarray(start + NONCE_BYTES, wrapped.length - TAG_BYTES)),
+      decipher.final(),
+    ]);
   } catch {
     throw new ContentIntegrityError('the wrapped key does not open with this master key and version');
   }
@@ -201,25 +237,50 @@ export interface SealedSecret {
   sealed: Buffer;
 }
 
-const secretAad = (purpose: string, rowUuid: string) => Buffer.from(`${SECRET_AAD_PREFIX}:${purpose}:${rowUuid.toLowerCase()}`, 'utf8');
+const secretAad = (purpose: string, rowUuid: string) =>
+  Buffer.from(`${SECRET_AAD_PREFIX}:${purpose}:${rowUuid.toLowerCase()}`, 'utf8');
 
-export function sealSecret(masterKey: MasterKey, purpose: string, rowUuid: string, plaintext: Buffer): SealedSecret {
+export function sealSecret(
+  masterKey: MasterKey,
+  purpose: string,
+  rowUuid: string,
+  plaintext: Buffer,
+): SealedSecret {
   const key = generateDataKey();
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(secretAad(purpose, rowUuid));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return { keyWrapped: wrapDataKey(masterKey, rowUuid, key), sealed: Buffer.concat([nonce, body, cipher.getAuthTag()]) };
+  return {
+    keyWrapped: wrapDataKey(masterKey, rowUuid, key),
+    sealed: Buffer.concat([nonce, body, cipher.getAuthTag()]),
+  };
 }
 
 /** The plaintext of a sealed secret; ContentIntegrityError when no configured master key opens it or it was moved. */
-export function openSecret(masterKey: MasterKey, purpose: string, rowUuid: string, secret: SealedSecret): Buffer {
-  return openFrame(unwrapDataKey(masterKey, rowUuid, secret.keyWrapped), secretAad(purpose, rowUuid), secret.sealed, `the sealed ${purpose}`);
+export function openSecret(
+  masterKey: MasterKey,
+  purpose: string,
+  rowUuid: string,
+  secret: SealedSecret,
+): Buffer {
+  return openFrame(
+    unwrapDataKey(masterKey, rowUuid, secret.keyWrapped),
+    secretAad(purpose, rowUuid),
+    secret.sealed,
+    `the sealed ${purpose}`,
+  );
 }
 
 /** Encrypts a whole plaintext chunk by chunk, yielding each at-rest chunk in order. */
-export function* encryptChunks(key: Buffer, versionUuid: string, layout: ChunkLayout, plaintext: Buffer): Generator<Buffer> {
-  if (plaintext.length !== layout.plaintextSizeBytes) throw new RangeError('plaintext does not match its layout');
+export function* encryptChunks(
+  key: Buffer,
+  versionUuid: string,
+  layout: ChunkLayout,
+  plaintext: Buffer,
+): Generator<Buffer> {
+  if (plaintext.length !== layout.plaintextSizeBytes)
+    throw new RangeError('plaintext does not match its layout');
   for (let index = 0; index < layout.chunkCount; index++) {
     const start = index * layout.chunkSizeBytes;
     const piece = plaintext.subarray(start, start + chunkPlaintextSize(layout, index));
@@ -250,12 +311,20 @@ export async function* decryptChunks(
     pending.push(piece);
     pendingBytes += piece.length;
     while (index < layout.chunkCount && pendingBytes >= chunkCiphertextSize(layout, index)) {
-      yield decryptChunk(key, versionUuid, index, layout.chunkCount, take(chunkCiphertextSize(layout, index)));
+      yield decryptChunk(
+        key,
+        versionUuid,
+        index,
+        layout.chunkCount,
+        take(chunkCiphertextSize(layout, index)),
+      );
       index++;
     }
-    if (index === layout.chunkCount && pendingBytes > 0) throw new ContentIntegrityError('ciphertext runs past its last chunk');
+    if (index === layout.chunkCount && pendingBytes > 0)
+      throw new ContentIntegrityError('ciphertext runs past its last chunk');
   }
-  if (index < layout.chunkCount) throw new ContentIntegrityError(`ciphertext ends after ${index} of ${layout.chunkCount} chunks`);
+  if (index < layout.chunkCount)
+    throw new ContentIntegrityError(`ciphertext ends after ${index} of ${layout.chunkCount} chunks`);
 }
 
 /** Standard base64 of a byte stream, emitted in pieces (each a multiple of 4 characters until the end). */

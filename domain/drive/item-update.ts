@@ -17,15 +17,30 @@ export interface ItemUpdate extends MetadataChange {
  * Applies the whole update to the caller's item (editor or above) and answers it as it now stands. `guard` (a
  * precondition) sees the item locked, before the update.
  */
-export async function updateItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, update: ItemUpdate, guard?: ItemGuard): Promise<VisibleItem> {
-  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.update, forUpdate: true, guard });
+export async function updateItem(
+  unit: UnitOfWork,
+  caller: Caller,
+  uuid: string,
+  kind: ItemKind,
+  update: ItemUpdate,
+  guard?: ItemGuard,
+): Promise<VisibleItem> {
+  const item = await findVisibleItem(unit.tx, caller, uuid, {
+    kind,
+    needs: NEEDS.update,
+    forUpdate: true,
+    guard,
+  });
   const { trashed } = update;
   // An item in the trash, itself or through a folder above it, keeps its name and place until it is restored
   // (the same request may restore it): a move would take it out of the trashed folder without a restore.
-  const metadataChange = update.name !== undefined || update.parentUuid !== undefined || update.color !== undefined;
+  const metadataChange =
+    update.name !== undefined || update.parentUuid !== undefined || update.color !== undefined;
   if (item.trashed && trashed !== false && metadataChange) throw inTrash();
   const trashing: FollowingChange | undefined =
-    trashed === undefined || trashed === item.trashed ? undefined : (row, versionBumped) => setTrashed(unit, caller, row, trashed, { versionBumped });
+    trashed === undefined || trashed === item.trashed
+      ? undefined
+      : (row, versionBumped) => setTrashed(unit, caller, row, trashed, { versionBumped });
   await updateItemMetadata(unit.tx, caller, item, update, trashing);
   return findVisibleItem(unit.tx, caller, item.uuid);
 }

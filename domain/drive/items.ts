@@ -41,7 +41,14 @@ export async function findVisibleItem(
   knex: Knex,
   caller: Caller,
   uuid: string,
-  options: { kind?: ItemKind; needs?: Role; forUpdate?: boolean; forShare?: boolean; includeUploading?: boolean; guard?: ItemGuard } = {},
+  options: {
+    kind?: ItemKind;
+    needs?: Role;
+    forUpdate?: boolean;
+    forShare?: boolean;
+    includeUploading?: boolean;
+    guard?: ItemGuard;
+  } = {},
 ): Promise<VisibleItem> {
   if (!isUuid(uuid)) throw notFound();
   const query = selectVisible(knex, caller).where('i.uuid', uuid);
@@ -64,7 +71,10 @@ const MAX_NAME_LENGTH = 255;
 export function checkName(name: string): string {
   if (name.trim() === '') throw missingRequiredFields(['name']);
   if (name.length > MAX_NAME_LENGTH || /[/\0]/.test(name) || name === '.' || name === '..') {
-    throw invalidField('name', 'A name is at most 255 characters and has no "/" or NUL, and is not "." or "..".');
+    throw invalidField(
+      'name',
+      'A name is at most 255 characters and has no "/" or NUL, and is not "." or "..".',
+    );
   }
   return name;
 }
@@ -87,7 +97,11 @@ export async function resolveDestination(
 ): Promise<{ parentUuid: string | null; depth: number }> {
   if (folderUuid === null) return { parentUuid: null, depth: 0 };
   // FOR SHARE: a trash cascade batch updating this folder waits for us, or we see it trashed.
-  const folder = await findVisibleItem(knex, caller, folderUuid, { kind: 'folder', needs: 'editor', forShare: true });
+  const folder = await findVisibleItem(knex, caller, folderUuid, {
+    kind: 'folder',
+    needs: 'editor',
+    forShare: true,
+  });
   // `trashed` is the effective state: a folder inside a trashed folder is in the trash too, cascade or not.
   if (folder.trashed) throw notFound('The destination folder is in the trash.');
   return { parentUuid: folder.uuid, depth: folder.depth + 1 };
@@ -102,15 +116,24 @@ export type NamePlace = { folderUuid: string } | { rootOf: Caller };
  * compared in SQL only, with that one function, so no check here can disagree with the indexes.
  */
 export async function isNameTaken(knex: Knex, place: NamePlace, name: string): Promise<boolean> {
-  const query = knex('drive_items').whereRaw('drive_name_key(name) = drive_name_key(?)', [name]).where({ trashed: false }).whereNull('deleted_at');
+  const query = knex('drive_items')
+    .whereRaw('drive_name_key(name) = drive_name_key(?)', [name])
+    .where({ trashed: false })
+    .whereNull('deleted_at');
   if ('folderUuid' in place) query.where({ parent_uuid: place.folderUuid });
-  else query.whereNull('parent_uuid').where({ workspace_uuid: place.rootOf.workspaceUuid, owner_uuid: place.rootOf.userUuid });
+  else
+    query
+      .whereNull('parent_uuid')
+      .where({ workspace_uuid: place.rootOf.workspaceUuid, owner_uuid: place.rootOf.userUuid });
   return Boolean(await query.first('uuid'));
 }
 
 /** Each name's drive_name_key, in order: the key a batch of renames claims before the indexes see it. */
 export async function nameKeys(knex: Knex, names: string[]): Promise<string[]> {
-  const { rows } = (await knex.raw('select drive_name_key(n) as key from unnest(?::text[]) with ordinality as t(n, i) order by i', [names])) as {
+  const { rows } = (await knex.raw(
+    'select drive_name_key(n) as key from unnest(?::text[]) with ordinality as t(n, i) order by i',
+    [names],
+  )) as {
     rows: { key: string }[];
   };
   return rows.map((row) => row.key);
@@ -139,7 +162,16 @@ export async function createFolder(
   const { parentUuid, depth } = await resolveDestination(tx, caller, input.parentUuid);
   const epochBase = await chainEpochs(tx, parentUuid);
   const [folder] = await tx('drive_items')
-    .insert({ workspace_uuid: caller.workspaceUuid, owner_uuid: caller.userUuid, kind: 'folder', parent_uuid: parentUuid, name, color, depth, epoch_base: epochBase })
+    .insert({
+      workspace_uuid: caller.workspaceUuid,
+      owner_uuid: caller.userUuid,
+      kind: 'folder',
+      parent_uuid: parentUuid,
+      name,
+      color,
+      depth,
+      epoch_base: epochBase,
+    })
     .returning('*');
   await appendChange(tx, 'create', folder);
   return folder.uuid;
@@ -159,7 +191,9 @@ export interface MetadataChange {
  */
 export async function chainEpochs(knex: Knex, folderUuid: string | null): Promise<number> {
   if (folderUuid === null) return 0;
-  const { rows } = (await knex.raw('select drive_chain_epochs(?) as epochs', [folderUuid])) as { rows: { epochs: number }[] };
+  const { rows } = (await knex.raw('select drive_chain_epochs(?) as epochs', [folderUuid])) as {
+    rows: { epochs: number }[];
+  };
   return rows[0]!.epochs;
 }
 
@@ -169,7 +203,11 @@ export async function chainEpochs(knex: Knex, folderUuid: string | null): Promis
  * lock, which every Drive write holds until commit: an epoch above either place that changed before this read is
  * counted, and one that changes later commits after the move.
  */
-export async function rebaseOnMove(tx: Knex.Transaction, item: ItemRow, newParentUuid: string | null): Promise<number> {
+export async function rebaseOnMove(
+  tx: Knex.Transaction,
+  item: ItemRow,
+  newParentUuid: string | null,
+): Promise<number> {
   await lockWorkspaceChangeLog(tx, item.workspace_uuid);
   return (await chainEpochs(tx, newParentUuid)) - (await chainEpochs(tx, item.parent_uuid));
 }
@@ -208,8 +246,13 @@ export async function updateItemMetadata(
     // Moving never changes who owns an item, and only its owner may take it where more people reach it, or reach
     // it with a higher role (docs/drive-sharing.md § Moves and roles): else an editor could move a shared file into
     // their own folder and manage it (delete it for good) as that folder's owner.
-    if (item.owner_uuid !== caller.userUuid && widensAccess(await chainAccess(tx, oldAbove), await chainAccess(tx, newAbove), item.owner_uuid)) {
-      throw notAuthorized('Only the owner can move this item there: the destination would give someone more access to it than it has now.');
+    if (
+      item.owner_uuid !== caller.userUuid &&
+      widensAccess(await chainAccess(tx, oldAbove), await chainAccess(tx, newAbove), item.owner_uuid)
+    ) {
+      throw notAuthorized(
+        'Only the owner can move this item there: the destination would give someone more access to it than it has now.',
+      );
     }
     patch.parent_uuid = destination.parentUuid;
     patch.depth = destination.depth;
@@ -247,7 +290,12 @@ export async function updateItemMetadata(
  * it holds, spec rule 4); its `epoch_base` moves by `baseShift` (rebaseOnMove) so that the folders it left and joined
  * above the moved one count no more.
  */
-export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow, chainAbove: string[], baseShift: number): Promise<void> {
+export async function announceMovedSubtree(
+  tx: Knex.Transaction,
+  folder: ItemRow,
+  chainAbove: string[],
+  baseShift: number,
+): Promise<void> {
   const result = await tx.raw(
     `with recursive sub(uuid, path) as (
        select uuid, array[?::uuid] from drive_items where parent_uuid = ?
@@ -257,7 +305,9 @@ export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow
      returning i.*, sub.path`,
     [folder.uuid, folder.uuid, folder.depth, baseShift],
   );
-  const rows = (result.rows as (ItemRow & { path: string[] })[]).sort((a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid));
+  const rows = (result.rows as (ItemRow & { path: string[] })[]).sort(
+    (a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid),
+  );
   const chains = new Map(rows.map((row) => [row.uuid, [...row.path, ...chainAbove]]));
   await appendChanges(tx, 'update', rows, (row) => chains.get(row.uuid) ?? chainAbove);
 }
@@ -266,13 +316,20 @@ export async function announceMovedSubtree(tx: Knex.Transaction, folder: ItemRow
  * The live items of a folder the caller can see (404 otherwise), or of their own Drive root (null), by name.
  * Answers the folder's uuid as stored, with the items.
  */
-export async function listFolder(knex: Knex, caller: Caller, folderUuid: string | null): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
+export async function listFolder(
+  knex: Knex,
+  caller: Caller,
+  folderUuid: string | null,
+): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
   // Under a live folder, a live row is live; a trashed row may be coming back with a restore still running.
   const children = selectVisible(knex, caller)
     .where((q) => q.where('i.trashed', false).orWhereRaw('not s.trashed'))
     .whereRaw(`i.upload_status is distinct from 'uploading'`);
   if (folderUuid === null) {
-    const items = await children.whereNull('i.parent_uuid').where('i.owner_uuid', caller.userUuid).orderBy([{ column: 'i.name' }, { column: 'i.uuid' }]);
+    const items = await children
+      .whereNull('i.parent_uuid')
+      .where('i.owner_uuid', caller.userUuid)
+      .orderBy([{ column: 'i.name' }, { column: 'i.uuid' }]);
     return { folderUuid: null, items: items as VisibleItem[] };
   }
   if (!isUuid(folderUuid)) throw notFound();
@@ -288,7 +345,9 @@ export async function listFolder(knex: Knex, caller: Caller, folderUuid: string 
     .select('f.uuid as listed_folder_uuid', 'c.*')
     .from(folder.as('f'))
     .joinRaw(`left join lateral (${inside.sql}) as c on not f.effective_trashed`, [...inside.bindings])
-    .orderBy([{ column: 'c.name' }, { column: 'c.uuid' }])) as (VisibleItem & { listed_folder_uuid: string })[];
+    .orderBy([{ column: 'c.name' }, { column: 'c.uuid' }])) as (VisibleItem & {
+    listed_folder_uuid: string;
+  })[];
   if (!rows.length) throw notFound();
   return { folderUuid: rows[0]!.listed_folder_uuid, items: rows.filter((row) => row.uuid !== null) };
 }
@@ -308,7 +367,12 @@ export async function listTrash(knex: Knex, caller: Caller): Promise<VisibleItem
      )
      select c.uuid from under u join drive_items c on c.parent_uuid = u.uuid where not c.trashed and c.deleted_at is null`;
   return (await selectVisible(knex, caller)
-    .where((q) => q.where('i.trashed', true).orWhereRaw(`i.uuid in (${underTrashedFolders})`, [caller.workspaceUuid]))
+    .where((q) =>
+      q.where('i.trashed', true).orWhereRaw(`i.uuid in (${underTrashedFolders})`, [caller.workspaceUuid]),
+    )
     .whereRaw('s.trashed')
-    .orderBy([{ column: 'i.trashed_at', order: 'desc' }, { column: 'i.uuid', order: 'asc' }])) as VisibleItem[];
+    .orderBy([
+      { column: 'i.trashed_at', order: 'desc' },
+      { column: 'i.uuid', order: 'asc' },
+    ])) as VisibleItem[];
 }

@@ -23,7 +23,10 @@ export interface PublicLinkTarget {
 }
 
 /** One entry of a shared folder's listing. */
-export type SharedEntry = Pick<ItemRow, 'uuid' | 'kind' | 'name' | 'content_type' | 'file_size_bytes' | 'updated_at'>;
+export type SharedEntry = Pick<
+  ItemRow,
+  'uuid' | 'kind' | 'name' | 'content_type' | 'file_size_bytes' | 'updated_at'
+>;
 
 export interface SharedFolderListing {
   folder: ItemRow;
@@ -41,9 +44,9 @@ export interface SharedFolderListing {
  */
 export async function findPublicLink(knex: Knex, token: string): Promise<PublicLinkTarget | undefined> {
   if (!isPublicLinkToken(token)) return undefined;
-  const row = (await knex('drive_public_links').where({ token_hash: publicLinkTokenHash(token) }).first('uuid', 'item_uuid')) as
-    | { uuid: string; item_uuid: string }
-    | undefined;
+  const row = (await knex('drive_public_links')
+    .where({ token_hash: publicLinkTokenHash(token) })
+    .first('uuid', 'item_uuid')) as { uuid: string; item_uuid: string } | undefined;
   return row ? { uuid: row.uuid, token, itemUuid: row.item_uuid } : undefined;
 }
 
@@ -52,7 +55,11 @@ export async function findPublicLink(knex: Knex, token: string): Promise<PublicL
  * The item must be live as every reader sees it: not in the trash through itself or an ancestor, not being deleted,
  * and uploaded. Otherwise 404 linkNotFound.
  */
-export async function findSharedItem(knex: Knex, link: PublicLinkTarget, itemUuid?: string): Promise<ItemRow> {
+export async function findSharedItem(
+  knex: Knex,
+  link: PublicLinkTarget,
+  itemUuid?: string,
+): Promise<ItemRow> {
   const uuid = itemUuid ?? link.itemUuid;
   if (!isUuid(uuid)) throw linkNotFound();
   const item = (await knex('drive_items')
@@ -68,13 +75,19 @@ export async function findSharedItem(knex: Knex, link: PublicLinkTarget, itemUui
     // A shared file shares nothing below it; an item moved out of the shared folder is out of reach at once.
     if (!above.includes(link.itemUuid)) throw linkNotFound();
     // Also refused: an ancestor between the item and the shared folder that a permanent delete is removing.
-    if (await knex('drive_items').whereIn('uuid', above).whereNotNull('deleted_at').first('uuid')) throw linkNotFound();
+    if (await knex('drive_items').whereIn('uuid', above).whereNotNull('deleted_at').first('uuid'))
+      throw linkNotFound();
   }
   return item;
 }
 
 /** The live items of a shared folder (found by findSharedItem), at most `limit` of them. */
-export async function listSharedFolder(knex: Knex, link: PublicLinkTarget, folder: ItemRow, limit: number): Promise<SharedFolderListing> {
+export async function listSharedFolder(
+  knex: Knex,
+  link: PublicLinkTarget,
+  folder: ItemRow,
+  limit: number,
+): Promise<SharedFolderListing> {
   const rows = (await knex('drive_items')
     .select('uuid', 'kind', 'name', 'content_type', 'file_size_bytes', 'updated_at')
     .where({ parent_uuid: folder.uuid })

@@ -10,7 +10,8 @@ const LINK_TOKEN = 'public link token';
 const DEVICE_TOKEN = 'device token';
 
 /** What a link is looked up by: the SHA-256 of its token, so the lookup's timing tells a guesser nothing. */
-export const publicLinkTokenHash = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+export const publicLinkTokenHash = (token: string): Buffer =>
+  createHash('sha256').update(token, 'utf8').digest();
 
 export interface SealedLinkToken {
   token_hash: Buffer;
@@ -24,8 +25,14 @@ export function sealPublicLinkToken(masterKey: MasterKey, linkUuid: string, toke
   return { token_hash: publicLinkTokenHash(token), token_key_wrapped: keyWrapped, token_sealed: sealed };
 }
 
-export function openPublicLinkToken(masterKey: MasterKey, link: { uuid: string; token_key_wrapped: Buffer; token_sealed: Buffer }): string {
-  return openSecret(masterKey, LINK_TOKEN, link.uuid, { keyWrapped: link.token_key_wrapped, sealed: link.token_sealed }).toString('utf8');
+export function openPublicLinkToken(
+  masterKey: MasterKey,
+  link: { uuid: string; token_key_wrapped: Buffer; token_sealed: Buffer },
+): string {
+  return openSecret(masterKey, LINK_TOKEN, link.uuid, {
+    keyWrapped: link.token_key_wrapped,
+    sealed: link.token_sealed,
+  }).toString('utf8');
 }
 
 export interface SealedDeviceToken {
@@ -37,13 +44,28 @@ export interface SealedDeviceToken {
  * The columns of drive_push_subscriptions that hold a device token (an APNs token, or a Web Push subscription with its
  * endpoint and keys), the subscription's uuid bound in. Nothing looks a subscription up by its token, so no hash is kept.
  */
-export function sealDeviceToken(masterKey: MasterKey, subscriptionUuid: string, token: string): SealedDeviceToken {
-  const { keyWrapped, sealed } = sealSecret(masterKey, DEVICE_TOKEN, subscriptionUuid, Buffer.from(token, 'utf8'));
+export function sealDeviceToken(
+  masterKey: MasterKey,
+  subscriptionUuid: string,
+  token: string,
+): SealedDeviceToken {
+  const { keyWrapped, sealed } = sealSecret(
+    masterKey,
+    DEVICE_TOKEN,
+    subscriptionUuid,
+    Buffer.from(token, 'utf8'),
+  );
   return { device_token_key_wrapped: keyWrapped, device_token_sealed: sealed };
 }
 
 /** A subscription's device token, for the send activity only: never returned, logged or put in a workflow input. */
-export function openDeviceToken(masterKey: MasterKey, subscription: { uuid: string } & SealedDeviceToken): string {
-  const sealed = { keyWrapped: subscription.device_token_key_wrapped, sealed: subscription.device_token_sealed };
+export function openDeviceToken(
+  masterKey: MasterKey,
+  subscription: { uuid: string } & SealedDeviceToken,
+): string {
+  const sealed = {
+    keyWrapped: subscription.device_token_key_wrapped,
+    sealed: subscription.device_token_sealed,
+  };
   return openSecret(masterKey, DEVICE_TOKEN, subscription.uuid, sealed).toString('utf8');
 }

@@ -11,11 +11,17 @@ import { ancestorUuids, findVisibleItem } from './items.js';
 import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
 import { openPublicLinkToken, sealPublicLinkToken } from './sealed-tokens.js';
 
-export const GRANT_ROLES = ['viewer', 'commenter', 'editor', 'manager'] as const satisfies readonly GrantRole[];
+export const GRANT_ROLES = [
+  'viewer',
+  'commenter',
+  'editor',
+  'manager',
+] as const satisfies readonly GrantRole[];
 export const GRANT_STATUSES = ['pending', 'accepted', 'revoked'] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
-export type GrantPrincipal = { type: 'user'; userUuid: string } | { type: 'workspace'; workspaceUuid: string };
+export type GrantPrincipal =
+  { type: 'user'; userUuid: string } | { type: 'workspace'; workspaceUuid: string };
 
 export interface GrantRow {
   uuid: string;
@@ -86,7 +92,9 @@ async function loadGrant(knex: Knex, uuid: string): Promise<GrantRow | undefined
 
 /** Locks the item, so grant changes on one item apply one at a time. */
 async function lockItem(tx: Knex.Transaction, uuid: string, kind: ItemKind): Promise<ItemRow> {
-  const item = isUuid(uuid) ? ((await tx('drive_items').where({ uuid }).forUpdate().first()) as ItemRow | undefined) : undefined;
+  const item = isUuid(uuid)
+    ? ((await tx('drive_items').where({ uuid }).forUpdate().first()) as ItemRow | undefined)
+    : undefined;
   // An item whose permanent delete is under way is gone already.
   if (!item || item.kind !== kind || item.deleted_at) throw new SharingError(`No ${kind} ${uuid}`);
   return item;
@@ -108,12 +116,20 @@ async function announce(tx: Knex.Transaction, item: ItemRow, scope: 'item' | 'su
      returning i.*, sub.path`,
     [item.uuid],
   );
-  const rows = (result.rows as (ItemRow & { path: string[] })[]).sort((a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid));
+  const rows = (result.rows as (ItemRow & { path: string[] })[]).sort(
+    (a, b) => a.depth - b.depth || a.uuid.localeCompare(b.uuid),
+  );
   const chains = new Map(rows.map((row) => [row.uuid, [...row.path, ...above]]));
   await appendChanges(tx, 'update', rows, (row) => chains.get(row.uuid) ?? above);
 }
 
-async function recordAudience(tx: Knex.Transaction, grant: Pick<GrantRow, 'workspace_uuid' | 'item_uuid' | 'principal_type' | 'principal_user_uuid' | 'principal_workspace_uuid'>) {
+async function recordAudience(
+  tx: Knex.Transaction,
+  grant: Pick<
+    GrantRow,
+    'workspace_uuid' | 'item_uuid' | 'principal_type' | 'principal_user_uuid' | 'principal_workspace_uuid'
+  >,
+) {
   await tx('drive_share_audience')
     .insert({
       workspace_uuid: grant.workspace_uuid,
@@ -126,8 +142,14 @@ async function recordAudience(tx: Knex.Transaction, grant: Pick<GrantRow, 'works
 }
 
 /** What a grant change alters: who can reach the subtree (accepted role) or only the item's `shared` flag. */
-async function announceGrantChange(tx: Knex.Transaction, item: ItemRow, before: Pick<GrantRow, 'role' | 'status'> | undefined, after: GrantRow) {
-  const access = (grant: Pick<GrantRow, 'role' | 'status'> | undefined) => (grant?.status === 'accepted' ? grant.role : null);
+async function announceGrantChange(
+  tx: Knex.Transaction,
+  item: ItemRow,
+  before: Pick<GrantRow, 'role' | 'status'> | undefined,
+  after: GrantRow,
+) {
+  const access = (grant: Pick<GrantRow, 'role' | 'status'> | undefined) =>
+    grant?.status === 'accepted' ? grant.role : null;
   if (access(before) !== access(after)) {
     if (after.status === 'accepted') await recordAudience(tx, after);
     await announce(tx, item, 'subtree');
@@ -139,15 +161,23 @@ async function announceGrantChange(tx: Knex.Transaction, item: ItemRow, before: 
 async function checkPrincipal(tx: Knex.Transaction, item: ItemRow, principal: GrantPrincipal): Promise<void> {
   if (principal.type === 'workspace') {
     if (principal.workspaceUuid !== item.workspace_uuid) {
-      throw new SharingError(`A workspace grant names the item's own workspace (${item.workspace_uuid}); Drive items are never shared across workspaces.`);
+      throw new SharingError(
+        `A workspace grant names the item's own workspace (${item.workspace_uuid}); Drive items are never shared across workspaces.`,
+      );
     }
     return;
   }
   const member = isUuid(principal.userUuid)
-    ? await tx('workspace_members').where({ workspace_uuid: item.workspace_uuid, user_uuid: principal.userUuid }).first()
+    ? await tx('workspace_members')
+        .where({ workspace_uuid: item.workspace_uuid, user_uuid: principal.userUuid })
+        .first()
     : undefined;
-  if (!member) throw new SharingError(`User ${principal.userUuid} is not a member of the item's workspace ${item.workspace_uuid}.`);
-  if (principal.userUuid === item.owner_uuid) throw new SharingError(`User ${principal.userUuid} owns the item already.`);
+  if (!member)
+    throw new SharingError(
+      `User ${principal.userUuid} is not a member of the item's workspace ${item.workspace_uuid}.`,
+    );
+  if (principal.userUuid === item.owner_uuid)
+    throw new SharingError(`User ${principal.userUuid} owns the item already.`);
 }
 
 /**
@@ -156,12 +186,20 @@ async function checkPrincipal(tx: Knex.Transaction, item: ItemRow, principal: Gr
  */
 export async function grantAccess(
   tx: Knex.Transaction,
-  input: { itemUuid: string; kind: ItemKind; principal: GrantPrincipal; role: GrantRole; status: Exclude<GrantStatus, 'revoked'> },
+  input: {
+    itemUuid: string;
+    kind: ItemKind;
+    principal: GrantPrincipal;
+    role: GrantRole;
+    status: Exclude<GrantStatus, 'revoked'>;
+  },
 ): Promise<GrantRow> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
   await checkPrincipal(tx, item, input.principal);
-  const principalColumn = input.principal.type === 'user' ? 'principal_user_uuid' : 'principal_workspace_uuid';
-  const principalUuid = input.principal.type === 'user' ? input.principal.userUuid : input.principal.workspaceUuid;
+  const principalColumn =
+    input.principal.type === 'user' ? 'principal_user_uuid' : 'principal_workspace_uuid';
+  const principalUuid =
+    input.principal.type === 'user' ? input.principal.userUuid : input.principal.workspaceUuid;
   const existing = (await tx('drive_grants')
     .where({ item_uuid: item.uuid, principal_type: input.principal.type, [principalColumn]: principalUuid })
     .whereNot('status', 'revoked')
@@ -171,7 +209,9 @@ export async function grantAccess(
   if (existing) {
     const status = existing.status === 'accepted' ? 'accepted' : input.status;
     if (existing.role !== input.role || existing.status !== status) {
-      await tx('drive_grants').where({ uuid: existing.uuid }).update({ role: input.role, status, updated_at: tx.fn.now() });
+      await tx('drive_grants')
+        .where({ uuid: existing.uuid })
+        .update({ role: input.role, status, updated_at: tx.fn.now() });
     }
     uuid = existing.uuid;
   } else {
@@ -202,13 +242,18 @@ export async function revokeGrant(tx: Knex.Transaction, grantUuid: string): Prom
   return changeGrantStatus(tx, grantUuid, 'revoked');
 }
 
-async function changeGrantStatus(tx: Knex.Transaction, grantUuid: string, status: 'accepted' | 'revoked'): Promise<GrantRow> {
+async function changeGrantStatus(
+  tx: Knex.Transaction,
+  grantUuid: string,
+  status: 'accepted' | 'revoked',
+): Promise<GrantRow> {
   const found = await loadGrant(tx, grantUuid);
   if (!found) throw new SharingError(`No grant ${grantUuid}`);
   const item = (await tx('drive_items').where({ uuid: found.item_uuid }).forUpdate().first()) as ItemRow;
   const before = (await loadGrant(tx, grantUuid))!; // Re-read under the item lock.
   if (before.status === status) return before;
-  if (before.status === 'revoked') throw new SharingError(`Grant ${grantUuid} is revoked; share the item again to give access.`);
+  if (before.status === 'revoked')
+    throw new SharingError(`Grant ${grantUuid} is revoked; share the item again to give access.`);
   await tx('drive_grants').where({ uuid: grantUuid }).update({ status, updated_at: tx.fn.now() });
   const after = (await loadGrant(tx, grantUuid))!;
   await announceGrantChange(tx, item, before, after);
@@ -233,9 +278,16 @@ function toPublicLink(row: StoredPublicLink, kind: ItemKind, keys: PublicLinkKey
 }
 
 /** Removes the item's public link, if it has one: its url stops working at once. Answers the removed link. */
-export async function removePublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, keys: PublicLinkKeys): Promise<PublicLinkRow | null> {
+export async function removePublicLink(
+  tx: Knex.Transaction,
+  input: { itemUuid: string; kind: ItemKind },
+  keys: PublicLinkKeys,
+): Promise<PublicLinkRow | null> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
-  const [removed] = (await tx('drive_public_links').where({ item_uuid: item.uuid }).delete().returning('*')) as StoredPublicLink[];
+  const [removed] = (await tx('drive_public_links')
+    .where({ item_uuid: item.uuid })
+    .delete()
+    .returning('*')) as StoredPublicLink[];
   if (!removed) return null;
   await announce(tx, item, 'item'); // Its `shared` flag may have just turned false.
   return toPublicLink(removed, item.kind, keys);
@@ -243,7 +295,9 @@ export async function removePublicLink(tx: Knex.Transaction, input: { itemUuid: 
 
 /** The upload of a file with a pending link completed: the bytes the link serves now exist. */
 export async function markPublicLinkReady(tx: Knex.Transaction, itemUuid: string): Promise<void> {
-  await tx('drive_public_links').where({ item_uuid: itemUuid, status: 'pending' }).update({ status: 'ready', updated_at: tx.fn.now() });
+  await tx('drive_public_links')
+    .where({ item_uuid: itemUuid, status: 'pending' })
+    .update({ status: 'ready', updated_at: tx.fn.now() });
 }
 
 /**
@@ -251,9 +305,14 @@ export async function markPublicLinkReady(tx: Knex.Transaction, itemUuid: string
  * the file's own upload: a link to a file still uploading is `pending` until the upload completes, any other
  * is `ready` at once; none becomes `failed` (docs/drive-sharing.md § Public links).
  */
-export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: string; kind: ItemKind }, keys: PublicLinkKeys): Promise<PublicLinkRow> {
+export async function createPublicLink(
+  tx: Knex.Transaction,
+  input: { itemUuid: string; kind: ItemKind },
+  keys: PublicLinkKeys,
+): Promise<PublicLinkRow> {
   const item = await lockItem(tx, input.itemUuid, input.kind);
-  const existing = (await tx('drive_public_links').where({ item_uuid: item.uuid }).first()) as StoredPublicLink | undefined;
+  const existing = (await tx('drive_public_links').where({ item_uuid: item.uuid }).first()) as
+    StoredPublicLink | undefined;
   if (existing) return toPublicLink(existing, item.kind, keys);
   const token = randomBytes(24).toString('base64url');
   const status = item.upload_status === 'uploading' ? 'pending' : 'ready';
@@ -267,12 +326,19 @@ export async function createPublicLink(tx: Knex.Transaction, input: { itemUuid: 
 }
 
 /** The sharing settings of an item the caller can see (viewer or higher), else 404 not_found. */
-export async function readSharing(knex: Knex, caller: Caller, uuid: string, kind: ItemKind, keys: PublicLinkKeys): Promise<SharingSettings> {
+export async function readSharing(
+  knex: Knex,
+  caller: Caller,
+  uuid: string,
+  kind: ItemKind,
+  keys: PublicLinkKeys,
+): Promise<SharingSettings> {
   const item = await findVisibleItem(knex, caller, uuid, { kind, needs: 'viewer', includeUploading: true });
   // Every direct grant, revoked ones included: the spec's drive_access status has `revoked`.
   const accesses = (await selectGrants(knex)
     .where('g.item_uuid', item.uuid)
     .orderBy([{ column: 'g.created_at' }, { column: 'g.uuid' }])) as GrantRow[];
-  const link = (await knex('drive_public_links').where({ item_uuid: item.uuid }).first()) as StoredPublicLink | undefined;
+  const link = (await knex('drive_public_links').where({ item_uuid: item.uuid }).first()) as
+    StoredPublicLink | undefined;
   return { item, accesses, publicLink: link ? toPublicLink(link, item.kind, keys) : null };
 }

@@ -18,7 +18,12 @@ export async function recordStagedUpload(
   knex: Knex,
   row: { storageKey: string; workspaceUuid: string; fileUuid: string; ownerLock: string },
 ): Promise<void> {
-  await knex('drive_staged_uploads').insert({ storage_key: row.storageKey, workspace_uuid: row.workspaceUuid, file_uuid: row.fileUuid, owner_lock: row.ownerLock });
+  await knex('drive_staged_uploads').insert({
+    storage_key: row.storageKey,
+    workspace_uuid: row.workspaceUuid,
+    file_uuid: row.fileUuid,
+    owner_lock: row.ownerLock,
+  });
 }
 
 /**
@@ -30,7 +35,10 @@ export async function claimStagedUpload(tx: Knex.Transaction, storageKey: string
 }
 
 /** After a refused or failed upload: its object, then its row. A failure here is left to the sweep. */
-export async function dropStagedUpload(store: ContentStore & { db: Knex }, storageKey: string): Promise<void> {
+export async function dropStagedUpload(
+  store: ContentStore & { db: Knex },
+  storageKey: string,
+): Promise<void> {
   await discardStoredObject(store, storageKey, null);
   await store.db('drive_staged_uploads').where({ storage_key: storageKey }).delete();
 }
@@ -41,17 +49,29 @@ export async function dropStagedUpload(store: ContentStore & { db: Knex }, stora
  * which no request can still be writing. Rows an upload is committing right now are locked and skipped. Returns how
  * many went; a retry or a second sweep finds less to do.
  */
-export async function sweepStagedUploads(store: ContentStore & { db: Knex }, options: { maxAgeMs: number; limit?: number }): Promise<number> {
+export async function sweepStagedUploads(
+  store: ContentStore & { db: Knex },
+  options: { maxAgeMs: number; limit?: number },
+): Promise<number> {
   return store.db.transaction(async (tx) => {
     // pg_try_advisory_xact_lock succeeds only when no live session holds the owner's lock; what it takes is let go at commit.
     const rows = (await tx('drive_staged_uploads')
-      .whereRaw(`created_at < now() - (? * interval '1 millisecond') or pg_try_advisory_xact_lock(owner_lock)`, [options.maxAgeMs])
+      .whereRaw(
+        `created_at < now() - (? * interval '1 millisecond') or pg_try_advisory_xact_lock(owner_lock)`,
+        [options.maxAgeMs],
+      )
       .orderBy('created_at')
       .limit(options.limit ?? 200)
       .forUpdate()
       .skipLocked()) as StagedUploadRow[];
     for (const row of rows) await discardStoredObject(store, row.storage_key, row.storage_upload_id);
-    if (rows.length) await tx('drive_staged_uploads').whereIn('storage_key', rows.map((row) => row.storage_key)).delete();
+    if (rows.length)
+      await tx('drive_staged_uploads')
+        .whereIn(
+          'storage_key',
+          rows.map((row) => row.storage_key),
+        )
+        .delete();
     return rows.length;
   });
 }

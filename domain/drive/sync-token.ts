@@ -4,7 +4,13 @@ import { isUuid } from '../uuid.js';
 
 /** Where a reader stands: inside the first-sync snapshot taken at change-log position `seq`, or in the delta after `seq`. */
 export type FeedCursor =
-  | { phase: 'snapshot'; workspaceUuid: string; userUuid: string; seq: string; after: { depth: number; uuid: string } | null }
+  | {
+      phase: 'snapshot';
+      workspaceUuid: string;
+      userUuid: string;
+      seq: string;
+      after: { depth: number; uuid: string } | null;
+    }
   | { phase: 'delta'; workspaceUuid: string; userUuid: string; seq: string };
 
 const VERSION = 1;
@@ -25,11 +31,13 @@ const uuidText = (bytes: Buffer) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
-const mac = (key: Buffer, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+const mac = (key: Buffer, body: Buffer) =>
+  createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 
 /** Seals the cursor with `key` (deriveSyncTokenKey of the master key). */
 export function encodeSyncToken(cursor: FeedCursor, key: Buffer): string {
-  for (const uuid of [cursor.workspaceUuid, cursor.userUuid]) if (!isUuid(uuid)) throw new Error('sync token: not a uuid');
+  for (const uuid of [cursor.workspaceUuid, cursor.userUuid])
+    if (!isUuid(uuid)) throw new Error('sync token: not a uuid');
   const position = cursor.phase === 'snapshot' ? POSITION_BYTES : 0;
   const body = Buffer.alloc(HEADER_BYTES + position);
   body.writeUInt8(VERSION, 0);
@@ -50,7 +58,8 @@ export function decodeSyncToken(token: string, key: Buffer): FeedCursor | undefi
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const raw = Buffer.from(token, 'base64url');
   if (raw.toString('base64url') !== token) return undefined; // Non-canonical encodings are tampering too.
-  if (raw.length !== HEADER_BYTES + MAC_BYTES && raw.length !== HEADER_BYTES + POSITION_BYTES + MAC_BYTES) return undefined;
+  if (raw.length !== HEADER_BYTES + MAC_BYTES && raw.length !== HEADER_BYTES + POSITION_BYTES + MAC_BYTES)
+    return undefined;
   const body = raw.subarray(0, raw.length - MAC_BYTES);
   if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), mac(key, body))) return undefined;
   if (body.readUInt8(0) !== VERSION) return undefined;
@@ -60,11 +69,13 @@ export function decodeSyncToken(token: string, key: Buffer): FeedCursor | undefi
   const seqValue = body.readBigInt64BE(34);
   if (seqValue < 0n) return undefined;
   const seq = seqValue.toString();
-  if (phase === PHASES.delta && body.length === HEADER_BYTES) return { phase: 'delta', workspaceUuid, userUuid, seq };
+  if (phase === PHASES.delta && body.length === HEADER_BYTES)
+    return { phase: 'delta', workspaceUuid, userUuid, seq };
   if (phase === PHASES.snapshot && body.length === HEADER_BYTES + POSITION_BYTES) {
     const depth = body.readInt32BE(HEADER_BYTES);
     if (depth < -1) return undefined;
-    const after = depth === -1 ? null : { depth, uuid: uuidText(body.subarray(HEADER_BYTES + 4, HEADER_BYTES + 20)) };
+    const after =
+      depth === -1 ? null : { depth, uuid: uuidText(body.subarray(HEADER_BYTES + 4, HEADER_BYTES + 20)) };
     return { phase: 'snapshot', workspaceUuid, userUuid, seq, after };
   }
   return undefined;

@@ -48,7 +48,10 @@ export async function renderThumbnail(source: Buffer, limits: RenderLimits): Pro
   const deadline = Date.now() + limits.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const overtime = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UnrenderableImage(`rendering took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    timer = setTimeout(
+      () => reject(new UnrenderableImage(`rendering took longer than ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
   });
   try {
     return await Promise.race([renderWithin(source, limits, deadline), overtime]);
@@ -57,7 +60,11 @@ export async function renderThumbnail(source: Buffer, limits: RenderLimits): Pro
   }
 }
 
-async function renderWithin(source: Buffer, limits: RenderLimits, deadline: number): Promise<RenderedThumbnail> {
+async function renderWithin(
+  source: Buffer,
+  limits: RenderLimits,
+  deadline: number,
+): Promise<RenderedThumbnail> {
   const options: SharpOptions = { limitInputPixels: limits.maxPixels, failOn: 'warning', pages: 1 };
   // One instance reads the header, then renders: the source is handed to libvips once.
   let image: Sharp;
@@ -67,13 +74,16 @@ async function renderWithin(source: Buffer, limits: RenderLimits, deadline: numb
     image = sharp(source, options);
     metadata = await image.metadata();
   } catch (error) {
-    if (isHeifContainer(source)) return renderDecoded(await decodeHeic(source, limits, deadline), limits, deadline);
+    if (isHeifContainer(source))
+      return renderDecoded(await decodeHeic(source, limits, deadline), limits, deadline);
     throw unrenderable(error);
   }
-  if (!SOURCE_FORMATS.has(metadata.format ?? '')) throw new UnrenderableImage(`not an image format with previews: ${metadata.format ?? 'unknown'}`);
+  if (!SOURCE_FORMATS.has(metadata.format ?? ''))
+    throw new UnrenderableImage(`not an image format with previews: ${metadata.format ?? 'unknown'}`);
   const pixels = (metadata.width ?? 0) * (metadata.pageHeight ?? metadata.height ?? 0);
   if (!pixels) throw new UnrenderableImage('the image has no dimensions');
-  if (pixels > limits.maxPixels) throw new UnrenderableImage(`the image has ${pixels} pixels, more than ${limits.maxPixels}`);
+  if (pixels > limits.maxPixels)
+    throw new UnrenderableImage(`the image has ${pixels} pixels, more than ${limits.maxPixels}`);
   // sharp's prebuilt libheif reads AVIF but not HEVC: those go through the WASM decoder.
   if (metadata.format === 'heif' && metadata.compression !== 'av1') {
     return renderDecoded(await decodeHeic(source, limits, deadline), limits, deadline);
@@ -84,7 +94,9 @@ async function renderWithin(source: Buffer, limits: RenderLimits, deadline: numb
 /** Resizes within the edge (never enlarging), strips metadata (sharp keeps none unless asked) and encodes. */
 async function encode(pipeline: Sharp, alpha: boolean, deadline: number): Promise<RenderedThumbnail> {
   const seconds = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
-  const resized = pipeline.resize(THUMBNAIL_EDGE_PX, THUMBNAIL_EDGE_PX, { fit: 'inside', withoutEnlargement: true }).timeout({ seconds });
+  const resized = pipeline
+    .resize(THUMBNAIL_EDGE_PX, THUMBNAIL_EDGE_PX, { fit: 'inside', withoutEnlargement: true })
+    .timeout({ seconds });
   // Without alpha there is nothing to flatten: the source has none, or it was removed (decoded HEIC, all opaque).
   const encoded = alpha ? resized.png({ compressionLevel: 6 }) : resized.jpeg({ quality: 82 });
   try {
@@ -102,7 +114,11 @@ interface DecodedPixels {
   data: Uint8Array;
 }
 
-async function renderDecoded(pixels: DecodedPixels, limits: RenderLimits, deadline: number): Promise<RenderedThumbnail> {
+async function renderDecoded(
+  pixels: DecodedPixels,
+  limits: RenderLimits,
+  deadline: number,
+): Promise<RenderedThumbnail> {
   let alpha = false;
   for (let at = 3; at < pixels.data.length; at += 4) {
     if (pixels.data[at] !== 255) {
@@ -152,7 +168,10 @@ async function decodeHeic(source: Buffer, limits: RenderLimits, deadline: number
   let timer: NodeJS.Timeout | undefined;
   try {
     return await new Promise<DecodedPixels>((resolve, reject) => {
-      timer = setTimeout(() => reject(new UnrenderableImage('decoding the HEIF image took too long')), Math.max(1, deadline - Date.now()));
+      timer = setTimeout(
+        () => reject(new UnrenderableImage('decoding the HEIF image took too long')),
+        Math.max(1, deadline - Date.now()),
+      );
       worker.once('message', (message: { error?: string } & Partial<DecodedPixels>) => {
         if (message.error !== undefined) reject(new UnrenderableImage(`HEIF: ${message.error}`));
         else resolve({ width: message.width!, height: message.height!, data: message.data! });

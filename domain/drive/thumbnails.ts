@@ -12,7 +12,12 @@ import { decryptChunks, decryptThumbnail, encryptThumbnail, unwrapDataKey } from
 import { invalidVariant } from './errors.js';
 import { findVisibleItem, selectVisible } from './items.js';
 import type { ItemRow, VersionRow, VisibleItem } from './rows.js';
-import { renderThumbnail, UnrenderableImage, type RenderedThumbnail, type RenderLimits } from './thumbnail-render.js';
+import {
+  renderThumbnail,
+  UnrenderableImage,
+  type RenderedThumbnail,
+  type RenderLimits,
+} from './thumbnail-render.js';
 import { layoutOfVersion } from './versions.js';
 
 /** The spec's only variant: aspect kept, longest edge 1024 px. */
@@ -26,7 +31,8 @@ export const THUMBNAIL_CACHE_SECONDS = 31_536_000;
 /** The variant a request names, or the default; anything else is 400 invalid_variant. */
 export function checkVariant(value: unknown): ThumbnailVariant {
   if (value === undefined) return DEFAULT_THUMBNAIL_VARIANT;
-  if (typeof value === 'string' && (THUMBNAIL_VARIANTS as readonly string[]).includes(value)) return value as ThumbnailVariant;
+  if (typeof value === 'string' && (THUMBNAIL_VARIANTS as readonly string[]).includes(value))
+    return value as ThumbnailVariant;
   throw invalidVariant();
 }
 
@@ -68,8 +74,10 @@ export function isPreviewable(item: Pick<ItemRow, 'kind' | 'content_type' | 'nam
 }
 
 /** A previewable file within the size cap. */
-export const mayHavePreview = (item: Pick<ItemRow, 'kind' | 'content_type' | 'name' | 'file_size_bytes'>, limits: Pick<ThumbnailLimits, 'maxSourceBytes'>) =>
-  isPreviewable(item) && Number(item.file_size_bytes ?? 0) <= limits.maxSourceBytes;
+export const mayHavePreview = (
+  item: Pick<ItemRow, 'kind' | 'content_type' | 'name' | 'file_size_bytes'>,
+  limits: Pick<ThumbnailLimits, 'maxSourceBytes'>,
+) => isPreviewable(item) && Number(item.file_size_bytes ?? 0) <= limits.maxSourceBytes;
 
 /** The ids a thumbnail workflow carries: never bytes or keys. */
 export interface ThumbnailIds {
@@ -84,7 +92,11 @@ export interface ThumbnailIds {
  */
 export async function requestThumbnail(unit: UnitOfWork, item: ItemRow): Promise<void> {
   if (!item.live_version_uuid || item.upload_status !== 'completed' || !isPreviewable(item)) return;
-  await unit.workflows.startThumbnail({ workspaceUuid: item.workspace_uuid, fileUuid: item.uuid, versionUuid: item.live_version_uuid });
+  await unit.workflows.startThumbnail({
+    workspaceUuid: item.workspace_uuid,
+    fileUuid: item.uuid,
+    versionUuid: item.live_version_uuid,
+  });
 }
 
 /** One object per thumbnail, under the file's folder of objects: thumbnails/<workspace>/<file>/<version>/<variant>. */
@@ -117,18 +129,32 @@ export type ThumbnailLookup =
  * A strong validator of the thumbnail's bytes: they never change for a version and variant, and a replacement is a
  * new version, so the version uuid and the variant identify them.
  */
-export const thumbnailEtag = (thumbnail: Pick<ThumbnailRow, 'version_uuid' | 'variant'>) => `"${thumbnail.version_uuid}.${thumbnail.variant}"`;
+export const thumbnailEtag = (thumbnail: Pick<ThumbnailRow, 'version_uuid' | 'variant'>) =>
+  `"${thumbnail.version_uuid}.${thumbnail.variant}"`;
 
 type StoredThumbnail = ThumbnailRow & { wrapped_key: Buffer };
 
-function judge(item: VisibleItem, thumbnail: StoredThumbnail | undefined, limits: ThumbnailLimits): ThumbnailLookup {
+function judge(
+  item: VisibleItem,
+  thumbnail: StoredThumbnail | undefined,
+  limits: ThumbnailLimits,
+): ThumbnailLookup {
   if (!mayHavePreview(item, limits) || !item.live_version_uuid) return { status: 'no_preview', item };
-  if (!thumbnail) return { status: 'generating', item, ids: { workspaceUuid: item.workspace_uuid, fileUuid: item.uuid, versionUuid: item.live_version_uuid } };
+  if (!thumbnail)
+    return {
+      status: 'generating',
+      item,
+      ids: { workspaceUuid: item.workspace_uuid, fileUuid: item.uuid, versionUuid: item.live_version_uuid },
+    };
   if (thumbnail.status === 'failed') return { status: 'no_preview', item };
   return { status: 'ready', item, thumbnail, etag: thumbnailEtag(thumbnail) };
 }
 
-async function thumbnailsOfVersions(knex: Knex, versionUuids: string[], variant: ThumbnailVariant): Promise<Map<string, StoredThumbnail>> {
+async function thumbnailsOfVersions(
+  knex: Knex,
+  versionUuids: string[],
+  variant: ThumbnailVariant,
+): Promise<Map<string, StoredThumbnail>> {
   if (!versionUuids.length) return new Map();
   const rows = (await knex('drive_thumbnails as t')
     .join('drive_file_versions as v', 'v.uuid', 't.version_uuid')
@@ -139,9 +165,19 @@ async function thumbnailsOfVersions(knex: Knex, versionUuids: string[], variant:
 }
 
 /** What GET …/thumbnail finds for a file the caller can see (a trashed one too); 404 for anything else. */
-export async function lookupThumbnail(knex: Knex, caller: Caller, fileUuid: string, variant: ThumbnailVariant, limits: ThumbnailLimits): Promise<ThumbnailLookup> {
+export async function lookupThumbnail(
+  knex: Knex,
+  caller: Caller,
+  fileUuid: string,
+  variant: ThumbnailVariant,
+  limits: ThumbnailLimits,
+): Promise<ThumbnailLookup> {
   const item = await findVisibleItem(knex, caller, fileUuid, { kind: 'file' });
-  const thumbnails = await thumbnailsOfVersions(knex, item.live_version_uuid ? [item.live_version_uuid] : [], variant);
+  const thumbnails = await thumbnailsOfVersions(
+    knex,
+    item.live_version_uuid ? [item.live_version_uuid] : [],
+    variant,
+  );
   return judge(item, thumbnails.get(item.live_version_uuid ?? ''), limits);
 }
 
@@ -164,7 +200,11 @@ export async function lookupThumbnails(
         .whereRaw(`i.upload_status is distinct from 'uploading'`)) as VisibleItem[])
     : [];
   const byUuid = new Map(items.map((item) => [item.uuid, item]));
-  const thumbnails = await thumbnailsOfVersions(knex, items.flatMap((item) => (item.live_version_uuid ? [item.live_version_uuid] : [])), variant);
+  const thumbnails = await thumbnailsOfVersions(
+    knex,
+    items.flatMap((item) => (item.live_version_uuid ? [item.live_version_uuid] : [])),
+    variant,
+  );
   return fileUuids.map((uuid) => {
     const item = isUuid(uuid) ? byUuid.get(uuid.toLowerCase()) : undefined;
     return item ? judge(item, thumbnails.get(item.live_version_uuid ?? ''), limits) : undefined;
@@ -172,7 +212,10 @@ export async function lookupThumbnails(
 }
 
 /** The plaintext image of a ready thumbnail. */
-export async function readThumbnail(store: ContentStore & { masterKey: Buffer }, thumbnail: StoredThumbnail): Promise<Buffer> {
+export async function readThumbnail(
+  store: ContentStore & { masterKey: Buffer },
+  thumbnail: StoredThumbnail,
+): Promise<Buffer> {
   const stream = await store.storage.getObject(store.bucket, thumbnail.storage_key!);
   const pieces: Buffer[] = [];
   for await (const piece of stream) pieces.push(piece as Buffer);
@@ -198,19 +241,40 @@ const isForeignKeyViolation = (error: unknown) => (error as { code?: string } | 
  * Renders the thumbnail of one file version and stores it, or records that it has none. Idempotent: a version that
  * already has its row answers at once, and one that is gone (purged, deleted, its file deleted) is left alone.
  */
-export async function renderVersionThumbnail(deps: ThumbnailDeps, ids: ThumbnailIds, variant: ThumbnailVariant = DEFAULT_THUMBNAIL_VARIANT): Promise<ThumbnailOutcome> {
-  const version: VersionRow | undefined = await deps.db('drive_file_versions').where({ uuid: ids.versionUuid, file_uuid: ids.fileUuid }).first();
+export async function renderVersionThumbnail(
+  deps: ThumbnailDeps,
+  ids: ThumbnailIds,
+  variant: ThumbnailVariant = DEFAULT_THUMBNAIL_VARIANT,
+): Promise<ThumbnailOutcome> {
+  const version: VersionRow | undefined = await deps
+    .db('drive_file_versions')
+    .where({ uuid: ids.versionUuid, file_uuid: ids.fileUuid })
+    .first();
   const item: ItemRow | undefined = await deps.db('drive_items').where({ uuid: ids.fileUuid }).first();
   // A version replaced before its turn came is never shown again: its thumbnail would be for nobody.
   if (!version || !item || item.deleted_at || version.status !== 'live') return 'gone';
-  const existing: ThumbnailRow | undefined = await deps.db('drive_thumbnails').where({ version_uuid: version.uuid, variant }).first();
+  const existing: ThumbnailRow | undefined = await deps
+    .db('drive_thumbnails')
+    .where({ version_uuid: version.uuid, variant })
+    .first();
   if (existing) return existing.status;
   const size = Number(version.plaintext_size_bytes);
-  if (size > deps.limits.maxSourceBytes) return recordThumbnailFailure(deps.db, ids, `the file has ${size} bytes, over the ${deps.limits.maxSourceBytes}-byte cap`, variant);
+  if (size > deps.limits.maxSourceBytes)
+    return recordThumbnailFailure(
+      deps.db,
+      ids,
+      `the file has ${size} bytes, over the ${deps.limits.maxSourceBytes}-byte cap`,
+      variant,
+    );
 
   const dataKey = unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key);
   const pieces: Buffer[] = [];
-  for await (const piece of decryptChunks(await deps.storage.getObject(deps.bucket, version.storage_key), dataKey, version.uuid, layoutOfVersion(version))) {
+  for await (const piece of decryptChunks(
+    await deps.storage.getObject(deps.bucket, version.storage_key),
+    dataKey,
+    version.uuid,
+    layoutOfVersion(version),
+  )) {
     pieces.push(piece);
   }
   let rendered: RenderedThumbnail;
@@ -223,7 +287,9 @@ export async function renderVersionThumbnail(deps: ThumbnailDeps, ids: Thumbnail
 
   const key = thumbnailStorageKey(ids, variant);
   const sealed = encryptThumbnail(dataKey, version.uuid, variant, rendered.data);
-  await deps.storage.putObject(deps.bucket, key, sealed, sealed.length, { 'Content-Type': 'application/octet-stream' });
+  await deps.storage.putObject(deps.bucket, key, sealed, sealed.length, {
+    'Content-Type': 'application/octet-stream',
+  });
   try {
     await deps.db.transaction(async (tx) => {
       await tx('drive_thumbnails')
@@ -267,10 +333,22 @@ async function markHasPreview(tx: Knex.Transaction, ids: ThumbnailIds): Promise<
 }
 
 /** Records that the version has no preview (never retried); a row already there, or a version gone, stays as it is. */
-export async function recordThumbnailFailure(knex: Knex, ids: ThumbnailIds, reason: string, variant: ThumbnailVariant = DEFAULT_THUMBNAIL_VARIANT): Promise<'failed' | 'gone'> {
+export async function recordThumbnailFailure(
+  knex: Knex,
+  ids: ThumbnailIds,
+  reason: string,
+  variant: ThumbnailVariant = DEFAULT_THUMBNAIL_VARIANT,
+): Promise<'failed' | 'gone'> {
   try {
     await knex('drive_thumbnails')
-      .insert({ version_uuid: ids.versionUuid, variant, file_uuid: ids.fileUuid, workspace_uuid: ids.workspaceUuid, status: 'failed', failure: reason.slice(0, 500) })
+      .insert({
+        version_uuid: ids.versionUuid,
+        variant,
+        file_uuid: ids.fileUuid,
+        workspace_uuid: ids.workspaceUuid,
+        status: 'failed',
+        failure: reason.slice(0, 500),
+      })
       .onConflict(['version_uuid', 'variant'])
       .ignore();
   } catch (error) {
@@ -285,12 +363,22 @@ export async function recordThumbnailFailure(knex: Knex, ids: ThumbnailIds, reas
 /** The stored thumbnail objects of these files (every version), for a permanent delete to remove with their bytes. */
 export async function thumbnailKeysOfFiles(knex: Knex, fileUuids: string[]): Promise<string[]> {
   if (!fileUuids.length) return [];
-  const rows = (await knex('drive_thumbnails').whereIn('file_uuid', fileUuids).whereNotNull('storage_key').select('storage_key')) as { storage_key: string }[];
+  const rows = (await knex('drive_thumbnails')
+    .whereIn('file_uuid', fileUuids)
+    .whereNotNull('storage_key')
+    .select('storage_key')) as { storage_key: string }[];
   return rows.map((row) => row.storage_key);
 }
 
 /** Removes a version's thumbnail objects before its row goes (the rows follow it by foreign key). Idempotent. */
-export async function discardVersionThumbnails(deps: ContentStore & { db: Knex }, versionUuid: string): Promise<void> {
-  const rows = (await deps.db('drive_thumbnails').where({ version_uuid: versionUuid }).whereNotNull('storage_key').select('storage_key')) as { storage_key: string }[];
+export async function discardVersionThumbnails(
+  deps: ContentStore & { db: Knex },
+  versionUuid: string,
+): Promise<void> {
+  const rows = (await deps
+    .db('drive_thumbnails')
+    .where({ version_uuid: versionUuid })
+    .whereNotNull('storage_key')
+    .select('storage_key')) as { storage_key: string }[];
   for (const row of rows) await deps.storage.removeObject(deps.bucket, row.storage_key);
 }

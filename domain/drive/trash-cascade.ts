@@ -24,22 +24,34 @@ export interface CascadeBatchResult {
   changed: number;
 }
 
-type Guarded = { go: true; operation: TrashOperationRow; root: ItemRow } | { go: false; state: Exclude<CascadeBatchState, 'continue'> };
+type Guarded =
+  | { go: true; operation: TrashOperationRow; root: ItemRow }
+  | { go: false; state: Exclude<CascadeBatchState, 'continue'> };
 
 /**
  * Whether this operation may still change the subtree. Takes the root's row lock (shared) for the batch, so
  * an API call on the root waits for the batch in flight and every batch sees the root as the API left it.
  * Only the latest operation on a root cascades: a restore supersedes a trash still running, and so on.
  */
-async function guard(tx: Knex.Transaction, kind: DriveCascadeKind, operationUuid: string, rootUuid: string): Promise<Guarded> {
+async function guard(
+  tx: Knex.Transaction,
+  kind: DriveCascadeKind,
+  operationUuid: string,
+  rootUuid: string,
+): Promise<Guarded> {
   const root = (await tx('drive_items').where({ uuid: rootUuid }).forShare().first()) as ItemRow | undefined;
   // A separate statement: after waiting for a request's lock on the root, its fresh snapshot sees what committed.
-  const operation = (await tx('drive_trash_operations').where({ uuid: operationUuid }).first()) as TrashOperationRow | undefined;
+  const operation = (await tx('drive_trash_operations').where({ uuid: operationUuid }).first()) as
+    TrashOperationRow | undefined;
   // The outbox starts a cascade only after its operation committed; none means a start by hand with a wrong id.
   if (!operation) return { go: false, state: 'abandoned' };
-  if (operation.kind !== kind || operation.root_uuid !== rootUuid) throw new Error(`operation ${operationUuid} is not a ${kind} of ${rootUuid}`);
+  if (operation.kind !== kind || operation.root_uuid !== rootUuid)
+    throw new Error(`operation ${operationUuid} is not a ${kind} of ${rootUuid}`);
   if (!root) return { go: false, state: kind === 'delete' ? 'done' : 'superseded' };
-  const latest = await tx('drive_trash_operations').where({ root_uuid: rootUuid }).orderBy('seq', 'desc').first('uuid');
+  const latest = await tx('drive_trash_operations')
+    .where({ root_uuid: rootUuid })
+    .orderBy('seq', 'desc')
+    .first('uuid');
   const rootAsLeft =
     kind === 'trash'
       ? root.trashed && root.trashed_with === root.uuid && root.deleted_at === null
@@ -59,7 +71,11 @@ export interface CascadeBatchInput {
  * Trashes the next live items of the subtree, top-down: live children of the root or of a folder already
  * trashed with it. Items trashed before (another trashed_with) are neither touched nor entered.
  */
-export async function trashCascadeBatch(knex: Knex, input: CascadeBatchInput, limit = CASCADE_BATCH_SIZE): Promise<CascadeBatchResult> {
+export async function trashCascadeBatch(
+  knex: Knex,
+  input: CascadeBatchInput,
+  limit = CASCADE_BATCH_SIZE,
+): Promise<CascadeBatchResult> {
   return knex.transaction(async (tx) => {
     const guarded = await guard(tx, 'trash', input.operationUuid, input.rootUuid);
     if (!guarded.go) return { state: guarded.state, changed: 0 };
@@ -86,10 +102,19 @@ export async function trashCascadeBatch(knex: Knex, input: CascadeBatchInput, li
         break;
       }
       const rows = (await tx('drive_items')
-        .whereIn('uuid', candidates.map((row) => row.uuid))
+        .whereIn(
+          'uuid',
+          candidates.map((row) => row.uuid),
+        )
         .where({ trashed: false })
         .whereNull('deleted_at')
-        .update({ trashed: true, trashed_at: root.trashed_at, trashed_with: root.uuid, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
+        .update({
+          trashed: true,
+          trashed_at: root.trashed_at,
+          trashed_with: root.uuid,
+          version: tx.raw('version + 1'),
+          updated_at: tx.fn.now(),
+        })
         .returning('*')) as ItemRow[];
       changed.push(...rows);
     }
@@ -126,7 +151,11 @@ const FOLDERS_OF_SUBTREE = `with recursive sub(uuid, path) as (
  * live folder of its subtree. A name taken meanwhile by a live sibling gets a " (n)" suffix rather than
  * leaving the cascade stuck (the item the caller named got 422 name_taken instead).
  */
-export async function restoreCascadeBatch(knex: Knex, input: CascadeBatchInput, limit = CASCADE_BATCH_SIZE): Promise<CascadeBatchResult> {
+export async function restoreCascadeBatch(
+  knex: Knex,
+  input: CascadeBatchInput,
+  limit = CASCADE_BATCH_SIZE,
+): Promise<CascadeBatchResult> {
   return knex.transaction(async (tx) => {
     const guarded = await guard(tx, 'restore', input.operationUuid, input.rootUuid);
     if (!guarded.go) return { state: guarded.state, changed: 0 };
@@ -149,17 +178,29 @@ export async function restoreCascadeBatch(knex: Knex, input: CascadeBatchInput, 
         break;
       }
       const candidates = (await tx('drive_items')
-        .whereIn('uuid', picked.map((row) => row.uuid))
+        .whereIn(
+          'uuid',
+          picked.map((row) => row.uuid),
+        )
         .where({ trashed: true, trashed_with: group })
         .whereNull('deleted_at')
         .forUpdate()
         .select('uuid', 'parent_uuid', 'name')) as { uuid: string; parent_uuid: string; name: string }[];
       await renameClashes(tx, candidates);
       const rows = (await tx('drive_items')
-        .whereIn('uuid', candidates.map((row) => row.uuid))
+        .whereIn(
+          'uuid',
+          candidates.map((row) => row.uuid),
+        )
         .where({ trashed: true, trashed_with: group })
         .whereNull('deleted_at')
-        .update({ trashed: false, trashed_at: null, trashed_with: null, version: tx.raw('version + 1'), updated_at: tx.fn.now() })
+        .update({
+          trashed: false,
+          trashed_at: null,
+          trashed_with: null,
+          version: tx.raw('version + 1'),
+          updated_at: tx.fn.now(),
+        })
         .returning('*')) as ItemRow[];
       changed.push(...rows);
     }
@@ -170,7 +211,10 @@ export async function restoreCascadeBatch(knex: Knex, input: CascadeBatchInput, 
 }
 
 /** Gives a free " (n)" name to each candidate whose name a live sibling (or an earlier candidate) holds. */
-async function renameClashes(tx: Knex.Transaction, candidates: { uuid: string; parent_uuid: string; name: string }[]): Promise<void> {
+async function renameClashes(
+  tx: Knex.Transaction,
+  candidates: { uuid: string; parent_uuid: string; name: string }[],
+): Promise<void> {
   const { rows: clashing } = (await tx.raw(
     `select c.uuid from drive_items c
       where c.uuid = any(?::uuid[])
@@ -181,7 +225,10 @@ async function renameClashes(tx: Knex.Transaction, candidates: { uuid: string; p
   )) as { rows: { uuid: string }[] };
   const clashes = new Set(clashing.map((row) => row.uuid));
   // Keyed by drive_name_key, as the live-name indexes compare: computed in SQL, never in JS.
-  const keys = await nameKeys(tx, candidates.map((row) => row.name));
+  const keys = await nameKeys(
+    tx,
+    candidates.map((row) => row.name),
+  );
   const claimed = new Set<string>();
   for (const [index, candidate] of candidates.entries()) {
     const key = `${candidate.parent_uuid}/${keys[index]}`;
@@ -195,7 +242,12 @@ async function renameClashes(tx: Knex.Transaction, candidates: { uuid: string; p
   }
 }
 
-async function freeName(tx: Knex.Transaction, parentUuid: string, name: string, claimed: Set<string>): Promise<{ name: string; key: string }> {
+async function freeName(
+  tx: Knex.Transaction,
+  parentUuid: string,
+  name: string,
+  claimed: Set<string>,
+): Promise<{ name: string; key: string }> {
   const dot = name.lastIndexOf('.');
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
   for (let n = 1; ; n++) {
@@ -203,7 +255,8 @@ async function freeName(tx: Knex.Transaction, parentUuid: string, name: string, 
     const candidate = stem.slice(0, 255 - suffix.length) + suffix;
     const [key] = await nameKeys(tx, [candidate]);
     if (claimed.has(`${parentUuid}/${key}`)) continue;
-    if (!(await isNameTaken(tx, { folderUuid: parentUuid }, candidate))) return { name: candidate, key: key! };
+    if (!(await isNameTaken(tx, { folderUuid: parentUuid }, candidate)))
+      return { name: candidate, key: key! };
   }
 }
 
@@ -239,7 +292,12 @@ export async function deleteCascadeBatch(
       [root.uuid, rootPath, limit, limit],
     )) as { rows: { uuid: string; path: string[] }[] };
     const pathOf = new Map(picked.map((row) => [row.uuid, row.path]));
-    const files = ((await tx('drive_items').whereIn('uuid', [...pathOf.keys()]).forUpdate().select('*')) as ItemRow[]).map((row) => ({
+    const files = (
+      (await tx('drive_items')
+        .whereIn('uuid', [...pathOf.keys()])
+        .forUpdate()
+        .select('*')) as ItemRow[]
+    ).map((row) => ({
       ...row,
       ancestor_uuids: pathOf.get(row.uuid)!,
     }));
@@ -257,8 +315,16 @@ export async function deleteCascadeBatch(
       [root.uuid, rootPath, limit],
     )) as { rows: DoomedRow[] };
     const folders = await closedUnderChildren(tx, deepest);
-    if (!folders.length) throw new Error(`delete ${input.operationUuid}: no removable folder among the ${deepest.length} deepest`);
-    await tx('drive_items').whereIn('uuid', folders.map((row) => row.uuid)).delete();
+    if (!folders.length)
+      throw new Error(
+        `delete ${input.operationUuid}: no removable folder among the ${deepest.length} deepest`,
+      );
+    await tx('drive_items')
+      .whereIn(
+        'uuid',
+        folders.map((row) => row.uuid),
+      )
+      .delete();
     await countChanged(tx, input.operationUuid, folders.length);
     await appendDeleteChanges(tx, folders);
     const rootRemoved = folders.some((row) => row.uuid === root.uuid);
@@ -275,23 +341,40 @@ async function closedUnderChildren(tx: Knex.Transaction, rows: DoomedRow[]): Pro
   for (;;) {
     if (!kept.length) return kept;
     const ids = new Set(kept.map((row) => row.uuid));
-    const children = (await tx('drive_items').whereIn('parent_uuid', [...ids]).select('uuid', 'parent_uuid')) as { uuid: string; parent_uuid: string }[];
-    const blocked = new Set(children.filter((child) => !ids.has(child.uuid)).map((child) => child.parent_uuid));
+    const children = (await tx('drive_items')
+      .whereIn('parent_uuid', [...ids])
+      .select('uuid', 'parent_uuid')) as { uuid: string; parent_uuid: string }[];
+    const blocked = new Set(
+      children.filter((child) => !ids.has(child.uuid)).map((child) => child.parent_uuid),
+    );
     if (!blocked.size) return kept;
     kept = kept.filter((row) => !blocked.has(row.uuid));
   }
 }
 
-type VersionObject = Pick<VersionRow, 'status' | 'storage_key' | 'storage_upload_id' | 'plaintext_size_bytes'>;
+type VersionObject = Pick<
+  VersionRow,
+  'status' | 'storage_key' | 'storage_upload_id' | 'plaintext_size_bytes'
+>;
 
 /** Discards the files' stored objects, then their rows (versions, grants and links go by FK cascade). */
-async function removeFiles(tx: Knex.Transaction, store: ContentStore, files: DoomedRow[], onProgress: () => void): Promise<void> {
+async function removeFiles(
+  tx: Knex.Transaction,
+  store: ContentStore,
+  files: DoomedRow[],
+  onProgress: () => void,
+): Promise<void> {
   const uuids = files.map((file) => file.uuid);
   const versions = (await tx('drive_file_versions')
     .whereIn('file_uuid', uuids)
     .select('status', 'storage_key', 'storage_upload_id', 'plaintext_size_bytes')) as VersionObject[];
   // Thumbnails are objects of their versions, removed with them.
-  const thumbnails = (await thumbnailKeysOfFiles(tx, uuids)).map((key) => ({ status: 'live' as const, storage_key: key, storage_upload_id: null, plaintext_size_bytes: 0 }));
+  const thumbnails = (await thumbnailKeysOfFiles(tx, uuids)).map((key) => ({
+    status: 'live' as const,
+    storage_key: key,
+    storage_upload_id: null,
+    plaintext_size_bytes: 0,
+  }));
   // Objects go before the rows: a crash in between leaves rows (invisible, still marked for deletion) that the
   // retried batch removes; the other order would leave objects nothing points to.
   await discardObjects(store, [...versions, ...thumbnails], onProgress);
@@ -302,7 +385,11 @@ async function removeFiles(tx: Knex.Transaction, store: ContentStore, files: Doo
 
 const REMOVE_OBJECTS_PER_REQUEST = 1000;
 
-async function discardObjects(store: ContentStore, versions: VersionObject[], onProgress: () => void): Promise<void> {
+async function discardObjects(
+  store: ContentStore,
+  versions: VersionObject[],
+  onProgress: () => void,
+): Promise<void> {
   // An upload in flight also has a multipart upload (and maybe strays from a crashed writer) to abort.
   for (const version of versions.filter((row) => row.status === 'staged')) {
     await discardStoredObject(store, version.storage_key, version.storage_upload_id);
@@ -310,9 +397,13 @@ async function discardObjects(store: ContentStore, versions: VersionObject[], on
   }
   const keys = versions.filter((row) => row.status !== 'staged').map((row) => row.storage_key);
   for (let start = 0; start < keys.length; start += REMOVE_OBJECTS_PER_REQUEST) {
-    const results = await store.storage.removeObjects(store.bucket, keys.slice(start, start + REMOVE_OBJECTS_PER_REQUEST));
+    const results = await store.storage.removeObjects(
+      store.bucket,
+      keys.slice(start, start + REMOVE_OBJECTS_PER_REQUEST),
+    );
     const failures = results.filter((result) => {
-      const code = (result as { Code?: string; Error?: { Code?: string } } | null)?.Code ?? result?.Error?.Code;
+      const code =
+        (result as { Code?: string; Error?: { Code?: string } } | null)?.Code ?? result?.Error?.Code;
       return code !== undefined && code !== 'NoSuchKey';
     });
     if (failures.length) throw new Error(`object storage refused to remove ${failures.length} objects`);
@@ -322,25 +413,32 @@ async function discardObjects(store: ContentStore, versions: VersionObject[], on
 
 async function appendDeleteChanges(tx: Knex.Transaction, rows: DoomedRow[]): Promise<void> {
   // A delete carries a version above the item's last update, so a client skipping held versions applies it.
-  const announced = rows.filter((row) => row.deleted_at === null).map((row) => ({ ...row, version: row.version + 1 }));
+  const announced = rows
+    .filter((row) => row.deleted_at === null)
+    .map((row) => ({ ...row, version: row.version + 1 }));
   const ancestors = new Map(rows.map((row) => [row.uuid, row.ancestor_uuids]));
   await appendChanges(tx, 'delete', announced, (item) => ancestors.get(item.uuid) ?? []);
 }
 
 /** The operation's tally, kept in the batch's transaction so that a batch whose result was lost still counts. */
 async function countChanged(tx: Knex.Transaction, operationUuid: string, changed: number): Promise<void> {
-  if (changed > 0) await tx('drive_trash_operations').where({ uuid: operationUuid }).increment('items_changed', changed);
+  if (changed > 0)
+    await tx('drive_trash_operations').where({ uuid: operationUuid }).increment('items_changed', changed);
 }
 
 /**
  * Records how an operation ended and answers how many items its cascade changed; a retry after the first
  * record changes nothing.
  */
-export async function finishTrashOperation(knex: Knex, input: { operationUuid: string; outcome: 'completed' | 'superseded' }): Promise<number> {
+export async function finishTrashOperation(
+  knex: Knex,
+  input: { operationUuid: string; outcome: 'completed' | 'superseded' },
+): Promise<number> {
   await knex('drive_trash_operations')
     .where({ uuid: input.operationUuid, status: 'running' })
     .update({ status: input.outcome, completed_at: knex.fn.now() });
-  const operation = await knex('drive_trash_operations').where({ uuid: input.operationUuid }).first('items_changed');
+  const operation = await knex('drive_trash_operations')
+    .where({ uuid: input.operationUuid })
+    .first('items_changed');
   return operation?.items_changed ?? 0;
 }
-

@@ -15,8 +15,19 @@ import type { ItemGuard, ItemKind, ItemRow, TrashOperationRow, VisibleItem } fro
  * Moves an item to the trash (editor or above). A folder's descendants follow in the trash cascade. Trashing
  * an item already in the trash changes nothing. `guard` (a precondition) sees the item locked, before the change.
  */
-export async function trashItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, guard?: ItemGuard): Promise<VisibleItem> {
-  const item = await findVisibleItem(unit.tx, caller, uuid, { kind, needs: NEEDS.trash, forUpdate: true, guard });
+export async function trashItem(
+  unit: UnitOfWork,
+  caller: Caller,
+  uuid: string,
+  kind: ItemKind,
+  guard?: ItemGuard,
+): Promise<VisibleItem> {
+  const item = await findVisibleItem(unit.tx, caller, uuid, {
+    kind,
+    needs: NEEDS.trash,
+    forUpdate: true,
+    guard,
+  });
   if (item.trashed) return item;
   await appendChange(unit.tx, 'update', await setTrashed(unit, caller, item, true, { versionBumped: false }));
   return findVisibleItem(unit.tx, caller, item.uuid);
@@ -44,7 +55,14 @@ export async function setTrashed(
   if (trashed) {
     const [row] = (await tx('drive_items')
       .where({ uuid: item.uuid })
-      .update({ trashed: true, trashed_at: tx.fn.now(), trashed_with: item.uuid, ...bump, ...epoch, updated_at: tx.fn.now() })
+      .update({
+        trashed: true,
+        trashed_at: tx.fn.now(),
+        trashed_with: item.uuid,
+        ...bump,
+        ...epoch,
+        updated_at: tx.fn.now(),
+      })
       .returning('*')) as ItemRow[];
     if (item.kind === 'folder') await beginCascade(unit, 'trash', caller, row!);
     return row!;
@@ -52,18 +70,32 @@ export async function setTrashed(
   const group = item.trashed_with ?? item.uuid;
   const toOwnersRoot = await parentStaysInTrash(tx, item);
   if (toOwnersRoot && item.owner_uuid !== caller.userUuid) {
-    throw notAuthorized('The folder this item was in is in the trash; only the owner can restore it, to their Drive root.');
+    throw notAuthorized(
+      'The folder this item was in is in the trash; only the owner can restore it, to their Drive root.',
+    );
   }
-  const patch: Record<string, unknown> = { trashed: false, trashed_at: null, trashed_with: null, ...bump, ...epoch, updated_at: tx.fn.now() };
+  const patch: Record<string, unknown> = {
+    trashed: false,
+    trashed_at: null,
+    trashed_with: null,
+    ...bump,
+    ...epoch,
+    updated_at: tx.fn.now(),
+  };
   const baseShift = toOwnersRoot ? await rebaseOnMove(tx, item, null) : 0;
-  if (toOwnersRoot) Object.assign(patch, { parent_uuid: null, depth: 0, epoch_base: tx.raw('epoch_base + ?', [baseShift]) });
+  if (toOwnersRoot)
+    Object.assign(patch, { parent_uuid: null, depth: 0, epoch_base: tx.raw('epoch_base + ?', [baseShift]) });
   // The live-name indexes refuse a taken name here: 422 name_taken (api/middleware/errors.ts), and the request's
   // transaction rolls back whatever else it changed.
-  const [row] = (await tx('drive_items').where({ uuid: item.uuid }).update(patch).returning('*')) as ItemRow[];
+  const [row] = (await tx('drive_items')
+    .where({ uuid: item.uuid })
+    .update(patch)
+    .returning('*')) as ItemRow[];
   // Back at the owner's root, the folder's subtree left the folders above it: like a move, every item below gets its
   // new depth and an update recording where it was (so past readers get their deletes); the restore's epoch already
   // gives each a new version.
-  if (toOwnersRoot && item.kind === 'folder') await announceMovedSubtree(tx, row!, await ancestorUuids(tx, item.parent_uuid), baseShift);
+  if (toOwnersRoot && item.kind === 'folder')
+    await announceMovedSubtree(tx, row!, await ancestorUuids(tx, item.parent_uuid), baseShift);
   if (item.kind === 'folder') await beginCascade(unit, 'restore', caller, row!, group);
   return row!;
 }
@@ -73,7 +105,13 @@ export async function setTrashed(
  * every reader at once and its delete change is appended now; the delete cascade then removes the rows, their
  * stored bytes and their pool accounting, with a delete change for every descendant. `guard` as for trashItem.
  */
-export async function deleteItem(unit: UnitOfWork, caller: Caller, uuid: string, kind: ItemKind, guard?: ItemGuard): Promise<void> {
+export async function deleteItem(
+  unit: UnitOfWork,
+  caller: Caller,
+  uuid: string,
+  kind: ItemKind,
+  guard?: ItemGuard,
+): Promise<void> {
   const { tx } = unit;
   const item = await findVisibleItem(tx, caller, uuid, { kind, needs: NEEDS.delete, forUpdate: true, guard });
   const [marked] = (await tx('drive_items')
@@ -92,7 +130,10 @@ export async function deleteItem(unit: UnitOfWork, caller: Caller, uuid: string,
  */
 async function parentStaysInTrash(tx: Knex.Transaction, item: ItemRow): Promise<boolean> {
   if (!item.parent_uuid) return false;
-  const parent = await tx('drive_items').where({ uuid: item.parent_uuid }).forShare().first(tx.raw('drive_item_trashed(uuid) as trashed'));
+  const parent = await tx('drive_items')
+    .where({ uuid: item.parent_uuid })
+    .forShare()
+    .first(tx.raw('drive_item_trashed(uuid) as trashed'));
   return Boolean(parent?.trashed);
 }
 
@@ -101,7 +142,13 @@ async function parentStaysInTrash(tx: Knex.Transaction, item: ItemRow): Promise<
  * workflow starts once the operation (and the root's change) committed, or from the outbox sweep after a crash,
  * and never for a request that rolled back.
  */
-async function beginCascade(unit: UnitOfWork, kind: DriveCascadeKind, caller: Caller, root: ItemRow, trashedWith?: string): Promise<void> {
+async function beginCascade(
+  unit: UnitOfWork,
+  kind: DriveCascadeKind,
+  caller: Caller,
+  root: ItemRow,
+  trashedWith?: string,
+): Promise<void> {
   const operationUuid = randomUUID();
   await unit.tx('drive_trash_operations').insert({
     uuid: operationUuid,
@@ -111,7 +158,12 @@ async function beginCascade(unit: UnitOfWork, kind: DriveCascadeKind, caller: Ca
     trashed_with: trashedWith ?? null,
     actor_uuid: caller.userUuid,
   });
-  await unit.workflows.startDriveCascade({ kind, operationUuid, rootUuid: root.uuid, workspaceUuid: root.workspace_uuid });
+  await unit.workflows.startDriveCascade({
+    kind,
+    operationUuid,
+    rootUuid: root.uuid,
+    workspaceUuid: root.workspace_uuid,
+  });
 }
 
 /** The operations on an item, latest first (tests, operators, bench/trash-cascade.ts). */

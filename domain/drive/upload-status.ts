@@ -15,7 +15,12 @@ export interface UploadStatus {
 }
 
 /** The caller's chunked upload in flight with the parts S3 lists (ListParts): 404 if unknown, 422 once completed. */
-export async function readUploadStatus(deps: StoredContent, caller: Caller, fileUuid: string, uploadExpiryMs: number): Promise<UploadStatus> {
+export async function readUploadStatus(
+  deps: StoredContent,
+  caller: Caller,
+  fileUuid: string,
+  uploadExpiryMs: number,
+): Promise<UploadStatus> {
   const version = await stagedChunkedUpload(deps.db, caller, fileUuid);
   let parts: UploadedPart[];
   try {
@@ -26,5 +31,9 @@ export async function readUploadStatus(deps: StoredContent, caller: Caller, file
     // parts left to list or send, only that object to complete again or abort (docs/extensions.md § Content hash).
     throw invalidUploadStatus('The parts are assembled: complete the upload again, or abort it.');
   }
-  return { version, parts: parts.sort((a, b) => a.part - b.part), expiresAt: new Date(new Date(version.created_at).getTime() + uploadExpiryMs) };
+  return {
+    version,
+    parts: parts.sort((a, b) => a.part - b.part),
+    expiresAt: new Date(new Date(version.created_at).getTime() + uploadExpiryMs),
+  };
 }

@@ -2,7 +2,9 @@
 import { CHUNK_OVERHEAD_BYTES, type ChunkLayout } from './crypto.js';
 import type { VersionRow } from './rows.js';
 
-export const layoutOfVersion = (version: Pick<VersionRow, 'plaintext_size_bytes' | 'chunk_size_bytes' | 'chunk_count'>): ChunkLayout => {
+export const layoutOfVersion = (
+  version: Pick<VersionRow, 'plaintext_size_bytes' | 'chunk_size_bytes' | 'chunk_count'>,
+): ChunkLayout => {
   const size = Number(version.plaintext_size_bytes);
   return {
     plaintextSizeBytes: size,
@@ -17,4 +19,6 @@ export const layoutOfVersion = (version: Pick<VersionRow, 'plaintext_size_bytes'
  * plaintext size; an aborted one gave its bytes back when it was aborted.
  */
 export const poolBytesHeld = (versions: Pick<VersionRow, 'status' | 'plaintext_size_bytes'>[]): number =>
-  versions.filter((version) => version.status !== 'aborted').reduce((sum, version) => sum + Number(version.plaintext_size_bytes), 0);
+  versions
+    .filter((version) => version.status !== 'aborted')
+    .reduce((sum, version) => sum + Number(version.plaintext_size_bytes), 0);

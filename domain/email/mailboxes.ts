@@ -31,20 +31,36 @@ export type RuleToApply = Pick<MailboxRule, 'uuid' | 'field' | 'contains' | 'act
 
 const ADDRESS = /^[^@\s]+@[^@\s]+$/;
 
-export async function findMailbox(knex: Knex, uuid: string, options: { forUpdate?: boolean } = {}): Promise<Mailbox> {
+export async function findMailbox(
+  knex: Knex,
+  uuid: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Mailbox> {
   if (!isUuid(uuid)) throw notFound('No such mailbox.');
   const query = knex('mailboxes').where({ uuid }).first();
   const row = options.forUpdate ? await query.forUpdate() : await query;
   if (!row) throw notFound('No such mailbox.');
-  const members = await knex('mailbox_members').where({ mailbox_uuid: uuid }).orderBy('created_at').pluck('user_uuid');
-  return { uuid: row.uuid, workspace_uuid: row.workspace_uuid, address: row.address, members, created_at: row.created_at };
+  const members = await knex('mailbox_members')
+    .where({ mailbox_uuid: uuid })
+    .orderBy('created_at')
+    .pluck('user_uuid');
+  return {
+    uuid: row.uuid,
+    workspace_uuid: row.workspace_uuid,
+    address: row.address,
+    members,
+    created_at: row.created_at,
+  };
 }
 
 /**
  * What sorting arriving mail needs of its mailbox, in one query: its workspace and its rules in order. Mail arrives far
  * more often than anything else here reads a mailbox, so this is not findMailbox followed by listMailboxRules.
  */
-export async function mailboxForArrival(knex: Knex, uuid: string): Promise<{ uuid: string; workspace_uuid: string; rules: RuleToApply[] }> {
+export async function mailboxForArrival(
+  knex: Knex,
+  uuid: string,
+): Promise<{ uuid: string; workspace_uuid: string; rules: RuleToApply[] }> {
   if (!isUuid(uuid)) throw notFound('No such mailbox.');
   const row = await knex('mailboxes as m')
     .where('m.uuid', uuid)
@@ -60,19 +76,33 @@ export async function mailboxForArrival(knex: Knex, uuid: string): Promise<{ uui
 }
 
 /** A workspace's mailboxes by address, those containing `search` when given (the admin app's picker). */
-export async function listWorkspaceMailboxes(knex: Knex, workspaceUuid: string, search = ''): Promise<{ uuid: string; address: string }[]> {
-  const query = knex('mailboxes').where({ workspace_uuid: workspaceUuid }).orderBy('address').select('uuid', 'address');
+export async function listWorkspaceMailboxes(
+  knex: Knex,
+  workspaceUuid: string,
+  search = '',
+): Promise<{ uuid: string; address: string }[]> {
+  const query = knex('mailboxes')
+    .where({ workspace_uuid: workspaceUuid })
+    .orderBy('address')
+    .select('uuid', 'address');
   if (search) query.whereRaw('strpos(address, lower(?)) > 0', [search]);
   return query;
 }
 
 /** The mailbox an SMTP recipient names, or undefined: the ingress answers 550 for it. */
-export async function findMailboxByAddress(knex: Knex, address: string): Promise<{ uuid: string; workspace_uuid: string } | undefined> {
+export async function findMailboxByAddress(
+  knex: Knex,
+  address: string,
+): Promise<{ uuid: string; workspace_uuid: string } | undefined> {
   return knex('mailboxes').where({ address: address.trim().toLowerCase() }).first('uuid', 'workspace_uuid');
 }
 
 async function requireWorkspaceMember(knex: Knex, workspaceUuid: string, userUuid: string): Promise<void> {
-  const member = isUuid(userUuid) && (await knex('workspace_members').where({ workspace_uuid: workspaceUuid, user_uuid: userUuid }).first('user_uuid'));
+  const member =
+    isUuid(userUuid) &&
+    (await knex('workspace_members')
+      .where({ workspace_uuid: workspaceUuid, user_uuid: userUuid })
+      .first('user_uuid'));
   if (!member) throw notWorkspaceMember(userUuid);
 }
 
@@ -82,41 +112,71 @@ export async function createMailbox(
 ): Promise<Mailbox> {
   const address = input.address.trim().toLowerCase();
   if (!ADDRESS.test(address)) throw invalidAddress(input.address);
-  if (!isUuid(input.workspaceUuid) || !(await tx('workspaces').where({ uuid: input.workspaceUuid }).first('uuid'))) {
+  if (
+    !isUuid(input.workspaceUuid) ||
+    !(await tx('workspaces').where({ uuid: input.workspaceUuid }).first('uuid'))
+  ) {
     throw notFound('No such workspace.');
   }
   if (await tx('mailboxes').where({ address }).first('uuid')) throw addressTaken(address);
-  const [row] = await tx('mailboxes').insert({ workspace_uuid: input.workspaceUuid, address }).returning('uuid');
+  const [row] = await tx('mailboxes')
+    .insert({ workspace_uuid: input.workspaceUuid, address })
+    .returning('uuid');
   for (const userUuid of input.members ?? []) await addMailboxMember(tx, row.uuid, userUuid);
   return findMailbox(tx, row.uuid);
 }
 
 /** Adding a member twice is harmless. */
-export async function addMailboxMember(tx: Knex.Transaction, mailboxUuid: string, userUuid: string): Promise<Mailbox> {
+export async function addMailboxMember(
+  tx: Knex.Transaction,
+  mailboxUuid: string,
+  userUuid: string,
+): Promise<Mailbox> {
   const mailbox = await findMailbox(tx, mailboxUuid, { forUpdate: true });
   await requireWorkspaceMember(tx, mailbox.workspace_uuid, userUuid);
-  await tx('mailbox_members').insert({ mailbox_uuid: mailboxUuid, user_uuid: userUuid }).onConflict(['mailbox_uuid', 'user_uuid']).ignore();
+  await tx('mailbox_members')
+    .insert({ mailbox_uuid: mailboxUuid, user_uuid: userUuid })
+    .onConflict(['mailbox_uuid', 'user_uuid'])
+    .ignore();
   return findMailbox(tx, mailboxUuid);
 }
 
 /** Removing someone who is not a member is harmless; they stop reading the mailbox's mail at once. */
-export async function removeMailboxMember(tx: Knex.Transaction, mailboxUuid: string, userUuid: string): Promise<Mailbox> {
+export async function removeMailboxMember(
+  tx: Knex.Transaction,
+  mailboxUuid: string,
+  userUuid: string,
+): Promise<Mailbox> {
   await findMailbox(tx, mailboxUuid, { forUpdate: true });
-  if (isUuid(userUuid)) await tx('mailbox_members').where({ mailbox_uuid: mailboxUuid, user_uuid: userUuid }).delete();
+  if (isUuid(userUuid))
+    await tx('mailbox_members').where({ mailbox_uuid: mailboxUuid, user_uuid: userUuid }).delete();
   return findMailbox(tx, mailboxUuid);
 }
 
 export async function addMailboxRule(
   tx: Knex.Transaction,
-  input: { mailboxUuid: string; field: RuleField; contains: string; action: 'delete' | 'label'; label?: string },
+  input: {
+    mailboxUuid: string;
+    field: RuleField;
+    contains: string;
+    action: 'delete' | 'label';
+    label?: string;
+  },
 ): Promise<MailboxRule> {
   await findMailbox(tx, input.mailboxUuid);
   if (!RULE_FIELDS.includes(input.field)) throw invalidRule(`field must be one of ${RULE_FIELDS.join(', ')}`);
   if (!input.contains.trim()) throw invalidRule('contains must not be empty');
   if (input.action === 'label' && !input.label?.trim()) throw invalidRule('a label rule needs --label');
-  if (input.action === 'delete' && input.label !== undefined) throw invalidRule('a delete rule takes no label');
+  if (input.action === 'delete' && input.label !== undefined)
+    throw invalidRule('a delete rule takes no label');
   const [row] = await tx('mailbox_rules')
-    .insert({ mailbox_uuid: input.mailboxUuid, field: input.field, contains: input.contains.trim(), action: input.action, label: input.label?.trim() ?? null })
+    .insert({
+      mailbox_uuid: input.mailboxUuid,
+      field: input.field,
+      contains: input.contains.trim(),
+      action: input.action,
+      label: input.label?.trim() ?? null,
+    })
     .returning('*');
   return row;
 }
@@ -138,7 +198,10 @@ export interface RuleVerdict {
 }
 
 /** Applies the rules in order: the first matching delete rule discards the message; label rules add labels. */
-export function applyRules(rules: RuleToApply[], message: { from: string[]; to: string[]; subject: string | null }): RuleVerdict {
+export function applyRules(
+  rules: RuleToApply[],
+  message: { from: string[]; to: string[]; subject: string | null },
+): RuleVerdict {
   const labels: string[] = [];
   for (const rule of rules) {
     const haystack = rule.field === 'subject' ? [message.subject ?? ''] : message[rule.field];

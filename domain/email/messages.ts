@@ -52,7 +52,12 @@ export async function storeEmail(
   const emailUuid = randomUUID();
   // The bytes go first, outside the transaction: a crash leaves at most an object no row names (never a row without
   // its object), and a failed commit removes it below.
-  const stored = await putRawMessage(deps.store, deps.masterKey, { workspaceUuid: mailbox.workspace_uuid, mailboxUuid: mailbox.uuid, emailUuid }, input.raw);
+  const stored = await putRawMessage(
+    deps.store,
+    deps.masterKey,
+    { workspaceUuid: mailbox.workspace_uuid, mailboxUuid: mailbox.uuid, emailUuid },
+    input.raw,
+  );
   try {
     return await deps.runInTransaction(async (unit) => {
       const threadUuid = await threadOf(unit.tx, mailbox.uuid, parsed);
@@ -79,7 +84,13 @@ export async function storeEmail(
         chunk_size_bytes: stored.chunkSizeBytes,
       });
       const eventId =
-        delivered && !spam ? await recordEmailReceived(unit, { workspaceUuid: mailbox.workspace_uuid, mailboxUuid: mailbox.uuid, emailUuid }) : null;
+        delivered && !spam
+          ? await recordEmailReceived(unit, {
+              workspaceUuid: mailbox.workspace_uuid,
+              mailboxUuid: mailbox.uuid,
+              emailUuid,
+            })
+          : null;
       return { outcome: 'stored' as const, uuid: emailUuid, labels, spam, event_id: eventId };
     });
   } catch (error) {
@@ -96,13 +107,19 @@ export async function storeEmail(
 async function threadOf(tx: Knex.Transaction, mailboxUuid: string, parsed: ParsedEmail): Promise<string> {
   const parents = [...new Set([...parsed.references, ...(parsed.inReplyTo ? [parsed.inReplyTo] : [])])];
   if (parents.length) {
-    const parent = await tx('emails').where({ mailbox_uuid: mailboxUuid }).whereIn('message_id', parents).orderBy('received_at').first('thread_uuid');
+    const parent = await tx('emails')
+      .where({ mailbox_uuid: mailboxUuid })
+      .whereIn('message_id', parents)
+      .orderBy('received_at')
+      .first('thread_uuid');
     if (parent) return parent.thread_uuid;
   }
   if (parsed.messageId) {
     const child = await tx('emails')
       .where({ mailbox_uuid: mailboxUuid })
-      .where((q) => q.where('in_reply_to', parsed.messageId).orWhereRaw('? = any("references")', [parsed.messageId]))
+      .where((q) =>
+        q.where('in_reply_to', parsed.messageId).orWhereRaw('? = any("references")', [parsed.messageId]),
+      )
       .orderBy('received_at')
       .first('thread_uuid');
     if (child) return child.thread_uuid;
@@ -142,7 +159,13 @@ export interface ReadableEmail {
  * An email for a member of its mailbox. Anyone else, a workspace admin included, gets 404 as if it did not exist:
  * administering a workspace lets you subscribe a mailbox, not read it (spec/webhooks.md § Authentication 4).
  */
-export async function readEmail(knex: Knex, store: ContentStore, masterKey: Buffer, caller: Caller, uuid: string): Promise<ReadableEmail> {
+export async function readEmail(
+  knex: Knex,
+  store: ContentStore,
+  masterKey: Buffer,
+  caller: Caller,
+  uuid: string,
+): Promise<ReadableEmail> {
   if (!isUuid(uuid)) throw notFound();
   const row = await knex('emails as e')
     .join('mailbox_members as m', 'm.mailbox_uuid', 'e.mailbox_uuid')

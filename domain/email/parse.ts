@@ -33,8 +33,12 @@ export interface ParsedEmail {
 
 function addresses(field: AddressObject | AddressObject[] | undefined): EmailAddress[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
-  const flat = objects.flatMap((object) => object.value.flatMap((entry) => (entry.group ? entry.group : [entry])));
-  return flat.filter((entry) => entry.address).map((entry) => ({ name: entry.name || null, address: entry.address!.toLowerCase() }));
+  const flat = objects.flatMap((object) =>
+    object.value.flatMap((entry) => (entry.group ? entry.group : [entry])),
+  );
+  return flat
+    .filter((entry) => entry.address)
+    .map((entry) => ({ name: entry.name || null, address: entry.address!.toLowerCase() }));
 }
 
 const messageIds = (value: string | string[] | undefined): string[] =>

@@ -1,6 +1,13 @@
 // The raw message of an email in object storage, encrypted at rest with the Drive scheme (domain/drive/crypto.ts): a
 // fresh data key per message, AES-256-GCM chunks bound to the email uuid, the key stored wrapped by the master key.
-import { chunkLayout, decryptChunks, encryptChunks, generateDataKey, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
+import {
+  chunkLayout,
+  decryptChunks,
+  encryptChunks,
+  generateDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+} from '../drive/crypto.js';
 import type { ContentStore } from '../drive/content-objects.js';
 
 /** email/<workspace>/<mailbox>/<email>: one object per message, written once, never replaced. */
@@ -24,14 +31,27 @@ export async function putRawMessage(
   const layout = chunkLayout(raw.length);
   const ciphertext = Buffer.concat([...encryptChunks(dataKey, target.emailUuid, layout, raw)]);
   const storageKey = emailStorageKey(target.workspaceUuid, target.mailboxUuid, target.emailUuid);
-  await store.storage.putObject(store.bucket, storageKey, ciphertext, ciphertext.length, { 'Content-Type': 'application/octet-stream' });
-  return { storageKey, wrappedKey: wrapDataKey(masterKey, target.emailUuid, dataKey), sizeBytes: raw.length, chunkSizeBytes: layout.chunkSizeBytes };
+  await store.storage.putObject(store.bucket, storageKey, ciphertext, ciphertext.length, {
+    'Content-Type': 'application/octet-stream',
+  });
+  return {
+    storageKey,
+    wrappedKey: wrapDataKey(masterKey, target.emailUuid, dataKey),
+    sizeBytes: raw.length,
+    chunkSizeBytes: layout.chunkSizeBytes,
+  };
 }
 
 export async function readRawMessage(
   store: ContentStore,
   masterKey: Buffer,
-  row: { uuid: string; storage_key: string; wrapped_key: Buffer; size_bytes: number | string; chunk_size_bytes: number },
+  row: {
+    uuid: string;
+    storage_key: string;
+    wrapped_key: Buffer;
+    size_bytes: number | string;
+    chunk_size_bytes: number;
+  },
 ): Promise<Buffer> {
   const dataKey = unwrapDataKey(masterKey, row.uuid, row.wrapped_key);
   const size = Number(row.size_bytes);

@@ -48,7 +48,8 @@ export function judgeAddress(text: string, allowedPrivate: Cidr[] = []): Address
     return { allowed: false, reason: `${text} is an IPv4-compatible IPv6 address` };
   }
   const range = address.range();
-  if (range !== 'unicast') return { allowed: false, reason: `${text} is a ${range} address, not a public one` };
+  if (range !== 'unicast')
+    return { allowed: false, reason: `${text} is a ${range} address, not a public one` };
   return { allowed: true };
 }
 
@@ -70,7 +71,8 @@ export function judgeWebhookUrl(text: string, allowedPrivate: Cidr[] = []): UrlV
   }
   if (url.protocol !== 'https:') return { allowed: false, reason: 'the scheme must be https' };
   if (url.port !== '' && url.port !== '443') return { allowed: false, reason: 'the port must be 443' };
-  if (url.username || url.password) return { allowed: false, reason: 'credentials in the URL are not allowed' };
+  if (url.username || url.password)
+    return { allowed: false, reason: 'credentials in the URL are not allowed' };
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (!ipaddr.isValid(hostname)) {
     if (!hostname.includes('.') || hostname.endsWith('.localhost') || hostname === 'localhost') {

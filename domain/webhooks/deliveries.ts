@@ -35,10 +35,20 @@ export type AttemptPlan =
   | { action: 'finished'; outcome: AttemptOutcome }
   | { action: 'send'; url: string; secrets: string[]; body: Buffer; eventType: string };
 
-const keyOf = (key: DeliveryKey) => ({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid, round: key.round ?? 0 });
+const keyOf = (key: DeliveryKey) => ({
+  destination_uuid: key.destinationUuid,
+  event_uuid: key.eventUuid,
+  round: key.round ?? 0,
+});
 
 /** The body every attempt of an event sends, byte for byte: identifiers only (spec/webhooks.md § Delivery request). */
-export function eventBody(event: { uuid: string; type: string; workspace_uuid: string; email_uuid: string | null; created_at: Date }): Buffer {
+export function eventBody(event: {
+  uuid: string;
+  type: string;
+  workspace_uuid: string;
+  email_uuid: string | null;
+  created_at: Date;
+}): Buffer {
   return Buffer.from(
     JSON.stringify({
       id: eventId(event.uuid),
@@ -55,25 +65,44 @@ export function eventBody(event: { uuid: string; type: string; workspace_uuid: s
 const IN_FLIGHT = ['scheduled', 'sending', 'waiting'];
 
 /** Ends a delivery that is still in flight; a terminated one stays terminated. */
-async function finishDelivery(knex: Knex, key: DeliveryKey, state: 'succeeded' | 'failed' | 'stopped'): Promise<void> {
-  await knex('webhook_deliveries').where(keyOf(key)).whereIn('state', IN_FLIGHT).update({ state, finished_at: knex.fn.now(), next_attempt_at: null });
+async function finishDelivery(
+  knex: Knex,
+  key: DeliveryKey,
+  state: 'succeeded' | 'failed' | 'stopped',
+): Promise<void> {
+  await knex('webhook_deliveries')
+    .where(keyOf(key))
+    .whereIn('state', IN_FLIGHT)
+    .update({ state, finished_at: knex.fn.now(), next_attempt_at: null });
 }
 
 /**
  * What attempt n should do: report an outcome already recorded (the activity ran before), close an attempt a crash
  * left claimed but unrecorded, stop because the destination is no longer active, or send.
  */
-export async function planAttempt(knex: Knex, masterKey: Buffer, key: AttemptKey, rules: RecordRules, now = new Date()): Promise<AttemptPlan> {
+export async function planAttempt(
+  knex: Knex,
+  masterKey: Buffer,
+  key: AttemptKey,
+  rules: RecordRules,
+  now = new Date(),
+): Promise<AttemptPlan> {
   const delivery = await knex('webhook_deliveries').where(keyOf(key)).first();
   if (!delivery || delivery.state === 'terminated') return { action: 'finished', outcome: 'stopped' };
-  const existing = await knex('webhook_attempts').where({ ...keyOf(key), attempt: key.attempt }).first();
+  const existing = await knex('webhook_attempts')
+    .where({ ...keyOf(key), attempt: key.attempt })
+    .first();
   if (existing?.outcome === 'pending') {
     // Claimed, then the worker died or the activity timed out before the result was written: the POST may or may
     // not have reached the receiver. The number is spent; the attempt counts as failed (docs/webhooks.md § Crashes).
     const interrupted = { statusCode: null, errorClass: 'interrupted', responseTimeMs: null };
     return { action: 'finished', outcome: await recordAttempt(knex, key, existing.uuid, interrupted, rules) };
   }
-  if (existing) return { action: 'finished', outcome: existing.error_class === 'address_refused' ? 'disabled' : existing.outcome };
+  if (existing)
+    return {
+      action: 'finished',
+      outcome: existing.error_class === 'address_refused' ? 'disabled' : existing.outcome,
+    };
   const destination = await knex('webhook_destinations').where({ uuid: key.destinationUuid }).first();
   if (!destination || destination.status !== 'active') {
     // Paused or disabled while this delivery waited: it stops before its next attempt and is never replayed.
@@ -82,7 +111,13 @@ export async function planAttempt(knex: Knex, masterKey: Buffer, key: AttemptKey
   }
   const event = await knex('webhook_events').where({ uuid: key.eventUuid }).first();
   if (!event) return { action: 'finished', outcome: 'stopped' };
-  return { action: 'send', url: destination.url, secrets: signingSecrets(masterKey, destination as SecretRow, now), body: eventBody(event), eventType: event.type };
+  return {
+    action: 'send',
+    url: destination.url,
+    secrets: signingSecrets(masterKey, destination as SecretRow, now),
+    body: eventBody(event),
+    eventType: event.type,
+  };
 }
 
 export type ClaimedAttempt =
@@ -95,7 +130,13 @@ export type ClaimedAttempt =
  * the number unclaimed) is one statement; anything else is worked out by planAttempt one query at a time. A number
  * that another run of the attempt claimed between the plan and the claim throws: the retry then closes that claim.
  */
-export async function claimAttempt(knex: Knex, masterKey: Buffer, key: AttemptKey, rules: RecordRules, now = new Date()): Promise<ClaimedAttempt> {
+export async function claimAttempt(
+  knex: Knex,
+  masterKey: Buffer,
+  key: AttemptKey,
+  rules: RecordRules,
+  now = new Date(),
+): Promise<ClaimedAttempt> {
   const attemptUuid = randomUUID();
   const { rows } = await knex.raw(
     `with ready as (
@@ -118,12 +159,25 @@ export async function claimAttempt(knex: Knex, masterKey: Buffer, key: AttemptKe
           and exists (select 1 from claimed)
      )
      select ready.* from ready, claimed`,
-    { destination: key.destinationUuid, event: key.eventUuid, round: key.round ?? 0, attempt: key.attempt, attemptUuid },
+    {
+      destination: key.destinationUuid,
+      event: key.eventUuid,
+      round: key.round ?? 0,
+      attempt: key.attempt,
+      attemptUuid,
+    },
   );
   const ready = rows[0];
   if (ready) {
     const event = { ...ready, uuid: ready.event_uuid };
-    return { action: 'send', attemptUuid, url: ready.url, secrets: signingSecrets(masterKey, ready as SecretRow, now), body: eventBody(event), eventType: ready.type };
+    return {
+      action: 'send',
+      attemptUuid,
+      url: ready.url,
+      secrets: signingSecrets(masterKey, ready as SecretRow, now),
+      body: eventBody(event),
+      eventType: ready.type,
+    };
   }
   const plan = await planAttempt(knex, masterKey, key, rules, now);
   if (plan.action === 'finished') return plan;
@@ -141,7 +195,10 @@ async function claimNumber(knex: Knex, key: AttemptKey, attemptUuid: string): Pr
       .ignore()
       .returning('uuid');
     if (!row) return undefined;
-    await tx('webhook_deliveries').where(keyOf(key)).whereIn('state', IN_FLIGHT).update({ state: 'sending', attempts: key.attempt, next_attempt_at: null });
+    await tx('webhook_deliveries')
+      .where(keyOf(key))
+      .whereIn('state', IN_FLIGHT)
+      .update({ state: 'sending', attempts: key.attempt, next_attempt_at: null });
     return row.uuid as string;
   });
 }
@@ -161,16 +218,24 @@ export interface RecordRules {
   disableReason?: string;
 }
 
-export const isSuccess = (result: AttemptResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && !result.errorClass;
+export const isSuccess = (result: AttemptResult) =>
+  result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && !result.errorClass;
 
 /**
  * Records a claimed attempt's result once (a second record of the same attempt changes nothing) and moves the
  * counters: a 2xx resets the destination's consecutive-failure counter; a fifth failure counts one exhausted event,
  * and the DISABLE_AFTER-th in a row disables the destination with the reason and time.
  */
-export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: string, result: AttemptResult, rules: RecordRules): Promise<AttemptOutcome> {
+export async function recordAttempt(
+  knex: Knex,
+  key: AttemptKey,
+  attemptUuid: string,
+  result: AttemptResult,
+  rules: RecordRules,
+): Promise<AttemptOutcome> {
   const success = isSuccess(result);
-  if (success && !rules.disableReason && (await recordSuccess(knex, key, attemptUuid, result))) return 'success';
+  if (success && !rules.disableReason && (await recordSuccess(knex, key, attemptUuid, result)))
+    return 'success';
   return knex.transaction(async (tx) => {
     const [recorded] = await tx('webhook_attempts')
       .where({ uuid: attemptUuid, outcome: 'pending' })
@@ -184,13 +249,22 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       .returning('*');
     if (!recorded) {
       const row = await tx('webhook_attempts').where({ uuid: attemptUuid }).first();
-      return row?.error_class === 'address_refused' ? 'disabled' : row?.outcome === 'success' ? 'success' : 'failure';
+      return row?.error_class === 'address_refused'
+        ? 'disabled'
+        : row?.outcome === 'success'
+          ? 'success'
+          : 'failure';
     }
     // Only the spec's own deliveries of email.received move the auto-disable counter: a webhook.test or a manual
     // resend never does (docs/extensions.md § Webhooks).
-    const counted = (key.round ?? 0) === 0 && (await tx('webhook_events').where({ uuid: key.eventUuid }).first('type'))?.type === EMAIL_RECEIVED;
+    const counted =
+      (key.round ?? 0) === 0 &&
+      (await tx('webhook_events').where({ uuid: key.eventUuid }).first('type'))?.type === EMAIL_RECEIVED;
     if (success) {
-      if (counted) await tx('webhook_destinations').where({ uuid: key.destinationUuid }).update({ consecutive_failures: 0 });
+      if (counted)
+        await tx('webhook_destinations')
+          .where({ uuid: key.destinationUuid })
+          .update({ consecutive_failures: 0 });
       await finishDelivery(tx, key, 'succeeded');
       return 'success';
     }
@@ -203,7 +277,10 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       await tx('webhook_deliveries')
         .where(keyOf(key))
         .whereIn('state', IN_FLIGHT)
-        .update({ state: 'waiting', next_attempt_at: tx.raw(`now() + (? * interval '1 millisecond')`, [rules.retryDelayMs]) });
+        .update({
+          state: 'waiting',
+          next_attempt_at: tx.raw(`now() + (? * interval '1 millisecond')`, [rules.retryDelayMs]),
+        });
       return 'failure';
     }
     await finishDelivery(tx, key, 'failed');
@@ -212,8 +289,16 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
       .where({ uuid: key.destinationUuid })
       .increment('consecutive_failures', 1)
       .returning(['consecutive_failures', 'status']);
-    if (destination && destination.status === 'active' && destination.consecutive_failures >= rules.disableAfter) {
-      await disable(tx, key.destinationUuid, `${destination.consecutive_failures} consecutive events failed all ${MAX_ATTEMPTS} attempts`);
+    if (
+      destination &&
+      destination.status === 'active' &&
+      destination.consecutive_failures >= rules.disableAfter
+    ) {
+      await disable(
+        tx,
+        key.destinationUuid,
+        `${destination.consecutive_failures} consecutive events failed all ${MAX_ATTEMPTS} attempts`,
+      );
     }
     return 'failure';
   });
@@ -224,7 +309,12 @@ export async function recordAttempt(knex: Knex, key: AttemptKey, attemptUuid: st
  * when it is not 0 already, so deliveries to one destination do not queue on its row) and the delivery finished.
  * False when the attempt was recorded before; recordAttempt then answers what was recorded.
  */
-async function recordSuccess(knex: Knex, key: AttemptKey, attemptUuid: string, result: AttemptResult): Promise<boolean> {
+async function recordSuccess(
+  knex: Knex,
+  key: AttemptKey,
+  attemptUuid: string,
+  result: AttemptResult,
+): Promise<boolean> {
   const { rows } = await knex.raw(
     `with recorded as (
        update webhook_attempts
@@ -258,19 +348,31 @@ async function recordSuccess(knex: Knex, key: AttemptKey, attemptUuid: string, r
 }
 
 async function disable(tx: Knex.Transaction, destinationUuid: string, reason: string): Promise<void> {
-  await tx('webhook_destinations')
-    .where({ uuid: destinationUuid })
-    .whereNot({ status: 'disabled' })
-    .update({ status: 'disabled', disabled_reason: reason, disabled_at: tx.fn.now(), updated_at: tx.fn.now() });
+  await tx('webhook_destinations').where({ uuid: destinationUuid }).whereNot({ status: 'disabled' }).update({
+    status: 'disabled',
+    disabled_reason: reason,
+    disabled_at: tx.fn.now(),
+    updated_at: tx.fn.now(),
+  });
 }
 
 /** Records who stopped a delivery and why, then has Temporal end its workflow after the commit. 409 once finished. */
-export async function terminateDelivery(unit: UnitOfWork, key: DeliveryKey, by: { actor: string; reason: string }): Promise<DeliveryRow> {
+export async function terminateDelivery(
+  unit: UnitOfWork,
+  key: DeliveryKey,
+  by: { actor: string; reason: string },
+): Promise<DeliveryRow> {
   const [row] = await unit
     .tx('webhook_deliveries')
     .where(keyOf(key))
     .whereIn('state', IN_FLIGHT)
-    .update({ state: 'terminated', terminated_by: by.actor, terminated_reason: by.reason, finished_at: unit.tx.fn.now(), next_attempt_at: null })
+    .update({
+      state: 'terminated',
+      terminated_by: by.actor,
+      terminated_reason: by.reason,
+      finished_at: unit.tx.fn.now(),
+      next_attempt_at: null,
+    })
     .returning('*');
   if (!row) throw deliveryNotInFlight(await findDelivery(unit.tx, key));
   unit.workflows.terminateWebhookDelivery(key, `terminated by ${by.actor}: ${by.reason}`);
@@ -357,17 +459,27 @@ export async function listAttempts(
   const query = knex('webhook_attempts as a')
     .join('webhook_events as e', 'e.uuid', 'a.event_uuid')
     .where({ 'a.destination_uuid': destinationUuid })
-    .orderBy([{ column: 'a.started_at', order: 'desc' }, { column: 'a.uuid', order: 'desc' }])
+    .orderBy([
+      { column: 'a.started_at', order: 'desc' },
+      { column: 'a.uuid', order: 'desc' },
+    ])
     .limit(page.limit)
     .select('a.*', 'e.type as event_type');
   if (page.eventUuid) query.where({ 'a.event_uuid': page.eventUuid });
   // Compared in the database, at its microsecond precision, so no row between two pages is skipped.
-  if (page.after) query.whereRaw('(a.started_at, a.uuid) < (select started_at, uuid from webhook_attempts where uuid = ?)', [page.after]);
+  if (page.after)
+    query.whereRaw(
+      '(a.started_at, a.uuid) < (select started_at, uuid from webhook_attempts where uuid = ?)',
+      [page.after],
+    );
   return query;
 }
 
 /** Each destination's most recent finished attempt (the destinations list shows its outcome and time). */
-export async function lastFinishedAttempts(knex: Knex, destinationUuids: string[]): Promise<Map<string, AttemptRow>> {
+export async function lastFinishedAttempts(
+  knex: Knex,
+  destinationUuids: string[],
+): Promise<Map<string, AttemptRow>> {
   if (!destinationUuids.length) return new Map();
   const rows: AttemptRow[] = await knex('webhook_attempts')
     .distinctOn('destination_uuid')
@@ -426,7 +538,9 @@ export async function purgeWebhookHistory(knex: Knex, cutoff: Date, batch = 5000
   await knex('webhook_deliveries').whereNotIn('state', IN_FLIGHT).where('finished_at', '<', cutoff).delete();
   await knex('webhook_events')
     .where('created_at', '<', cutoff)
-    .whereNotExists(knex('webhook_deliveries').whereRaw('webhook_deliveries.event_uuid = webhook_events.uuid'))
+    .whereNotExists(
+      knex('webhook_deliveries').whereRaw('webhook_deliveries.event_uuid = webhook_events.uuid'),
+    )
     .delete();
   return total;
 }
@@ -441,18 +555,33 @@ export async function purgeWebhookHistory(knex: Knex, cutoff: Date, batch = 5000
 export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promise<DeliveryRow> {
   const { tx } = unit;
   if (!isUuid(key.destinationUuid)) throw notFound();
-  const destination = await tx('webhook_destinations').where({ uuid: key.destinationUuid }).forUpdate().first('status');
-  const rounds: DeliveryRow[] = await tx('webhook_deliveries').where({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid }).orderBy('round');
+  const destination = await tx('webhook_destinations')
+    .where({ uuid: key.destinationUuid })
+    .forUpdate()
+    .first('status');
+  const rounds: DeliveryRow[] = await tx('webhook_deliveries')
+    .where({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid })
+    .orderBy('round');
   const original = rounds[0];
   if (!destination || !original || original.round !== 0) {
-    throw notFound('That event was never sent to this destination (not subscribed, or paused or disabled when it occurred); missed events are never replayed.');
+    throw notFound(
+      'That event was never sent to this destination (not subscribed, or paused or disabled when it occurred); missed events are never replayed.',
+    );
   }
-  if (destination.status !== 'active') throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
+  if (destination.status !== 'active')
+    throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
   const inFlight = rounds.find((row) => IN_FLIGHT.includes(row.state));
-  if (inFlight) throw invalidTransition(`A delivery of that event to this destination is still ${inFlight.state} (round ${inFlight.round}).`);
+  if (inFlight)
+    throw invalidTransition(
+      `A delivery of that event to this destination is still ${inFlight.state} (round ${inFlight.round}).`,
+    );
   const round = rounds[rounds.length - 1]!.round + 1;
   const [row] = await tx('webhook_deliveries')
-    .insert({ ...keyOf({ ...key, round }), workspace_uuid: original.workspace_uuid, mailbox_uuid: original.mailbox_uuid })
+    .insert({
+      ...keyOf({ ...key, round }),
+      workspace_uuid: original.workspace_uuid,
+      mailbox_uuid: original.mailbox_uuid,
+    })
     .returning('*');
   const event = await tx('webhook_events').where({ uuid: key.eventUuid }).first('type');
   await unit.workflows.startWebhookDelivery({

@@ -66,13 +66,22 @@ async function checkUrl(policy: TargetPolicy, url: string): Promise<string> {
 }
 
 /** A destination of the workspace (any workspace when none is given: the operator CLI), or 404. */
-export async function findDestination(knex: Knex, uuid: string, workspaceUuid?: string, options: { forUpdate?: boolean } = {}): Promise<Destination> {
+export async function findDestination(
+  knex: Knex,
+  uuid: string,
+  workspaceUuid?: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<Destination> {
   if (!isUuid(uuid)) throw notFound('No such webhook destination.');
   const query = knex('webhook_destinations').where({ uuid }).first();
   if (workspaceUuid) query.where({ workspace_uuid: workspaceUuid });
   const row = options.forUpdate ? await query.forUpdate() : await query;
   if (!row) throw notFound('No such webhook destination.');
-  const mailboxes = await knex('webhook_subscriptions').where({ destination_uuid: uuid }).orderBy('created_at').orderBy('mailbox_uuid').pluck('mailbox_uuid');
+  const mailboxes = await knex('webhook_subscriptions')
+    .where({ destination_uuid: uuid })
+    .orderBy('created_at')
+    .orderBy('mailbox_uuid')
+    .pluck('mailbox_uuid');
   return {
     uuid: row.uuid,
     workspace_uuid: row.workspace_uuid,
@@ -83,28 +92,53 @@ export async function findDestination(knex: Knex, uuid: string, workspaceUuid?: 
     disabled_at: row.disabled_at,
     consecutive_failures: row.consecutive_failures,
     mailboxes,
-    previous_secret_expires_at: row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at : null,
+    previous_secret_expires_at:
+      row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
+        ? row.previous_secret_expires_at
+        : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
 export async function listDestinations(knex: Knex, workspaceUuid: string): Promise<Destination[]> {
-  const uuids: string[] = await knex('webhook_destinations').where({ workspace_uuid: workspaceUuid }).orderBy('created_at').pluck('uuid');
+  const uuids: string[] = await knex('webhook_destinations')
+    .where({ workspace_uuid: workspaceUuid })
+    .orderBy('created_at')
+    .pluck('uuid');
   return Promise.all(uuids.map((uuid) => findDestination(knex, uuid, workspaceUuid)));
 }
 
 /** One subscription per mailbox; each must be a mailbox of the destination's workspace. */
-async function setSubscriptions(tx: Knex.Transaction, destination: { uuid: string; workspace_uuid: string }, mailboxes: string[]): Promise<void> {
+async function setSubscriptions(
+  tx: Knex.Transaction,
+  destination: { uuid: string; workspace_uuid: string },
+  mailboxes: string[],
+): Promise<void> {
   const wanted = [...new Set(mailboxes.map((uuid) => uuid.toLowerCase()))];
   const bad = wanted.filter((uuid) => !isUuid(uuid));
-  const known: string[] = bad.length ? [] : await tx('mailboxes').where({ workspace_uuid: destination.workspace_uuid }).whereIn('uuid', wanted).pluck('uuid');
+  const known: string[] = bad.length
+    ? []
+    : await tx('mailboxes')
+        .where({ workspace_uuid: destination.workspace_uuid })
+        .whereIn('uuid', wanted)
+        .pluck('uuid');
   const unknown = wanted.filter((uuid) => !known.includes(uuid));
   if (unknown.length) throw unknownMailboxes(unknown);
-  await tx('webhook_subscriptions').where({ destination_uuid: destination.uuid }).whereNotIn('mailbox_uuid', wanted).delete();
+  await tx('webhook_subscriptions')
+    .where({ destination_uuid: destination.uuid })
+    .whereNotIn('mailbox_uuid', wanted)
+    .delete();
   if (wanted.length) {
     await tx('webhook_subscriptions')
-      .insert(wanted.map((mailboxUuid) => ({ workspace_uuid: destination.workspace_uuid, destination_uuid: destination.uuid, mailbox_uuid: mailboxUuid, event_type: EMAIL_RECEIVED })))
+      .insert(
+        wanted.map((mailboxUuid) => ({
+          workspace_uuid: destination.workspace_uuid,
+          destination_uuid: destination.uuid,
+          mailbox_uuid: mailboxUuid,
+          event_type: EMAIL_RECEIVED,
+        })),
+      )
       .onConflict(['destination_uuid', 'mailbox_uuid', 'event_type'])
       .ignore();
   }
@@ -117,7 +151,11 @@ export async function createDestination(
   input: { workspaceUuid: string; url: string; description?: string; mailboxes?: string[] },
 ): Promise<{ destination: Destination; signingSecret: string }> {
   const fields = checkFields(DestinationFieldsSchema, input);
-  if (!isUuid(input.workspaceUuid) || !(await tx('workspaces').where({ uuid: input.workspaceUuid }).first('uuid'))) throw notFound('No such workspace.');
+  if (
+    !isUuid(input.workspaceUuid) ||
+    !(await tx('workspaces').where({ uuid: input.workspaceUuid }).first('uuid'))
+  )
+    throw notFound('No such workspace.');
   const url = await checkUrl(deps.policy, fields.url);
   const uuid = randomUUID();
   const secret = newSecret();
@@ -163,11 +201,17 @@ export async function changeDestinationStatus(
 ): Promise<Destination> {
   const destination = await findDestination(tx, target.uuid, target.workspaceUuid, { forUpdate: true });
   const [from, to]: [DestinationStatus, DestinationStatus] =
-    change === 'pause' ? ['active', 'paused'] : change === 'resume' ? ['paused', 'active'] : ['disabled', 'active'];
+    change === 'pause'
+      ? ['active', 'paused']
+      : change === 'resume'
+        ? ['paused', 'active']
+        : ['disabled', 'active'];
   if (destination.status === to) return destination;
-  if (destination.status !== from) throw invalidTransition(`A ${destination.status} destination cannot ${change}; it must be ${from}.`);
+  if (destination.status !== from)
+    throw invalidTransition(`A ${destination.status} destination cannot ${change}; it must be ${from}.`);
   const update: Record<string, unknown> = { status: to, updated_at: tx.fn.now() };
-  if (change === 'enable') Object.assign(update, { disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
+  if (change === 'enable')
+    Object.assign(update, { disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
   await tx('webhook_destinations').where({ uuid: destination.uuid }).update(update);
   return findDestination(tx, destination.uuid);
 }
@@ -208,12 +252,20 @@ export async function revealSigningSecrets(
   by: { userUuid: string | null; via: RevealedVia },
 ): Promise<{ signingSecret: string; previousSigningSecret: string | null; previousExpiresAt: Date | null }> {
   const destination = await findDestination(knex, target.uuid, target.workspaceUuid);
-  await knex('webhook_secret_reveals').insert({ destination_uuid: destination.uuid, user_uuid: by.userUuid, via: by.via });
-  const row = await knex('webhook_destinations').where({ uuid: destination.uuid }).first('secret_wrapped', 'previous_secret_wrapped');
+  await knex('webhook_secret_reveals').insert({
+    destination_uuid: destination.uuid,
+    user_uuid: by.userUuid,
+    via: by.via,
+  });
+  const row = await knex('webhook_destinations')
+    .where({ uuid: destination.uuid })
+    .first('secret_wrapped', 'previous_secret_wrapped');
   const previous = destination.previous_secret_expires_at && row.previous_secret_wrapped;
   return {
     signingSecret: unwrapSecret(masterKey, destination.uuid, row.secret_wrapped),
-    previousSigningSecret: previous ? unwrapSecret(masterKey, destination.uuid, row.previous_secret_wrapped) : null,
+    previousSigningSecret: previous
+      ? unwrapSecret(masterKey, destination.uuid, row.previous_secret_wrapped)
+      : null,
     previousExpiresAt: previous ? destination.previous_secret_expires_at : null,
   };
 }
@@ -226,7 +278,11 @@ export interface SecretReveal {
 }
 
 /** The most recent reveals of a destination's secret, newest first. */
-export async function listSecretReveals(knex: Knex, destinationUuid: string, limit = 10): Promise<SecretReveal[]> {
+export async function listSecretReveals(
+  knex: Knex,
+  destinationUuid: string,
+  limit = 10,
+): Promise<SecretReveal[]> {
   return knex('webhook_secret_reveals as r')
     .leftJoin('users as u', 'u.uuid', 'r.user_uuid')
     .where('r.destination_uuid', destinationUuid)

@@ -42,11 +42,22 @@ export async function recordEmailReceived(
        from webhook_subscriptions s join webhook_destinations d on d.uuid = s.destination_uuid
       where s.mailbox_uuid = :mailboxUuid::uuid and s.event_type = :type and d.status = 'active'
      returning destination_uuid`,
-    { eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid, emailUuid: email.emailUuid, type: EMAIL_RECEIVED },
+    {
+      eventUuid,
+      workspaceUuid: email.workspaceUuid,
+      mailboxUuid: email.mailboxUuid,
+      emailUuid: email.emailUuid,
+      type: EMAIL_RECEIVED,
+    },
   )) as { rows: { destination_uuid: string }[] };
   const destinations = rows.map((row) => row.destination_uuid).sort();
   for (const destinationUuid of destinations) {
-    await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid: email.workspaceUuid, mailboxUuid: email.mailboxUuid });
+    await unit.workflows.startWebhookDelivery({
+      destinationUuid,
+      eventUuid,
+      workspaceUuid: email.workspaceUuid,
+      mailboxUuid: email.mailboxUuid,
+    });
   }
   return eventId(eventUuid);
 }
@@ -59,13 +70,27 @@ export async function recordEmailReceived(
 export async function sendTestEvent(unit: UnitOfWork, destinationUuid: string): Promise<string> {
   const { tx } = unit;
   if (!isUuid(destinationUuid)) throw notFound();
-  const destination = await tx('webhook_destinations').where({ uuid: destinationUuid }).forUpdate().first('status', 'workspace_uuid');
+  const destination = await tx('webhook_destinations')
+    .where({ uuid: destinationUuid })
+    .forUpdate()
+    .first('status', 'workspace_uuid');
   if (!destination) throw notFound();
-  if (destination.status !== 'active') throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
+  if (destination.status !== 'active')
+    throw invalidTransition(`The destination is ${destination.status}; resume or enable it first.`);
   const eventUuid = randomUUID();
   const workspaceUuid = destination.workspace_uuid as string;
   await tx('webhook_events').insert({ uuid: eventUuid, workspace_uuid: workspaceUuid, type: WEBHOOK_TEST });
-  await tx('webhook_deliveries').insert({ destination_uuid: destinationUuid, event_uuid: eventUuid, workspace_uuid: workspaceUuid });
-  await unit.workflows.startWebhookDelivery({ destinationUuid, eventUuid, workspaceUuid, mailboxUuid: null, maxAttempts: TEST_ATTEMPTS });
+  await tx('webhook_deliveries').insert({
+    destination_uuid: destinationUuid,
+    event_uuid: eventUuid,
+    workspace_uuid: workspaceUuid,
+  });
+  await unit.workflows.startWebhookDelivery({
+    destinationUuid,
+    eventUuid,
+    workspaceUuid,
+    mailboxUuid: null,
+    maxAttempts: TEST_ATTEMPTS,
+  });
   return eventUuid;
 }

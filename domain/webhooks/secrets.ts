@@ -20,9 +20,11 @@ export function newSecret(): Buffer {
 /** The text the admin app reveals; its UTF-8 bytes are the HMAC key (domain/webhooks/signature.ts). */
 export const secretText = (bytes: Buffer) => SECRET_PREFIX + bytes.toString('base64url');
 
-export const wrapSecret = (masterKey: Buffer, destinationUuid: string, bytes: Buffer) => wrapDataKey(masterKey, destinationUuid, bytes);
+export const wrapSecret = (masterKey: Buffer, destinationUuid: string, bytes: Buffer) =>
+  wrapDataKey(masterKey, destinationUuid, bytes);
 
-export const unwrapSecret = (masterKey: Buffer, destinationUuid: string, wrapped: Buffer) => secretText(unwrapDataKey(masterKey, destinationUuid, wrapped));
+export const unwrapSecret = (masterKey: Buffer, destinationUuid: string, wrapped: Buffer) =>
+  secretText(unwrapDataKey(masterKey, destinationUuid, wrapped));
 
 /** The secrets that sign a delivery now: the current one, then the previous one while its overlap lasts. */
 export function signingSecrets(masterKey: Buffer, row: SecretRow, now: Date): string[] {

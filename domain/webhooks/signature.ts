@@ -8,7 +8,9 @@ export function signPayload(secret: string, timestamp: number, body: Buffer | st
 }
 
 export function signatureHeader(secrets: string[], timestamp: number, body: Buffer | string): string {
-  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signPayload(secret, timestamp, body)}`)].join(',');
+  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signPayload(secret, timestamp, body)}`)].join(
+    ',',
+  );
 }
 
 export interface ParsedSignature {
@@ -42,6 +44,7 @@ export function verifySignature(
   if (Math.abs(options.nowSeconds - parsed.timestamp) > (options.toleranceSeconds ?? 300)) return false;
   const expected = Buffer.from(signPayload(secret, parsed.timestamp, body), 'hex');
   let matched = false;
-  for (const signature of parsed.signatures) matched = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || matched;
+  for (const signature of parsed.signatures)
+    matched = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || matched;
   return matched;
 }

@@ -47,8 +47,14 @@ export interface TargetPolicy {
 }
 
 /** The policy of the configuration (FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS, FOLIO_WEBHOOK_DNS_SERVERS). */
-export function targetPolicyFrom(settings: { allowedPrivateCidrs: string[]; dnsServers: string[] }): TargetPolicy {
-  return { allowedPrivate: parseAllowedCidrs(settings.allowedPrivateCidrs), resolve: createHostResolver(settings.dnsServers) };
+export function targetPolicyFrom(settings: {
+  allowedPrivateCidrs: string[];
+  dnsServers: string[];
+}): TargetPolicy {
+  return {
+    allowedPrivate: parseAllowedCidrs(settings.allowedPrivateCidrs),
+    resolve: createHostResolver(settings.dnsServers),
+  };
 }
 
 export type TargetVerdict =
@@ -67,17 +73,30 @@ export async function judgeTarget(text: string, policy: TargetPolicy): Promise<T
   // (the operator narrowed FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS), so it counts as pointing inward.
   if (!verdict.allowed) return { allowed: false, inward: true, reason: verdict.reason };
   const { url, hostname, literalAddress } = verdict;
-  if (literalAddress) return { allowed: true, url, hostname, address: literalAddress, family: isIP(literalAddress) === 6 ? 6 : 4 };
+  if (literalAddress)
+    return {
+      allowed: true,
+      url,
+      hostname,
+      address: literalAddress,
+      family: isIP(literalAddress) === 6 ? 6 : 4,
+    };
   let addresses: string[];
   try {
     addresses = await policy.resolve(hostname);
   } catch (error) {
-    return { allowed: false, inward: false, reason: `${hostname} could not be resolved (${(error as { code?: string }).code ?? 'error'})` };
+    return {
+      allowed: false,
+      inward: false,
+      reason: `${hostname} could not be resolved (${(error as { code?: string }).code ?? 'error'})`,
+    };
   }
-  if (!addresses.length) return { allowed: false, inward: false, reason: `${hostname} does not resolve to any address` };
+  if (!addresses.length)
+    return { allowed: false, inward: false, reason: `${hostname} does not resolve to any address` };
   for (const address of addresses) {
     const judged = judgeAddress(address, policy.allowedPrivate);
-    if (!judged.allowed) return { allowed: false, inward: true, reason: `${hostname} resolves to ${address}: ${judged.reason}` };
+    if (!judged.allowed)
+      return { allowed: false, inward: true, reason: `${hostname} resolves to ${address}: ${judged.reason}` };
   }
   const address = addresses[0]!;
   return { allowed: true, url, hostname, address, family: isIP(address) === 6 ? 6 : 4 };

@@ -27,7 +27,8 @@ export interface PostResult {
 /** A lookup that answers the judged address whatever it is asked, in the shape net.connect asks for. */
 export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);
   };
 }
@@ -53,12 +54,20 @@ class DeliveryConnections extends Agent {
   readonly #certificateExpiry = new WeakMap<Duplex, number>();
 
   constructor(readonly keepIdleMs: number) {
-    super({ keepAlive: true, timeout: keepIdleMs, maxFreeSockets: 16, maxCachedSessions: 0, scheduling: 'lifo' });
+    super({
+      keepAlive: true,
+      timeout: keepIdleMs,
+      maxFreeSockets: 16,
+      maxCachedSessions: 0,
+      scheduling: 'lifo',
+    });
   }
 
   override createConnection(...args: Parameters<Agent['createConnection']>): Socket {
     const socket = super.createConnection(...args) as TLSSocket;
-    socket.once('secureConnect', () => this.#certificateExpiry.set(socket, Date.parse(socket.getPeerX509Certificate()?.validTo ?? '')));
+    socket.once('secureConnect', () =>
+      this.#certificateExpiry.set(socket, Date.parse(socket.getPeerX509Certificate()?.validTo ?? '')),
+    );
     return socket;
   }
 
@@ -79,7 +88,11 @@ function deliveryConnections(keepIdleMs: number): DeliveryConnections | false {
 }
 
 /** The request options of a pinned POST; exported so a test can check them without dialling anything. */
-export function pinnedRequestOptions(target: PinnedTarget, headers: Record<string, string>, keepIdleMs = 0): RequestOptions & Pick<ConnectionOptions, 'secureContext'> {
+export function pinnedRequestOptions(
+  target: PinnedTarget,
+  headers: Record<string, string>,
+  keepIdleMs = 0,
+): RequestOptions & Pick<ConnectionOptions, 'secureContext'> {
   const literal = isIP(target.hostname) !== 0;
   return {
     method: 'POST',
@@ -99,15 +112,18 @@ export function pinnedRequestOptions(target: PinnedTarget, headers: Record<strin
   };
 }
 
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_TLS_CERT)/;
+const TLS_CODES =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_TLS_CERT)/;
 
 export function errorClassOf(error: unknown): string {
   const code = (error as { code?: string } | null)?.code ?? '';
   if (code === 'ETIMEDOUT' || code === 'WEBHOOK_TIMEOUT') return 'timeout';
   if (code === 'ECONNREFUSED') return 'connection_refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE') return 'connection_reset';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE')
+    return 'connection_reset';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return 'unreachable';
-  if (TLS_CODES.test(code) || /certificate|tls|ssl/i.test((error as Error | null)?.message ?? '')) return 'tls_error';
+  if (TLS_CODES.test(code) || /certificate|tls|ssl/i.test((error as Error | null)?.message ?? ''))
+    return 'tls_error';
   return 'network_error';
 }
 
@@ -115,7 +131,10 @@ export function errorClassOf(error: unknown): string {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Sends the request; https.request, except in a unit test that hands in a connect of its own so nothing is dialled. */
-export type SendRequest = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
+export type SendRequest = (
+  options: RequestOptions,
+  onResponse: (res: IncomingMessage) => void,
+) => ClientRequest;
 
 export function postPinned(
   target: PinnedTarget,
@@ -154,7 +173,8 @@ export function postPinned(
         // server closes only connections with no request on them, so this one was never read. It goes once more, in
         // the same attempt and within the same timeout, over a new connection.
         const closedIdle = ['ECONNRESET', 'EPIPE'].includes((error as NodeJS.ErrnoException).code ?? '');
-        if (!settled && !answered && req.reusedSocket && closedIdle) return post({ ...options, agent: false });
+        if (!settled && !answered && req.reusedSocket && closedIdle)
+          return post({ ...options, agent: false });
         finish(null, errorClassOf(error));
       });
       req.end(body);
@@ -163,6 +183,8 @@ export function postPinned(
       finish(null, 'timeout');
       current?.destroy(Object.assign(new Error('webhook timeout'), { code: 'WEBHOOK_TIMEOUT' }));
     }, limits.timeoutMs);
-    post(pinnedRequestOptions(target, { ...headers, 'content-length': String(body.length) }, limits.keepIdleMs));
+    post(
+      pinnedRequestOptions(target, { ...headers, 'content-length': String(body.length) }, limits.keepIdleMs),
+    );
   });
 }

@@ -13,7 +13,14 @@ import fc from 'fast-check';
 import { callRetrying, fileName, readContent, simpleUploadRetrying } from './support/drive-client.js';
 import { checkInvariants } from './support/invariants.js';
 import { sized } from './support/scale.js';
-import { closeAll, runAll, summaries, treeWorkload, uploadsWorkload, webhooksWorkload } from './support/workloads.js';
+import {
+  closeAll,
+  runAll,
+  summaries,
+  treeWorkload,
+  uploadsWorkload,
+  webhooksWorkload,
+} from './support/workloads.js';
 
 afterAll(closeTemporalClient);
 
@@ -27,7 +34,9 @@ async function terminateBackends(): Promise<number> {
   const client = new pg.Client({ connectionString: process.env.FOLIO_DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query(`select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+    const { rows } = await client.query(
+      `select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    );
     return rows.filter((row) => row.ended).length;
   } finally {
     await client.end();
@@ -48,12 +57,20 @@ async function probe(user: TestUser): Promise<void> {
   const data = randomBytes(1_000);
   const uuid = await simpleUploadRetrying(user, fileName('probe'), data);
   expect((await readContent(user, uuid)).equals(data)).toBe(true);
-  const folder = await callRetrying('POST', '/v1/drive/folders', { token: user.token, json: { name: fileName('probe-folder') } });
+  const folder = await callRetrying('POST', '/v1/drive/folders', {
+    token: user.token,
+    json: { name: fileName('probe-folder') },
+  });
   expect(folder.status).toBe(201);
-  expect((await callRetrying('POST', `/v1/drive/folders/${folder.body.uuid}/trash`, { token: user.token })).status).toBe(200);
+  expect(
+    (await callRetrying('POST', `/v1/drive/folders/${folder.body.uuid}/trash`, { token: user.token })).status,
+  ).toBe(200);
   const deadline = Date.now() + RECOVERY_BOUND_MS;
   for (;;) {
-    const operation = await db()('drive_trash_operations').where({ root_uuid: folder.body.uuid }).first('status').catch(() => undefined);
+    const operation = await db()('drive_trash_operations')
+      .where({ root_uuid: folder.body.uuid })
+      .first('status')
+      .catch(() => undefined);
     if (operation?.status === 'completed') return;
     if (Date.now() > deadline) throw new Error('the probe trash cascade did not complete');
     await sleep(200);

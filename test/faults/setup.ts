@@ -11,8 +11,12 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const seed = process.env.FOLIO_FAULTS_SEED ? Number(process.env.FOLIO_FAULTS_SEED) : Math.floor(Math.random() * 2 ** 31);
-  console.log(`\n[faults] seed ${seed}, size ${faultsScale()} — replay with FOLIO_FAULTS_SEED=${seed} FOLIO_FAULTS_SCALE=${faultsScale()}\n`);
+  const seed = process.env.FOLIO_FAULTS_SEED
+    ? Number(process.env.FOLIO_FAULTS_SEED)
+    : Math.floor(Math.random() * 2 ** 31);
+  console.log(
+    `\n[faults] seed ${seed}, size ${faultsScale()} — replay with FOLIO_FAULTS_SEED=${seed} FOLIO_FAULTS_SCALE=${faultsScale()}\n`,
+  );
   project.provide('faultsSeed', seed);
   // The workflows are bundled once by startSuiteStack, so the workers restarted after each kill start without webpack.
   return startSuiteStack(project, {

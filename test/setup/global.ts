@@ -51,7 +51,9 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
     keep: Boolean(process.env.FOLIO_TEST_KEEP),
     // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
     replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? 1),
-    tls: tls ? { certFile: join(caDir, 'leaf.crt'), keyFile: join(caDir, 'leaf.key'), caFile: join(caDir, 'ca.crt') } : undefined,
+    tls: tls
+      ? { certFile: join(caDir, 'leaf.crt'), keyFile: join(caDir, 'leaf.key'), caFile: join(caDir, 'ca.crt') }
+      : undefined,
     env: {
       FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'info',
       // Durations the spec fixes, shortened so lifecycle tests run in seconds.
@@ -93,7 +95,12 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
       ...options.env,
     },
   });
-  project.provide('stackEnv', { ...stack.env, FOLIO_TEST_ROOT: stack.root, FOLIO_TEST_SPANS_FILE: spansFile, FOLIO_TEST_API_URLS: stack.apiUrls.join(',') });
+  project.provide('stackEnv', {
+    ...stack.env,
+    FOLIO_TEST_ROOT: stack.root,
+    FOLIO_TEST_SPANS_FILE: spansFile,
+    FOLIO_TEST_API_URLS: stack.apiUrls.join(','),
+  });
   return async () => {
     // No secret the run created may appear in any log line of its processes (docs/observability.md § Logs).
     let leaks: string[] = [];

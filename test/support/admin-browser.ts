@@ -18,14 +18,21 @@ export interface Page {
 export class AdminClient {
   readonly cookies = new Map<string, string>();
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Page> {
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    form?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
     const url = path.startsWith('http') ? path : `${apiUrl()}${path}`;
     const sent: Record<string, string> = { ...headers };
-    if (this.cookies.size) sent.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (this.cookies.size)
+      sent.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     let body: string | undefined;
     if (form) {
       const params = new URLSearchParams();
-      for (const [name, value] of Object.entries(form)) for (const one of [value].flat()) params.append(name, one);
+      for (const [name, value] of Object.entries(form))
+        for (const one of [value].flat()) params.append(name, one);
       body = params.toString();
       sent['content-type'] = 'application/x-www-form-urlencoded';
     }
@@ -43,7 +50,12 @@ export class AdminClient {
     }
     const text = await response.text();
     rememberSecretsIn(text);
-    return { status: response.status, headers: response.headers, body: text, location: response.headers.get('location') };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text,
+      location: response.headers.get('location'),
+    };
   }
 
   get(path: string) {

@@ -33,7 +33,13 @@ export interface ApiResponse<T = any> {
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { token?: string; json?: unknown; body?: RequestInit['body']; headers?: Record<string, string>; api?: string } = {},
+  options: {
+    token?: string;
+    json?: unknown;
+    body?: RequestInit['body'];
+    headers?: Record<string, string>;
+    api?: string;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) {
@@ -49,7 +55,11 @@ export async function call<T = any>(
   const text = await response.text();
   rememberSecretsIn(text);
   const type = response.headers.get('content-type') ?? '';
-  const answer = { status: response.status, headers: response.headers, body: (type.includes('json') && text ? JSON.parse(text) : text) as T };
+  const answer = {
+    status: response.status,
+    headers: response.headers,
+    body: (type.includes('json') && text ? JSON.parse(text) : text) as T,
+  };
   // Every answer is held to openapi/folio.yaml: an undeclared status, field or error code fails the test.
   checkApiResponse({ method, path, ...answer });
   return answer;
@@ -61,7 +71,12 @@ export async function call<T = any>(
  */
 export async function fetchApi(path: string, init: RequestInit = {}, api = apiUrl()): Promise<Response> {
   const response = await fetch(api + path, init);
-  checkApiResponse({ method: init.method ?? 'GET', path, status: response.status, headers: response.headers });
+  checkApiResponse({
+    method: init.method ?? 'GET',
+    path,
+    status: response.status,
+    headers: response.headers,
+  });
   return response;
 }
 
@@ -70,7 +85,10 @@ export interface TestWorkspace {
 }
 
 export async function makeWorkspace(options: { storageLimitBytes?: number } = {}): Promise<TestWorkspace> {
-  return createWorkspace(db(), { name: `ws-${randomUUID().slice(0, 8)}`, storageLimitBytes: options.storageLimitBytes ?? 10 * 1024 ** 3 });
+  return createWorkspace(db(), {
+    name: `ws-${randomUUID().slice(0, 8)}`,
+    storageLimitBytes: options.storageLimitBytes ?? 10 * 1024 ** 3,
+  });
 }
 
 export interface TestUser {
@@ -86,7 +104,12 @@ export async function makeUser(
 ): Promise<TestUser> {
   const workspace = options.workspace ?? (await makeWorkspace());
   const email = `${randomUUID()}@example.test`;
-  const user = await createUser(db(), { workspaceUuid: workspace.uuid, email, firstName: options.firstName, lastName: options.lastName });
+  const user = await createUser(db(), {
+    workspaceUuid: workspace.uuid,
+    email,
+    firstName: options.firstName,
+    lastName: options.lastName,
+  });
   const { access_token } = await issueAccessToken(db(), {
     workspaceUuid: workspace.uuid,
     userUuid: user.uuid,
@@ -99,7 +122,12 @@ export async function makeUser(
 
 /** Another token for the same user, with other scopes. */
 export async function tokenFor(user: TestUser, scopes: Scope[]): Promise<string> {
-  const { access_token } = await issueAccessToken(db(), { workspaceUuid: user.workspaceUuid, userUuid: user.uuid, scopes, expiresInMs: 3_600_000 });
+  const { access_token } = await issueAccessToken(db(), {
+    workspaceUuid: user.workspaceUuid,
+    userUuid: user.uuid,
+    scopes,
+    expiresInMs: 3_600_000,
+  });
   rememberBearerToken(access_token);
   return access_token;
 }
@@ -112,11 +140,19 @@ export async function tokenFor(user: TestUser, scopes: Scope[]): Promise<string>
  */
 export async function insertDriveFile(
   owner: TestUser,
-  options: { name?: string; folderUuid?: string | null; uploadStatus?: 'uploading' | 'completed'; contentType?: string; sizeBytes?: number } = {},
+  options: {
+    name?: string;
+    folderUuid?: string | null;
+    uploadStatus?: 'uploading' | 'completed';
+    contentType?: string;
+    sizeBytes?: number;
+  } = {},
 ): Promise<string> {
   const { appendChange } = await import('../../domain/drive/change-log.js');
   return db().transaction(async (tx) => {
-    const parent = options.folderUuid ? await tx('drive_items').where({ uuid: options.folderUuid }).first() : undefined;
+    const parent = options.folderUuid
+      ? await tx('drive_items').where({ uuid: options.folderUuid }).first()
+      : undefined;
     const [file] = await tx('drive_items')
       .insert({
         workspace_uuid: owner.workspaceUuid,
@@ -148,8 +184,14 @@ export async function grant(
   const to =
     'user' in principal
       ? ({ type: 'user', userUuid: principal.user.uuid } as const)
-      : ({ type: 'workspace', workspaceUuid: typeof principal.workspace === 'string' ? principal.workspace : principal.workspace.uuid } as const);
-  const row = await db().transaction((tx) => grantAccess(tx, { itemUuid, kind, principal: to, role, status }));
+      : ({
+          type: 'workspace',
+          workspaceUuid:
+            typeof principal.workspace === 'string' ? principal.workspace : principal.workspace.uuid,
+        } as const);
+  const row = await db().transaction((tx) =>
+    grantAccess(tx, { itemUuid, kind, principal: to, role, status }),
+  );
   return row.uuid;
 }
 
@@ -160,22 +202,33 @@ export async function revokeGrantFor(grantUuid: string): Promise<void> {
 }
 
 /** Another member of the given user's workspace, with a token carrying all scopes unless told. */
-export async function makeColleague(of: TestUser, options: { scopes?: Scope[]; firstName?: string; lastName?: string } = {}): Promise<TestUser> {
+export async function makeColleague(
+  of: TestUser,
+  options: { scopes?: Scope[]; firstName?: string; lastName?: string } = {},
+): Promise<TestUser> {
   return makeUser({ workspace: { uuid: of.workspaceUuid }, ...options });
 }
 
 // --- Documents helpers ---------------------------------------------------------------------------------
 
 /** A new document owned by the user, with its markdown set by one edit when given. Answers the document object. */
-export async function makeDocument(user: TestUser, options: { title?: string; markdown?: string } = {}): Promise<any> {
-  const created = await call('POST', '/v1/documents', { token: user.token, json: options.title === undefined ? {} : { title: options.title } });
-  if (created.status !== 201) throw new Error(`document create answered ${created.status}: ${JSON.stringify(created.body)}`);
+export async function makeDocument(
+  user: TestUser,
+  options: { title?: string; markdown?: string } = {},
+): Promise<any> {
+  const created = await call('POST', '/v1/documents', {
+    token: user.token,
+    json: options.title === undefined ? {} : { title: options.title },
+  });
+  if (created.status !== 201)
+    throw new Error(`document create answered ${created.status}: ${JSON.stringify(created.body)}`);
   if (options.markdown !== undefined) {
     const edit = await call('POST', `/v1/documents/${created.body.uuid}/content`, {
       token: user.token,
       json: { operations: [{ type: 'set_document', markdown: options.markdown }] },
     });
-    if (edit.status !== 200) throw new Error(`set_document answered ${edit.status}: ${JSON.stringify(edit.body)}`);
+    if (edit.status !== 200)
+      throw new Error(`set_document answered ${edit.status}: ${JSON.stringify(edit.body)}`);
   }
   return created.body;
 }
@@ -190,7 +243,9 @@ export async function shareDocument(
   const { grantDocumentAccess } = await import('../../domain/documents/grants.js');
   const { uuid } = await grantDocumentAccess(db(), {
     documentUuid,
-    ...(options.workspace ? { principalWorkspaceUuid: grantee.workspaceUuid } : { principalUserUuid: grantee.uuid }),
+    ...(options.workspace
+      ? { principalWorkspaceUuid: grantee.workspaceUuid }
+      : { principalUserUuid: grantee.uuid }),
     role,
     status: options.status ?? 'accepted',
   });
@@ -198,8 +253,16 @@ export async function shareDocument(
 }
 
 /** A folder created through the API (POST /v1/drive/folders); its uuid. */
-export async function makeFolder(user: { token: string }, name: string, parentUuid: string | null = null): Promise<string> {
-  const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name, parent_uuid: parentUuid } });
-  if (response.status !== 201) throw new Error(`creating folder ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+export async function makeFolder(
+  user: { token: string },
+  name: string,
+  parentUuid: string | null = null,
+): Promise<string> {
+  const response = await call('POST', '/v1/drive/folders', {
+    token: user.token,
+    json: { name, parent_uuid: parentUuid },
+  });
+  if (response.status !== 201)
+    throw new Error(`creating folder ${name}: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.uuid;
 }

@@ -1,7 +1,14 @@
 // A local APNs provider API (HTTP/2 over TLS with the suite's test CA, on 127.0.0.1): it checks what Apple checks of a
 // token-auth push — the ES256 provider JWT against the team's key, apns-topic and apns-push-type, a JSON payload — and
 // answers 200 with an apns-id, or whatever status and reason a test commands, so cleanup and retry paths run for real.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, verify, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { createSecureServer, constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -39,11 +46,21 @@ function base64urlJson(part: string): Record<string, unknown> {
 }
 
 /** Verifies `bearer <jwt>` the way APNs does: ES256 over header.claims, the key id, the team id, a recent iat. */
-function checkProviderToken(authorization: string | undefined, publicKey: KeyObject, keyId: string, teamId: string): string | null {
+function checkProviderToken(
+  authorization: string | undefined,
+  publicKey: KeyObject,
+  keyId: string,
+  teamId: string,
+): string | null {
   const match = /^bearer ([\w-]+)\.([\w-]+)\.([\w-]+)$/.exec(authorization ?? '');
   if (!match) return 'MissingProviderToken';
   const [, header, claims, signature] = match as unknown as [string, string, string, string];
-  const ok = verify('sha256', Buffer.from(`${header}.${claims}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(`${header}.${claims}`),
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!ok) return 'InvalidProviderToken';
   const head = base64urlJson(header);
   const body = base64urlJson(claims);
@@ -66,14 +83,23 @@ export async function startApnsServer(options: { topic?: string } = {}): Promise
 
   const respond = (stream: ServerHttp2Stream, { status, reason, retryAfter }: ApnsReply) => {
     if (stream.destroyed) return;
-    const headers: Record<string, string | number> = { [constants.HTTP2_HEADER_STATUS]: status, 'apns-id': randomUUID() };
+    const headers: Record<string, string | number> = {
+      [constants.HTTP2_HEADER_STATUS]: status,
+      'apns-id': randomUUID(),
+    };
     if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
     if (status === 200) {
       stream.respond(headers, { endStream: true });
       return;
     }
     stream.respond({ ...headers, 'content-type': 'application/json' });
-    stream.end(JSON.stringify(status === 410 ? { reason: reason ?? 'Unregistered', timestamp: Date.now() } : { reason: reason ?? 'InternalServerError' }));
+    stream.end(
+      JSON.stringify(
+        status === 410
+          ? { reason: reason ?? 'Unregistered', timestamp: Date.now() }
+          : { reason: reason ?? 'InternalServerError' },
+      ),
+    );
   };
 
   const server: Http2SecureServer = createSecureServer({ key: certificates.key, cert: certificates.cert });
@@ -81,23 +107,33 @@ export async function startApnsServer(options: { topic?: string } = {}): Promise
     const pieces: Buffer[] = [];
     stream.on('data', (piece: Buffer) => pieces.push(piece));
     stream.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(rawHeaders).map(([key, value]) => [key, String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(rawHeaders).map(([key, value]) => [key, String(value)]),
+      );
       const path = headers[':path'] ?? '';
       const deviceToken = /^\/3\/device\/([0-9a-fA-F]+)$/.exec(path)?.[1];
-      if (headers[':method'] !== 'POST' || !deviceToken) return respond(stream, { status: 404, reason: 'BadPath' });
+      if (headers[':method'] !== 'POST' || !deviceToken)
+        return respond(stream, { status: 404, reason: 'BadPath' });
       let payload: unknown;
       try {
         payload = JSON.parse(Buffer.concat(pieces).toString('utf8'));
       } catch {
         payload = undefined;
       }
-      const request: ApnsRequest = { deviceToken, headers, payload, jwtProblem: checkProviderToken(headers.authorization, publicKey, keyId, teamId) };
+      const request: ApnsRequest = {
+        deviceToken,
+        headers,
+        payload,
+        jwtProblem: checkProviderToken(headers.authorization, publicKey, keyId, teamId),
+      };
       requests.push(request);
       // What Apple refuses whatever the test commands: a bad provider token, topic or push type, or no JSON payload.
       if (request.jwtProblem) return respond(stream, { status: 403, reason: request.jwtProblem });
       if (headers['apns-topic'] !== topic) return respond(stream, { status: 400, reason: 'TopicDisallowed' });
-      if (headers['apns-push-type'] !== 'fileprovider') return respond(stream, { status: 400, reason: 'InvalidPushType' });
-      if (payload === undefined || typeof payload !== 'object') return respond(stream, { status: 400, reason: 'PayloadEmpty' });
+      if (headers['apns-push-type'] !== 'fileprovider')
+        return respond(stream, { status: 400, reason: 'InvalidPushType' });
+      if (payload === undefined || typeof payload !== 'object')
+        return respond(stream, { status: 400, reason: 'PayloadEmpty' });
       const answer = reply(requests.length, request);
       if (answer.hold) void answer.hold.then(() => respond(stream, answer));
       else respond(stream, answer);
@@ -123,7 +159,8 @@ export async function startApnsServer(options: { topic?: string } = {}): Promise
     answer(next) {
       reply = next;
     },
-    waitFor: (count, timeoutMs) => until(`${count} APNs requests`, () => requests.length >= count && requests, timeoutMs ?? 30_000),
+    waitFor: (count, timeoutMs) =>
+      until(`${count} APNs requests`, () => requests.length >= count && requests, timeoutMs ?? 30_000),
     close: () =>
       new Promise<void>((resolve) => {
         for (const session of sessions) session.destroy();

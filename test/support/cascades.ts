@@ -10,7 +10,9 @@ import { temporalClient } from '../../platform/temporal.js';
 export async function settle(rootUuid: string): Promise<DriveCascadeResult> {
   const [operation] = await operationsOn(db(), rootUuid);
   const client = await temporalClient();
-  return client.workflow.getHandle(driveCascadeWorkflowId(operation!.kind, rootUuid, operation!.uuid)).result();
+  return client.workflow
+    .getHandle(driveCascadeWorkflowId(operation!.kind, rootUuid, operation!.uuid))
+    .result();
 }
 
 /** Polls `check` until it holds; on a timeout the error lists the database sessions, to show who waits on what. */
@@ -18,7 +20,9 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_00
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) {
-      const sessions = await db().raw(`select state, wait_event_type, left(query, 120) as query from pg_stat_activity where datname = current_database()`);
+      const sessions = await db().raw(
+        `select state, wait_event_type, left(query, 120) as query from pg_stat_activity where datname = current_database()`,
+      );
       throw new Error(`condition not reached in time; sessions: ${JSON.stringify(sessions.rows)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -9,7 +9,9 @@ const run = promisify(execFile);
 /** Runs `npx folio <args>` as it is; rejects with the child's code, stdout and stderr when it exits non-zero. */
 export async function runFolio(...args: string[]): Promise<{ stdout: string; stderr: string }> {
   // The source, even beside a build in dist/ (bin/folio.js): the suite tests the code in the checkout.
-  const output = await run('npx', ['--no-install', 'folio', ...args], { env: { ...process.env, FOLIO_CLI_FROM_SOURCE: '1' } });
+  const output = await run('npx', ['--no-install', 'folio', ...args], {
+    env: { ...process.env, FOLIO_CLI_FROM_SOURCE: '1' },
+  });
   // Tokens, keys, links and signing secrets it printed, for the scan of the logs (test/support/log-scan.ts).
   rememberSecretsIn(output.stdout);
   return output;

@@ -49,7 +49,8 @@ export async function startTestDns(port: number): Promise<TestDnsServer> {
       entry.given.add(question.type);
       for (const address of addresses) {
         const v6 = address.includes(':');
-        if ((question.type === 'AAAA') === v6) answers.push({ type: question.type, name: question.name, ttl: 0, class: 'IN', data: address });
+        if ((question.type === 'AAAA') === v6)
+          answers.push({ type: question.type, name: question.name, ttl: 0, class: 'IN', data: address });
       }
     }
     const response = dnsPacket.encode({

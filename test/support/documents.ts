@@ -4,10 +4,16 @@ import { call, makeColleague, makeDocument, makeUser, shareDocument, type TestUs
 type GrantRole = 'viewer' | 'commenter' | 'editor' | 'manager';
 
 /** GET /v1/documents/{uuid}/content as the user. */
-export const readContent = (user: TestUser, uuid: string) => call('GET', `/v1/documents/${uuid}/content`, { token: user.token });
+export const readContent = (user: TestUser, uuid: string) =>
+  call('GET', `/v1/documents/${uuid}/content`, { token: user.token });
 
 /** The document_content object a content read or edit answers. */
-export const documentContent = (uuid: string, revision: number, markdown: unknown, threads: unknown = []) => ({
+export const documentContent = (
+  uuid: string,
+  revision: number,
+  markdown: unknown,
+  threads: unknown = [],
+) => ({
   object: 'document_content',
   uuid,
   revision,
@@ -16,7 +22,12 @@ export const documentContent = (uuid: string, revision: number, markdown: unknow
 });
 
 /** A person as the API shows one: `self` when it is the caller; test users have a first name at most. */
-export const person = (self: boolean, first: string | null = null) => ({ self, first_name: first, last_name: null, display_name: first });
+export const person = (self: boolean, first: string | null = null) => ({
+  self,
+  first_name: first,
+  last_name: null,
+  display_name: first,
+});
 
 /**
  * New colleagues of the owner, one per key, then a new document of the owner's shared with each colleague in the

@@ -4,7 +4,12 @@ import { expect } from 'vitest';
 import { call, type TestUser } from './api.js';
 
 /** Uploads through POST /v1/drive/files (application/octet-stream unless `extra` says otherwise); the drive_file. */
-export async function simpleUpload(user: TestUser, name: string, data: Buffer, extra: Record<string, unknown> = {}) {
+export async function simpleUpload(
+  user: TestUser,
+  name: string,
+  data: Buffer,
+  extra: Record<string, unknown> = {},
+) {
   const response = await call('POST', '/v1/drive/files', {
     token: user.token,
     json: { name, content_type: 'application/octet-stream', data: data.toString('base64'), ...extra },
@@ -27,7 +32,9 @@ type Fields = Record<string, unknown>;
  * `fields` names what differs (always name, content_type, file_size_bytes and owner). content_hash is null unless
  * `fields` names it (rows written by the tests' factories have none).
  */
-export function expectedDriveFile(fields: { name: string; content_type: string; file_size_bytes: number; owner: unknown } & Fields) {
+export function expectedDriveFile(
+  fields: { name: string; content_type: string; file_size_bytes: number; owner: unknown } & Fields,
+) {
   return {
     object: 'drive_file',
     uuid: expect.any(String),

@@ -45,7 +45,12 @@ export interface Part {
   etag: string;
 }
 
-export function api<T = any>(options: ClientOptions, method: string, path: string, json?: unknown): Promise<T> {
+export function api<T = any>(
+  options: ClientOptions,
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<T> {
   return folioClient(options).request<T>(method, path, json);
 }
 
@@ -68,7 +73,11 @@ export async function initiateUpload(
   return { fileUuid: initiate.file_uuid, ...transferOf(initiate.file_uuid, initiate) };
 }
 
-export async function initiateReplace(options: ClientOptions, fileUuid: string, input: { size: number; contentType?: string; ifMatch?: string }): Promise<Transfer> {
+export async function initiateReplace(
+  options: ClientOptions,
+  fileUuid: string,
+  input: { size: number; contentType?: string; ifMatch?: string },
+): Promise<Transfer> {
   const initiate = await folioClient(options).initiateReplace(fileUuid, input);
   return transferOf(initiate.version_uuid, initiate);
 }
@@ -110,7 +119,11 @@ export function uploadChunked(
 }
 
 /** Replace initiate, every chunk, complete. Returns the updated drive_file. */
-export function replaceChunked(options: ClientOptions, fileUuid: string, input: { size: number; source: ByteSource; contentType?: string; ifMatch?: string }): Promise<any> {
+export function replaceChunked(
+  options: ClientOptions,
+  fileUuid: string,
+  input: { size: number; source: ByteSource; contentType?: string; ifMatch?: string },
+): Promise<any> {
   return folioClient(options).replace(fileUuid, input);
 }
 

@@ -18,11 +18,15 @@ export const HOSTILE_VALUES: { name: string; text: () => string; tooDeep?: boole
   { name: '64 nested arrays', text: () => nestedArrays(64), tooDeep: true },
   { name: 'an array of 100,000 elements', text: () => `[${Array(100_000).fill('0').join(',')}]` },
   { name: 'a string of 1,000,000 characters', text: () => JSON.stringify('a'.repeat(1_000_000)) },
-  { name: 'an object of 100,000 keys', text: () => `{${Array.from({ length: 100_000 }, (_, index) => `"${index.toString(36)}":0`).join(',')}}` },
+  {
+    name: 'an object of 100,000 keys',
+    text: () => `{${Array.from({ length: 100_000 }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`,
+  },
 ];
 
 /** A whole body of 100,000 keys: the width is at the top level, where every walk over the body starts. */
-export const manyKeysBody = (): string => `{${Array.from({ length: 100_000 }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
+export const manyKeysBody = (): string =>
+  `{${Array.from({ length: 100_000 }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
 
 export interface WhileRunning<T> {
   result: T;
@@ -61,5 +65,11 @@ export async function whileTimingReadyz<T>(request: (api: string) => Promise<T>)
 }
 
 /** Sends `text` as a JSON body. */
-export const sendJson = (api: string, method: string, path: string, token: string, text: string): Promise<ApiResponse> =>
+export const sendJson = (
+  api: string,
+  method: string,
+  path: string,
+  token: string,
+  text: string,
+): Promise<ApiResponse> =>
   call(method, path, { api, token, body: text, headers: { 'content-type': 'application/json' } });

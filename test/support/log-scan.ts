@@ -53,7 +53,10 @@ export function rememberSecretsIn(text: string): void {
 export function flushSecrets(): void {
   const root = process.env.FOLIO_TEST_ROOT;
   if (!root || seen.size === 0) return;
-  appendFileSync(secretsFile(root), [...seen].map(([value, kind]) => JSON.stringify({ kind, value }) + '\n').join(''));
+  appendFileSync(
+    secretsFile(root),
+    [...seen].map(([value, kind]) => JSON.stringify({ kind, value }) + '\n').join(''),
+  );
   seen.clear();
 }
 
@@ -75,7 +78,9 @@ function unwrapped(unwrap: () => Buffer): Buffer | undefined {
 const keyForms = (key: Buffer) => [key.toString('base64'), key.toString('base64url'), key.toString('hex')];
 
 function formsOf(kind: string, value: string): string[] {
-  return kind === 'webhook signing secret' && value.startsWith('whsec_') ? [value, value.slice('whsec_'.length)] : [value];
+  return kind === 'webhook signing secret' && value.startsWith('whsec_')
+    ? [value, value.slice('whsec_'.length)]
+    : [value];
 }
 
 async function secretsOfRun(root: string, env: Record<string, string>, knex: Knex): Promise<Secret[]> {
@@ -97,9 +102,16 @@ async function secretsOfRun(root: string, env: Record<string, string>, knex: Kne
     const dataKey = unwrapped(() => unwrapDataKey(masterKey, row.uuid, row.wrapped_key));
     if (dataKey) secrets.push({ kind: 'file data key', forms: keyForms(dataKey) });
   }
-  for (const row of await knex('webhook_destinations').select('uuid', 'secret_wrapped', 'previous_secret_wrapped')) {
+  for (const row of await knex('webhook_destinations').select(
+    'uuid',
+    'secret_wrapped',
+    'previous_secret_wrapped',
+  )) {
     for (const wrapped of [row.secret_wrapped, row.previous_secret_wrapped].filter(Boolean)) {
-      secrets.push({ kind: 'webhook signing secret', forms: formsOf('webhook signing secret', unwrapSecret(masterKey, row.uuid, wrapped)) });
+      secrets.push({
+        kind: 'webhook signing secret',
+        forms: formsOf('webhook signing secret', unwrapSecret(masterKey, row.uuid, wrapped)),
+      });
     }
   }
   // Stored in clear in older schemas; only strings are secrets to look for (an encrypted column is not).
@@ -108,7 +120,8 @@ async function secretsOfRun(root: string, env: Record<string, string>, knex: Kne
     ['drive_push_subscriptions', 'device_token', 'device token'],
   ] as const) {
     if (!(await knex.schema.hasColumn(table, column))) continue;
-    for (const row of await knex(table).select(column)) if (typeof row[column] === 'string') secrets.push({ kind, forms: [row[column]] });
+    for (const row of await knex(table).select(column))
+      if (typeof row[column] === 'string') secrets.push({ kind, forms: [row[column]] });
   }
   // Sealed under the master key since migration 023 (domain/drive/sealed-tokens.ts): opened to be looked for.
   if (await knex.schema.hasColumn('drive_public_links', 'token_sealed')) {
@@ -118,7 +131,11 @@ async function secretsOfRun(root: string, env: Record<string, string>, knex: Kne
     }
   }
   if (await knex.schema.hasColumn('drive_push_subscriptions', 'device_token_sealed')) {
-    for (const row of await knex('drive_push_subscriptions').select('uuid', 'device_token_key_wrapped', 'device_token_sealed')) {
+    for (const row of await knex('drive_push_subscriptions').select(
+      'uuid',
+      'device_token_key_wrapped',
+      'device_token_sealed',
+    )) {
       const token = unwrapped(() => Buffer.from(openDeviceToken(masterKey, row)));
       if (token) secrets.push({ kind: 'device token', forms: [token.toString('utf8')] });
     }
@@ -127,7 +144,9 @@ async function secretsOfRun(root: string, env: Record<string, string>, knex: Kne
 }
 
 /** SHA-256 hashes (hex) of every secret the run issued that the database keeps only hashed, by kind. */
-async function hashedSecretsOfRun(knex: Knex): Promise<{ prefixed: Map<string, string>; publicLinks: Map<string, string> }> {
+async function hashedSecretsOfRun(
+  knex: Knex,
+): Promise<{ prefixed: Map<string, string>; publicLinks: Map<string, string> }> {
   const prefixed = new Map<string, string>();
   for (const [table, column, kind] of [
     ['access_tokens', 'token_hash', 'bearer token'],
@@ -135,11 +154,13 @@ async function hashedSecretsOfRun(knex: Knex): Promise<{ prefixed: Map<string, s
     ['admin_sign_in_links', 'token_hash', 'admin sign-in link secret'],
     ['admin_sessions', 'token_hash', 'admin session cookie'],
   ] as const) {
-    for (const row of await knex(table).select(column)) prefixed.set(Buffer.from(row[column]).toString('hex'), kind);
+    for (const row of await knex(table).select(column))
+      prefixed.set(Buffer.from(row[column]).toString('hex'), kind);
   }
   const publicLinks = new Map<string, string>();
   if (await knex.schema.hasColumn('drive_public_links', 'token_hash')) {
-    for (const row of await knex('drive_public_links').select('token_hash')) publicLinks.set(Buffer.from(row.token_hash).toString('hex'), 'public link token');
+    for (const row of await knex('drive_public_links').select('token_hash'))
+      publicLinks.set(Buffer.from(row.token_hash).toString('hex'), 'public link token');
   }
   return { prefixed, publicLinks };
 }
@@ -150,7 +171,11 @@ const PREFIX = 16;
 const PUBLIC_LINK_LENGTH = 32;
 
 /** Each secret found in a log file of the run, as "<kind> in <file>:<line>" (none is the only good answer). */
-export async function secretsInLogs(root: string, env: Record<string, string>, databaseUrl: string): Promise<string[]> {
+export async function secretsInLogs(
+  root: string,
+  env: Record<string, string>,
+  databaseUrl: string,
+): Promise<string[]> {
   const knex = createDb(databaseUrl);
   let secrets: Secret[];
   let hashed: Awaited<ReturnType<typeof hashedSecretsOfRun>>;

@@ -18,11 +18,19 @@ export async function makeAdmin(workspace?: TestWorkspace, scopes: Scope[] = [..
   const ws = workspace ?? (await makeWorkspace());
   const email = `admin-${randomUUID()}@example.test`;
   const user = await createUser(db(), { workspaceUuid: ws.uuid, email, admin: true });
-  const { access_token } = await issueAccessToken(db(), { workspaceUuid: ws.uuid, userUuid: user.uuid, scopes, expiresInMs: 3_600_000 });
+  const { access_token } = await issueAccessToken(db(), {
+    workspaceUuid: ws.uuid,
+    userUuid: user.uuid,
+    scopes,
+    expiresInMs: 3_600_000,
+  });
   return { uuid: user.uuid, workspaceUuid: ws.uuid, email, token: access_token };
 }
 
-export async function makeMailbox(workspaceUuid: string, members: string[] = []): Promise<{ uuid: string; address: string }> {
+export async function makeMailbox(
+  workspaceUuid: string,
+  members: string[] = [],
+): Promise<{ uuid: string; address: string }> {
   const address = `box-${randomUUID().slice(0, 8)}@mail.folio.test`;
   const mailbox = await db().transaction((tx) => createMailbox(tx, { workspaceUuid, address, members }));
   return { uuid: mailbox.uuid, address };
@@ -63,8 +71,12 @@ export function emlMessage(parts: MessageParts = {}): Buffer {
   } else {
     const alt = `alt-${randomUUID()}`;
     const alternative = [
-      `Content-Type: multipart/alternative; boundary="${alt}"`, '',
-      `--${alt}`, 'Content-Type: text/plain; charset=utf-8', '', text,
+      `Content-Type: multipart/alternative; boundary="${alt}"`,
+      '',
+      `--${alt}`,
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      text,
       ...(parts.html ? [`--${alt}`, 'Content-Type: text/html; charset=utf-8', '', parts.html] : []),
       `--${alt}--`,
     ];
@@ -73,12 +85,15 @@ export function emlMessage(parts: MessageParts = {}): Buffer {
     } else {
       const mixed = `mixed-${randomUUID()}`;
       body = [
-        `Content-Type: multipart/mixed; boundary="${mixed}"`, '',
-        `--${mixed}`, ...alternative,
+        `Content-Type: multipart/mixed; boundary="${mixed}"`,
+        '',
+        `--${mixed}`,
+        ...alternative,
         `--${mixed}`,
         `Content-Type: ${parts.attachment.contentType}; name="${parts.attachment.filename}"`,
         `Content-Disposition: attachment; filename="${parts.attachment.filename}"`,
-        'Content-Transfer-Encoding: base64', '',
+        'Content-Transfer-Encoding: base64',
+        '',
         parts.attachment.content.toString('base64'),
         `--${mixed}--`,
       ];
@@ -88,7 +103,11 @@ export function emlMessage(parts: MessageParts = {}): Buffer {
 }
 
 /** Stores a message as `folio email deliver|import|draft` does (the outbox starts its deliveries after commit). */
-export async function deliver(mailboxUuid: string, raw: Buffer, options: { kind?: EmailKind; spam?: boolean } = {}): Promise<StoreResult> {
+export async function deliver(
+  mailboxUuid: string,
+  raw: Buffer,
+  options: { kind?: EmailKind; spam?: boolean } = {},
+): Promise<StoreResult> {
   const settings = config();
   return storeEmail(
     {
@@ -103,15 +122,23 @@ export async function deliver(mailboxUuid: string, raw: Buffer, options: { kind?
 }
 
 /** A destination created as the admin API creates one; answers its uuid and signing secret. */
-export async function makeDestination(workspaceUuid: string, url: string, mailboxes: string[]): Promise<{ uuid: string; secret: string }> {
+export async function makeDestination(
+  workspaceUuid: string,
+  url: string,
+  mailboxes: string[],
+): Promise<{ uuid: string; secret: string }> {
   const deps = { masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) };
-  const { destination, signingSecret } = await db().transaction((tx) => createDestination(tx, deps, { workspaceUuid, url, mailboxes }));
+  const { destination, signingSecret } = await db().transaction((tx) =>
+    createDestination(tx, deps, { workspaceUuid, url, mailboxes }),
+  );
   return { uuid: destination.uuid, secret: signingSecret };
 }
 
 /** The attempts recorded for a destination, oldest first. */
 export async function attemptsOf(destinationUuid: string) {
-  return db()('webhook_attempts').where({ destination_uuid: destinationUuid }).orderBy([{ column: 'started_at' }, { column: 'attempt' }]);
+  return db()('webhook_attempts')
+    .where({ destination_uuid: destinationUuid })
+    .orderBy([{ column: 'started_at' }, { column: 'attempt' }]);
 }
 
 export async function destinationRow(destinationUuid: string) {

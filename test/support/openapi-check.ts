@@ -26,10 +26,12 @@ const SCHEMAS_ROOT = 'https://folio.local/openapi/schemas';
 
 /** The document with every component-schema reference pointing at one registered ajv resource. */
 function loadDocument(text: string): Json {
-  const rewritten = JSON.stringify(parse(text)).replaceAll('"#/components/schemas/', `"${SCHEMAS_ROOT}#/$defs/`);
+  const rewritten = JSON.stringify(parse(text)).replaceAll(
+    '"#/components/schemas/',
+    `"${SCHEMAS_ROOT}#/$defs/`,
+  );
   return JSON.parse(rewritten) as Json;
 }
-
 
 interface Route {
   template: string;
@@ -60,7 +62,9 @@ export function openApiChecker(yamlText: string) {
   const routes: Route[] = Object.entries(document.paths as Json).map(([template, item]) => ({
     template,
     // The router also serves a path with one trailing slash (/v1/drive/files/).
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    pattern: new RegExp(
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`,
+    ),
     params: (template.match(/\{/g) ?? []).length,
     item: item as Json,
   }));
@@ -84,12 +88,16 @@ export function openApiChecker(yamlText: string) {
   /** ajv's errors with where, what and the offending name (an undeclared field says which). */
   const explain = (errors: ValidateFunction['errors']) =>
     (errors ?? [])
-      .map((error) => `${error.instancePath || '(body)'} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`)
+      .map(
+        (error) =>
+          `${error.instancePath || '(body)'} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
+      )
       .join('; ');
 
   const excluded: string[] = document['x-folio-excluded']?.prefixes ?? [];
   /** Whether the document leaves this path out by decision (x-folio-excluded: the admin app). */
-  const isExcluded = (path: string) => excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  const isExcluded = (path: string) =>
+    excluded.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
   const check = function check(response: ReceivedResponse): void {
     const method = response.method.toLowerCase();
@@ -97,8 +105,14 @@ export function openApiChecker(yamlText: string) {
     const path = new URL(response.path, 'http://folio.invalid').pathname;
     const where = `${response.method.toUpperCase()} ${path} answered ${response.status}`;
     // Not "declared" nor "undeclared": the document says nothing of these paths, so a check would prove nothing.
-    if (isExcluded(path)) throw new Error(`OpenAPI: ${where}, a path the document leaves out (x-folio-excluded); it cannot be checked against it.`);
-    const shown = () => (typeof response.body === 'string' ? response.body.slice(0, 300) : JSON.stringify(response.body)?.slice(0, 600));
+    if (isExcluded(path))
+      throw new Error(
+        `OpenAPI: ${where}, a path the document leaves out (x-folio-excluded); it cannot be checked against it.`,
+      );
+    const shown = () =>
+      typeof response.body === 'string'
+        ? response.body.slice(0, 300)
+        : JSON.stringify(response.body)?.slice(0, 600);
     const route = routes.find((candidate) => candidate.pattern.test(path) && candidate.item[method]);
     let responses: Json;
     let operationName: string;
@@ -111,39 +125,60 @@ export function openApiChecker(yamlText: string) {
       operationName = 'an unknown route or method (x-folio-unrouted)';
     }
     // What the HTTP server answers to any request before routing (x-folio-transport), whatever the operation.
-    const transport = response.status >= 500 && !serverFailuresExpected ? undefined : document['x-folio-transport'].responses[String(response.status)];
+    const transport =
+      response.status >= 500 && !serverFailuresExpected
+        ? undefined
+        : document['x-folio-transport'].responses[String(response.status)];
     const declared = responses[String(response.status)] ?? transport;
     if (!declared) {
-      throw new Error(`OpenAPI: ${where}, a status ${operationName} does not declare (declared: ${Object.keys(responses).join(', ')}). Body: ${shown()}`);
+      throw new Error(
+        `OpenAPI: ${where}, a status ${operationName} does not declare (declared: ${Object.keys(responses).join(', ')}). Body: ${shown()}`,
+      );
     }
     const answer = deref(declared);
-    const headerOf = (name: string) => (response.headers instanceof Headers ? response.headers.get(name) : (response.headers[name.toLowerCase()] ?? null));
+    const headerOf = (name: string) =>
+      response.headers instanceof Headers
+        ? response.headers.get(name)
+        : (response.headers[name.toLowerCase()] ?? null);
     for (const [name, declaredHeader] of Object.entries((answer.headers ?? {}) as Json)) {
       const header = deref(declaredHeader);
       const value = headerOf(name);
       if (value === null) {
-        if (header.required) throw new Error(`OpenAPI: ${where} without the ${name} header that ${operationName} declares as required.`);
+        if (header.required)
+          throw new Error(
+            `OpenAPI: ${where} without the ${name} header that ${operationName} declares as required.`,
+          );
         continue;
       }
       const validate = validatorOf(header.schema);
-      if (!validate(value)) throw new Error(`OpenAPI: ${where} with ${name}: ${value}, which ${operationName} does not declare: ${explain(validate.errors)}`);
+      if (!validate(value))
+        throw new Error(
+          `OpenAPI: ${where} with ${name}: ${value}, which ${operationName} does not declare: ${explain(validate.errors)}`,
+        );
     }
     const bodyRead = 'body' in response;
     const empty = response.body === '' || response.body === undefined || response.body === null;
     if (!answer.content) {
-      if (bodyRead && !empty) throw new Error(`OpenAPI: ${where} with a body where ${operationName} declares none. Body: ${shown()}`);
+      if (bodyRead && !empty)
+        throw new Error(
+          `OpenAPI: ${where} with a body where ${operationName} declares none. Body: ${shown()}`,
+        );
       return;
     }
     if (method === 'head') return;
     const type = (headerOf('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const media = answer.content[type] ?? answer.content['*/*'];
     if (!media) {
-      throw new Error(`OpenAPI: ${where} with Content-Type ${type || '(none)'}, which ${operationName} does not declare (declared: ${Object.keys(answer.content).join(', ')}).`);
+      throw new Error(
+        `OpenAPI: ${where} with Content-Type ${type || '(none)'}, which ${operationName} does not declare (declared: ${Object.keys(answer.content).join(', ')}).`,
+      );
     }
     if (!bodyRead || !/[/+]json$/.test(type) || !media.schema) return;
     const validate = validatorOf(media.schema);
     if (!validate(response.body)) {
-      throw new Error(`OpenAPI: ${where} with a body that ${operationName} does not declare for ${response.status}: ${explain(validate.errors)}. Body: ${shown()}`);
+      throw new Error(
+        `OpenAPI: ${where} with a body that ${operationName} does not declare for ${response.status}: ${explain(validate.errors)}. Body: ${shown()}`,
+      );
     }
   };
   return Object.assign(check, { isExcluded });

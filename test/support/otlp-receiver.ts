@@ -26,12 +26,25 @@ interface OtlpAttribute {
 interface OtlpExport {
   resourceSpans?: {
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: OtlpAttribute[] }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        attributes?: OtlpAttribute[];
+      }[];
+    }[];
   }[];
 }
 
 const plain = (attributes: OtlpAttribute[] = []) =>
-  Object.fromEntries(attributes.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
+  Object.fromEntries(
+    attributes.map(({ key, value }) => [
+      key,
+      value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue,
+    ]),
+  );
 
 export async function startOtlpReceiver(spansFile: string): Promise<{ endpoint: string; server: Server }> {
   const server = createServer((req, res) => {
@@ -48,7 +61,14 @@ export async function startOtlpReceiver(spansFile: string): Promise<{ endpoint: 
         const service = String(plain(resourceSpans.resource?.attributes)['service.name']);
         for (const scope of resourceSpans.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
-            const received: ReceivedSpan = { service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId ?? '', name: span.name, attributes: plain(span.attributes) };
+            const received: ReceivedSpan = {
+              service,
+              traceId: span.traceId,
+              spanId: span.spanId,
+              parentSpanId: span.parentSpanId ?? '',
+              name: span.name,
+              attributes: plain(span.attributes),
+            };
             lines.push(JSON.stringify(received));
           }
         }

@@ -7,13 +7,17 @@ import { waitUntil } from './cascades.js';
 export async function runScheduleNow<T = unknown>(scheduleId: string): Promise<T> {
   const client = await temporalClient();
   const handle = client.schedule.getHandle(scheduleId);
-  const runsBefore = new Set((await handle.describe()).info.recentActions.map((action) => action.action.workflow.firstExecutionRunId));
+  const runsBefore = new Set(
+    (await handle.describe()).info.recentActions.map((action) => action.action.workflow.firstExecutionRunId),
+  );
   // ALLOW_ALL: a run the schedule started on its own may be going; this one must start all the same.
   await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
   let runId: string | undefined;
   let workflowId = '';
   await waitUntil(async () => {
-    const taken = (await handle.describe()).info.recentActions.find((action) => !runsBefore.has(action.action.workflow.firstExecutionRunId));
+    const taken = (await handle.describe()).info.recentActions.find(
+      (action) => !runsBefore.has(action.action.workflow.firstExecutionRunId),
+    );
     if (taken) ({ workflowId, firstExecutionRunId: runId } = taken.action.workflow);
     return runId !== undefined;
   });

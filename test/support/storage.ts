@@ -7,7 +7,8 @@ export async function objectExists(key: string): Promise<boolean> {
     await storage().statObject(bucket(), key);
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return false;
+    if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey')
+      return false;
     throw error;
   }
 }

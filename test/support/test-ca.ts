@@ -27,11 +27,45 @@ function openssl(args: string[], cwd: string) {
 /** Creates ca.crt, leaf.crt/leaf.key (signed by it) and rogue.crt/rogue.key (self-signed, trusted by nobody). */
 export function createTestCa(): string {
   const dir = mkdtempSync(join(tmpdir(), 'folio-test-ca-'));
-  openssl(['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3', '-subj', '/CN=Folio Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '3',
+      '-subj',
+      '/CN=Folio Test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
   issueLeaf(dir, 'leaf', 'folio.test');
-  openssl(['req', '-x509', ...EC, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '3', '-subj', '/CN=rogue.folio.test',
-    '-addext', `subjectAltName=${SAN}`], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      'rogue.key',
+      '-out',
+      'rogue.crt',
+      '-days',
+      '3',
+      '-subj',
+      '/CN=rogue.folio.test',
+      '-addext',
+      `subjectAltName=${SAN}`,
+    ],
+    dir,
+  );
   return dir;
 }
 
@@ -39,19 +73,71 @@ export function createTestCa(): string {
  * Another leaf from the CA in dir, for the same names and addresses: `<name>.crt` and `<name>.key`, its subject CN=`cn`
  * (a renewed certificate, say), valid for three days or until `expiresAt`. Returns their paths.
  */
-export function issueLeaf(dir: string, name: string, cn: string, options: { expiresAt?: Date } = {}): { certFile: string; keyFile: string } {
-  writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${SAN}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
+export function issueLeaf(
+  dir: string,
+  name: string,
+  cn: string,
+  options: { expiresAt?: Date } = {},
+): { certFile: string; keyFile: string } {
+  writeFileSync(
+    join(dir, `${name}.ext`),
+    `subjectAltName=${SAN}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`,
+  );
   openssl(['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
   if (options.expiresAt) {
     // `openssl x509` (3.0) counts validity in whole days; `openssl ca` takes an end date to the second.
     const stamp = (date: Date) => `${date.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
-    writeFileSync(join(dir, `${name}.ca.cnf`), `[ca]\ndefault_ca = leaf\n[leaf]\ndatabase = ${name}.index\nserial = ${name}.serial\nnew_certs_dir = .\ndefault_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n`);
+    writeFileSync(
+      join(dir, `${name}.ca.cnf`),
+      `[ca]\ndefault_ca = leaf\n[leaf]\ndatabase = ${name}.index\nserial = ${name}.serial\nnew_certs_dir = .\ndefault_md = sha256\npolicy = any\nunique_subject = no\n[any]\ncommonName = supplied\n`,
+    );
     writeFileSync(join(dir, `${name}.index`), '');
     writeFileSync(join(dir, `${name}.serial`), '01\n');
-    openssl(['ca', '-batch', '-config', `${name}.ca.cnf`, '-cert', 'ca.crt', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.crt`, '-notext',
-      '-startdate', stamp(new Date(Date.now() - 3_600_000)), '-enddate', stamp(options.expiresAt), '-extfile', `${name}.ext`], dir);
+    openssl(
+      [
+        'ca',
+        '-batch',
+        '-config',
+        `${name}.ca.cnf`,
+        '-cert',
+        'ca.crt',
+        '-keyfile',
+        'ca.key',
+        '-in',
+        `${name}.csr`,
+        '-out',
+        `${name}.crt`,
+        '-notext',
+        '-startdate',
+        stamp(new Date(Date.now() - 3_600_000)),
+        '-enddate',
+        stamp(options.expiresAt),
+        '-extfile',
+        `${name}.ext`,
+      ],
+      dir,
+    );
   } else {
-    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '3', '-extfile', `${name}.ext`], dir);
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.crt',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '3',
+        '-extfile',
+        `${name}.ext`,
+      ],
+      dir,
+    );
   }
   return { certFile: join(dir, `${name}.crt`), keyFile: join(dir, `${name}.key`) };
 }
@@ -66,5 +152,11 @@ export interface TestCertificates {
 
 export function readTestCertificates(dir = process.env.FOLIO_TEST_CA_DIR!): TestCertificates {
   const read = (name: string) => readFileSync(join(dir, name));
-  return { ca: read('ca.crt'), key: read('leaf.key'), cert: read('leaf.crt'), rogueKey: read('rogue.key'), rogueCert: read('rogue.crt') };
+  return {
+    ca: read('ca.crt'),
+    key: read('leaf.key'),
+    cert: read('leaf.crt'),
+    rogueKey: read('rogue.key'),
+    rogueCert: read('rogue.crt'),
+  };
 }

@@ -10,12 +10,14 @@ import { FolioClient, fileSource, type ByteSource } from '../../clients/typescri
 import { checkApiResponse } from './openapi-check.js';
 
 const [baseUrl, token, file, stateFile, holdAt, window] = process.argv.slice(2);
-if (!baseUrl || !token || !file || !stateFile || !holdAt || !window) throw new Error('usage: upload-child.ts URL TOKEN FILE STATE_FILE HOLD_AT WINDOW');
+if (!baseUrl || !token || !file || !stateFile || !holdAt || !window)
+  throw new Error('usage: upload-child.ts URL TOKEN FILE STATE_FILE HOLD_AT WINDOW');
 
 // A pending promise keeps nothing alive: without a handle, Node would end the held process on its own.
 const alive = setInterval(() => undefined, 60_000);
 const read = fileSource(file) as Exclude<ByteSource, Uint8Array>;
-const source: ByteSource = (offset, length) => (offset >= Number(holdAt) ? new Promise<never>(() => undefined) : read(offset, length));
+const source: ByteSource = (offset, length) =>
+  offset >= Number(holdAt) ? new Promise<never>(() => undefined) : read(offset, length);
 const client = new FolioClient({ baseUrl, token, window: Number(window), onResponse: checkApiResponse });
 await client.upload(
   { name: basename(file), contentType: 'application/octet-stream', size: (await stat(file)).size, source },

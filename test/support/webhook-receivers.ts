@@ -21,7 +21,13 @@ export interface ReceivedRequest {
  * What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer.
  * `holdBody` sends the status, the headers and a first byte of the body at once, and the rest only when it resolves.
  */
-export type Reply = { status: number; delayMs?: number; headers?: Record<string, string>; hold?: Promise<void>; holdBody?: Promise<void> };
+export type Reply = {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  hold?: Promise<void>;
+  holdBody?: Promise<void>;
+};
 
 export interface Receiver {
   host: string;
@@ -35,7 +41,12 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -63,7 +74,11 @@ export async function startReceiver(host: string, options: ReceiverOptions = {})
   const requests: ReceivedRequest[] = [];
   let reply: (index: number, request: ReceivedRequest) => Reply = () => ({ status: 200 });
   const served = new WeakSet<object>();
-  const tls = options.certificate ?? (options.rogue ? { key: certificates.rogueKey, cert: certificates.rogueCert } : { key: certificates.key, cert: certificates.cert });
+  const tls =
+    options.certificate ??
+    (options.rogue
+      ? { key: certificates.rogueKey, cert: certificates.rogueCert }
+      : { key: certificates.key, cert: certificates.cert });
   const server: Server = createHttpsServer(
     // Idle connections stay open far longer than any test takes (Node's 5 s default would close them on a slow
     // machine), so whether the worker keeps one is the worker's choice alone.
@@ -77,7 +92,9 @@ export async function startReceiver(host: string, options: ReceiverOptions = {})
         const request: ReceivedRequest = {
           method: req.method ?? '',
           path: req.url ?? '',
-          headers: Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)])),
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([key, value]) => [key, String(value)]),
+          ),
           raw: Buffer.concat(pieces),
           at: Date.now(),
           servername: (req.socket as TLSSocket).servername ?? false,
@@ -114,7 +131,8 @@ export async function startReceiver(host: string, options: ReceiverOptions = {})
     answer(next) {
       reply = next;
     },
-    waitFor: (count, timeoutMs) => until(`${count} requests at ${host}`, () => requests.length >= count && requests, timeoutMs),
+    waitFor: (count, timeoutMs) =>
+      until(`${count} requests at ${host}`, () => requests.length >= count && requests, timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -2,7 +2,15 @@
 // checks each push's VAPID authorization (RFC 8292: an ES256 JWT for this origin under the key in `k`) and decrypts the
 // aes128gcm body with the subscription's own keys (RFC 8291/8188, written here from the RFCs, independently of the
 // library that encrypted it). It answers 201, or whatever status a test commands (404/410 gone, 429, 5xx).
-import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
+import {
+  createECDH,
+  createDecipheriv,
+  createPublicKey,
+  hkdfSync,
+  randomBytes,
+  verify,
+  type ECDH,
+} from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -43,24 +51,40 @@ interface Subscriber {
   auth: Buffer;
 }
 
-function checkVapid(authorization: string | undefined, origin: string): { problem: string | null; claims: Record<string, unknown> | null; key: string | null } {
+function checkVapid(
+  authorization: string | undefined,
+  origin: string,
+): { problem: string | null; claims: Record<string, unknown> | null; key: string | null } {
   const match = /^vapid t=([\w-]+)\.([\w-]+)\.([\w-]+),\s*k=([\w-]+)$/.exec(authorization ?? '');
   if (!match) return { problem: 'no vapid authorization', claims: null, key: null };
   const [, header, body, signature, k] = match as unknown as [string, string, string, string, string];
   const point = Buffer.from(k, 'base64url');
-  if (point.length !== 65 || point[0] !== 4) return { problem: 'k is not a P-256 point', claims: null, key: k };
+  if (point.length !== 65 || point[0] !== 4)
+    return { problem: 'k is not a P-256 point', claims: null, key: k };
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    },
     format: 'jwk',
   });
-  const ok = verify('sha256', Buffer.from(`${header}.${body}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const ok = verify(
+    'sha256',
+    Buffer.from(`${header}.${body}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
   const head = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as Record<string, unknown>;
   if (!ok || head.alg !== 'ES256') return { problem: 'bad signature', claims, key: k };
   if (claims.aud !== origin) return { problem: `aud ${String(claims.aud)} is not ${origin}`, claims, key: k };
   const expiresIn = Number(claims.exp) - Date.now() / 1000;
-  if (!(expiresIn > 0 && expiresIn <= 24 * 3600)) return { problem: 'exp not within 24 hours', claims, key: k };
-  if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub)) return { problem: 'no sub contact', claims, key: k };
+  if (!(expiresIn > 0 && expiresIn <= 24 * 3600))
+    return { problem: 'exp not within 24 hours', claims, key: k };
+  if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub))
+    return { problem: 'no sub contact', claims, key: k };
   return { problem: null, claims, key: k };
 }
 
@@ -95,7 +119,9 @@ export async function startWebPushServer(): Promise<WebPushServer> {
     const pieces: Buffer[] = [];
     req.on('data', (piece: Buffer) => pieces.push(piece));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([key, value]) => [key, String(value)]),
+      );
       const id = /^\/push\/([\w-]+)$/.exec(req.url ?? '')?.[1];
       const subscriber = id ? subscribers.get(id) : undefined;
       if (req.method !== 'POST' || !id || !subscriber) {
@@ -110,14 +136,26 @@ export async function startWebPushServer(): Promise<WebPushServer> {
       } catch {
         payload = undefined;
       }
-      const request: WebPushRequest = { subscriptionId: id, headers, vapidProblem: vapid.problem, claims: vapid.claims, vapidKey: vapid.key, payload };
+      const request: WebPushRequest = {
+        subscriptionId: id,
+        headers,
+        vapidProblem: vapid.problem,
+        claims: vapid.claims,
+        vapidKey: vapid.key,
+        payload,
+      };
       requests.push(request);
       // What a push service refuses whatever the test commands.
       if (vapid.problem) return void res.writeHead(403).end(vapid.problem);
       if (payload === undefined) return void res.writeHead(400).end('payload does not decrypt');
       if (!headers.ttl) return void res.writeHead(400).end('TTL header required');
       const { status } = reply(requests.length, request);
-      res.writeHead(status, status === 201 ? { location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {}).end();
+      res
+        .writeHead(
+          status,
+          status === 201 ? { location: `${origin}/message/${randomBytes(8).toString('hex')}` } : {},
+        )
+        .end();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -133,14 +171,18 @@ export async function startWebPushServer(): Promise<WebPushServer> {
       const auth = randomBytes(16);
       const id = randomBytes(12).toString('base64url');
       subscribers.set(id, { ecdh, auth });
-      const json = { endpoint: `${origin}/push/${id}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+      const json = {
+        endpoint: `${origin}/push/${id}`,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      };
       return { json, deviceToken: Buffer.from(JSON.stringify(json)).toString('hex'), id };
     },
     requests,
     answer(next) {
       reply = next;
     },
-    waitFor: (count, timeoutMs) => until(`${count} Web Push requests`, () => requests.length >= count && requests, timeoutMs ?? 30_000),
+    waitFor: (count, timeoutMs) =>
+      until(`${count} Web Push requests`, () => requests.length >= count && requests, timeoutMs ?? 30_000),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

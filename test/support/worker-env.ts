@@ -8,10 +8,14 @@ import { startWorker } from '../../deploy/local/folio-processes.js';
 import { stopPid } from '../../deploy/local/services.js';
 import { namesOf, startedLines, workerStarted } from './worker.js';
 
-export async function restartWorker(overrides: Record<string, string> = {}, timeoutMs = 120_000): Promise<void> {
+export async function restartWorker(
+  overrides: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<void> {
   const root = process.env.FOLIO_TEST_ROOT!;
   const names = namesOf('worker');
-  for (const name of names) await stopPid(Number(readFileSync(join(root, `${name}.pid`), 'utf8').split('\n')[0]));
+  for (const name of names)
+    await stopPid(Number(readFileSync(join(root, `${name}.pid`), 'utf8').split('\n')[0]));
   for (const name of names) {
     const log = join(root, `${name}.log`);
     const before = startedLines(log);

@@ -8,7 +8,10 @@ import { startApi, startWorker, waitForApi } from '../../deploy/local/folio-proc
 
 type Kind = 'worker' | 'api';
 const root = () => process.env.FOLIO_TEST_ROOT!;
-export const namesOf = (kind: Kind) => readdirSync(root()).filter((file) => new RegExp(`^${kind}(-\\d+)?\\.pid$`).test(file)).map((file) => file.replace(/\.pid$/, ''));
+export const namesOf = (kind: Kind) =>
+  readdirSync(root())
+    .filter((file) => new RegExp(`^${kind}(-\\d+)?\\.pid$`).test(file))
+    .map((file) => file.replace(/\.pid$/, ''));
 const killed: Record<Kind, string[]> = { worker: [], api: [] };
 
 /** SIGKILLs every process of the kind the stack's pid files name. */
@@ -23,14 +26,25 @@ export function killAll(kind: Kind): void {
   }
 }
 
-export const startedLines = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"msg":"worker started"')).length : 0);
+export const startedLines = (log: string) =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"msg":"worker started"')).length
+    : 0;
 
 /** Waits until the worker logging to `log` has written one more "worker started" line than `before`. */
-export async function workerStarted(log: string, before: number, child: { exitCode: number | null }, timeoutMs = 180_000): Promise<void> {
+export async function workerStarted(
+  log: string,
+  before: number,
+  child: { exitCode: number | null },
+  timeoutMs = 180_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (startedLines(log) <= before) {
     if (child.exitCode !== null) throw new Error(`the worker exited with code ${child.exitCode}; see ${log}`);
-    if (Date.now() > deadline) throw new Error(`the worker did not start within ${timeoutMs / 1000}s; see ${log}`);
+    if (Date.now() > deadline)
+      throw new Error(`the worker did not start within ${timeoutMs / 1000}s; see ${log}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -44,7 +58,8 @@ export async function startAllAgain(kind: Kind, options: { ready?: boolean } = {
   for (const name of killed[kind].length ? killed[kind] : [kind]) {
     const replica = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
     const url = apiUrls[replica - 1]!;
-    const env = replica === 1 ? process.env : { ...process.env, ...replicaEnv(kind, Number(new URL(url).port)) };
+    const env =
+      replica === 1 ? process.env : { ...process.env, ...replicaEnv(kind, Number(new URL(url).port)) };
     const log = join(root(), `${name}.log`);
     const before = startedLines(log);
     const started = (kind === 'worker' ? startWorker : startApi)(env, log, root(), name);

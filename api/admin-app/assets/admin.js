@@ -17,7 +17,9 @@ document.addEventListener('click', async (event) => {
     selection.addRange(range);
     button.textContent = 'Press Ctrl+C';
   }
-  setTimeout(() => { button.textContent = 'Copy'; }, 2000);
+  setTimeout(() => {
+    button.textContent = 'Copy';
+  }, 2000);
 });
 
 document.addEventListener('submit', (event) => {

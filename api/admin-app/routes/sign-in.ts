@@ -14,21 +14,28 @@ export function signInRouter(settings: AdminAppSettings): Router {
   const mailer = signInMailer(settings.url.toString());
 
   router.get('/sign-in', (ctx) => {
-    ctx.body = signInPage(base(ctx, settings), { emailEnabled: settings.emailEnabled, sent: ctx.query.sent === '1', signedOut: ctx.query.signed_out === '1' }).text;
+    ctx.body = signInPage(base(ctx, settings), {
+      emailEnabled: settings.emailEnabled,
+      sent: ctx.query.sent === '1',
+      signedOut: ctx.query.signed_out === '1',
+    }).text;
   });
 
   // Whatever the address, the answer is the same and comes as fast: it only queues the address. Whether it belongs to
   // an admin is looked up, and the link made and e-mailed, after the answer (sign-in-mail.ts).
   router.post('/sign-in', (ctx) => {
     const email = (ctx.request.body as Record<string, unknown> | undefined)?.email;
-    if (settings.emailEnabled && typeof email === 'string' && email.length <= 320 && email.includes('@')) mailer.request(email.trim());
+    if (settings.emailEnabled && typeof email === 'string' && email.length <= 320 && email.includes('@'))
+      mailer.request(email.trim());
     ctx.status = 303;
     ctx.redirect(`${base(ctx, settings).base}/sign-in?sent=1`);
   });
 
   // Opening a link only asks to continue: mail scanners and link previews fetch GETs, and must not use it up.
   router.get('/sign-in/:token', async (ctx) => {
-    const link = LINK_TOKEN.test(ctx.params.token!) ? await peekSignInLink(db(), ctx.params.token!) : undefined;
+    const link = LINK_TOKEN.test(ctx.params.token!)
+      ? await peekSignInLink(db(), ctx.params.token!)
+      : undefined;
     if (!link) {
       ctx.status = 410;
       ctx.body = linkUnusablePage(base(ctx, settings)).text;
@@ -40,7 +47,9 @@ export function signInRouter(settings: AdminAppSettings): Router {
 
   router.post('/sign-in/:token', async (ctx) => {
     const client = { userAgent: ctx.get('User-Agent') || undefined, ip: ctx.ip || undefined };
-    const redeemed = LINK_TOKEN.test(ctx.params.token!) ? await redeemSignInLink(db(), ctx.params.token!, settings.limits, client) : undefined;
+    const redeemed = LINK_TOKEN.test(ctx.params.token!)
+      ? await redeemSignInLink(db(), ctx.params.token!, settings.limits, client)
+      : undefined;
     if (!redeemed) {
       ctx.status = 410;
       ctx.body = linkUnusablePage(base(ctx, settings)).text;

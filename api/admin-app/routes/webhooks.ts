@@ -5,7 +5,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError } from '../../../domain/errors.js';
 import { listWorkspaceMailboxes } from '../../../domain/email/mailboxes.js';
-import { dailyStats, lastFinishedAttempts, listAttempts, resendDelivery } from '../../../domain/webhooks/deliveries.js';
+import {
+  dailyStats,
+  lastFinishedAttempts,
+  listAttempts,
+  resendDelivery,
+} from '../../../domain/webhooks/deliveries.js';
 import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
 import {
   changeDestinationStatus,
@@ -28,12 +33,19 @@ import { db } from '../../../platform/database.js';
 import { runInTransaction } from '../../middleware/transaction.js';
 import { pageContext, type AdminAppSettings } from '../session.js';
 import { destinationPage, type DestinationView } from '../views/destination.js';
-import { destinationFormPage, destinationsPage, NOTICES, type DestinationFormValues, type Notice } from '../views/destinations.js';
+import {
+  destinationFormPage,
+  destinationsPage,
+  NOTICES,
+  type DestinationFormValues,
+  type Notice,
+} from '../views/destinations.js';
 import { forbiddenPage } from '../views/sign-in.js';
 
 const ATTEMPTS_PER_PAGE = 20;
 const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
-const noticeOf = (value: unknown): Notice | undefined => (typeof value === 'string' && value in NOTICES ? (value as Notice) : undefined);
+const noticeOf = (value: unknown): Notice | undefined =>
+  typeof value === 'string' && value in NOTICES ? (value as Notice) : undefined;
 
 function sessionOf(ctx: Context) {
   const session = ctx.state.adminSession;
@@ -45,23 +57,42 @@ function sessionOf(ctx: Context) {
 function formValues(body: unknown): DestinationFormValues {
   const fields = (body ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-  const mailboxes = Array.isArray(fields.mailboxes) ? fields.mailboxes : fields.mailboxes === undefined ? [] : [fields.mailboxes];
-  return { url: text(fields.url), description: text(fields.description), mailboxes: mailboxes.filter((value): value is string => typeof value === 'string') };
+  const mailboxes = Array.isArray(fields.mailboxes)
+    ? fields.mailboxes
+    : fields.mailboxes === undefined
+      ? []
+      : [fields.mailboxes];
+  return {
+    url: text(fields.url),
+    description: text(fields.description),
+    mailboxes: mailboxes.filter((value): value is string => typeof value === 'string'),
+  };
 }
 
 const FIELD_LIMITS: Record<string, { description?: string; mailboxes?: string }> = {
-  description: { description: `This description is too long: at most ${DESCRIPTION_MAX_LENGTH.toLocaleString('en')} characters.` },
+  description: {
+    description: `This description is too long: at most ${DESCRIPTION_MAX_LENGTH.toLocaleString('en')} characters.`,
+  },
   mailboxes: { mailboxes: `Choose at most ${MAILBOXES_MAX.toLocaleString('en')} mailboxes.` },
 };
 
 /** The domain's refusal, said next to the field it is about. */
-function formErrors(error: unknown): { url?: string; description?: string; mailboxes?: string; form?: string } {
+function formErrors(error: unknown): {
+  url?: string;
+  description?: string;
+  mailboxes?: string;
+  form?: string;
+} {
   if (!(error instanceof AppError)) throw error;
   if (error.code === 'invalid_url') return { url: `This URL is refused: ${String(error.extras.reason)}.` };
-  if (error.code === 'unknown_mailboxes') return { mailboxes: 'Some of these mailboxes are no longer in this workspace.' };
+  if (error.code === 'unknown_mailboxes')
+    return { mailboxes: 'Some of these mailboxes are no longer in this workspace.' };
   // The fields' shape, refused by the schemas the JSON API validates with (domain/webhooks/destinations.ts).
   if (error.code === 'invalid_body' && Array.isArray(error.extras.fields)) {
-    const said = Object.assign({}, ...error.extras.fields.map((field) => FIELD_LIMITS[String(field).split('.')[0]!] ?? {}));
+    const said = Object.assign(
+      {},
+      ...error.extras.fields.map((field) => FIELD_LIMITS[String(field).split('.')[0]!] ?? {}),
+    );
     if (Object.keys(said).length) return said;
   }
   if (error.status >= 500) throw error;
@@ -71,7 +102,8 @@ function formErrors(error: unknown): { url?: string; description?: string; mailb
 export function webhookPagesRouter(settings: AdminAppSettings): Router {
   const router = new Router({ sensitive: true });
   const mailboxes = (ctx: Context) => listWorkspaceMailboxes(db(), sessionOf(ctx).workspaceUuid);
-  const addresses = async (ctx: Context) => new Map((await mailboxes(ctx)).map((mailbox) => [mailbox.uuid, mailbox.address]));
+  const addresses = async (ctx: Context) =>
+    new Map((await mailboxes(ctx)).map((mailbox) => [mailbox.uuid, mailbox.address]));
 
   /** The destination of the session's workspace named in the path; anything else is the same not-found page. */
   async function destinationIn(ctx: Context): Promise<Destination | undefined> {
@@ -88,8 +120,17 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     }
   }
 
-  async function renderDestination(ctx: Context, destination: Destination, extra: Partial<DestinationView> = {}) {
-    const before = typeof ctx.query.before === 'string' && ctx.query.before.startsWith('whdel_') && isUuid(ctx.query.before.slice(6)) ? ctx.query.before.slice(6) : undefined;
+  async function renderDestination(
+    ctx: Context,
+    destination: Destination,
+    extra: Partial<DestinationView> = {},
+  ) {
+    const before =
+      typeof ctx.query.before === 'string' &&
+      ctx.query.before.startsWith('whdel_') &&
+      isUuid(ctx.query.before.slice(6))
+        ? ctx.query.before.slice(6)
+        : undefined;
     const attempts = await listAttempts(db(), destination.uuid, { limit: ATTEMPTS_PER_PAGE, after: before });
     const last = attempts.length === ATTEMPTS_PER_PAGE ? attempts[attempts.length - 1] : undefined;
     ctx.set('Cache-Control', 'no-store');
@@ -117,7 +158,10 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = destinationsPage(pageContext(ctx, settings), {
       destinations,
-      lastAttempts: await lastFinishedAttempts(db(), destinations.map((destination) => destination.uuid)),
+      lastAttempts: await lastFinishedAttempts(
+        db(),
+        destinations.map((destination) => destination.uuid),
+      ),
       mailboxAddress: await addresses(ctx),
       notice: noticeOf(ctx.query.notice),
     }).text;
@@ -136,11 +180,18 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const values = formValues(ctx.request.body);
     const workspaceUuid = sessionOf(ctx).workspaceUuid;
     try {
-      const created = await db().transaction((tx) => createDestination(tx, destinationDeps(), { workspaceUuid, ...values }));
+      const created = await db().transaction((tx) =>
+        createDestination(tx, destinationDeps(), { workspaceUuid, ...values }),
+      );
       redirectTo(ctx, `/webhooks/${created.destination.uuid}`, 'created');
     } catch (error) {
       // The form again, with the refusal next to its field: a page that rendered fine, so 200 (as Django's forms do).
-      ctx.body = destinationFormPage(pageContext(ctx, settings), { mode: 'new', values, errors: formErrors(error), mailboxes: await mailboxes(ctx) }).text;
+      ctx.body = destinationFormPage(pageContext(ctx, settings), {
+        mode: 'new',
+        values,
+        errors: formErrors(error),
+        mailboxes: await mailboxes(ctx),
+      }).text;
     }
   });
 
@@ -155,7 +206,11 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     ctx.body = destinationFormPage(pageContext(ctx, settings), {
       mode: 'edit',
       destinationUuid: destination.uuid,
-      values: { url: destination.url, description: destination.description, mailboxes: destination.mailboxes },
+      values: {
+        url: destination.url,
+        description: destination.description,
+        mailboxes: destination.mailboxes,
+      },
       errors: {},
       mailboxes: await mailboxes(ctx),
     }).text;
@@ -170,7 +225,13 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       await db().transaction((tx) => updateDestination(tx, destinationDeps(), target, values));
       redirectTo(ctx, `/webhooks/${destination.uuid}`, 'saved');
     } catch (error) {
-      const page = { mode: 'edit' as const, destinationUuid: destination.uuid, values, errors: formErrors(error), mailboxes: await mailboxes(ctx) };
+      const page = {
+        mode: 'edit' as const,
+        destinationUuid: destination.uuid,
+        values,
+        errors: formErrors(error),
+        mailboxes: await mailboxes(ctx),
+      };
       ctx.body = destinationFormPage(pageContext(ctx, settings), page).text;
     }
   });
@@ -196,7 +257,12 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const destination = await destinationIn(ctx);
     if (!destination) return;
     const by = { userUuid: sessionOf(ctx).userUuid, via: 'admin_app' as const };
-    const secrets = await revealSigningSecrets(db(), config().masterKey, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }, by);
+    const secrets = await revealSigningSecrets(
+      db(),
+      config().masterKey,
+      { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid },
+      by,
+    );
     await renderDestination(ctx, destination, { secrets });
   });
 
@@ -204,7 +270,9 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const destination = await destinationIn(ctx);
     if (!destination) return;
     const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
-    await db().transaction((tx) => rotateSigningSecret(tx, deps, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }));
+    await db().transaction((tx) =>
+      rotateSigningSecret(tx, deps, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }),
+    );
     redirectTo(ctx, `/webhooks/${destination.uuid}`, 'rotated');
   });
 
@@ -230,7 +298,11 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const destination = await destinationIn(ctx);
     if (!destination) return;
     const eventUuid = eventUuidOf(ctx.params.event ?? '');
-    const sent = eventUuid !== undefined && (await refusedOr(() => runInTransaction((unit) => resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid }))));
+    const sent =
+      eventUuid !== undefined &&
+      (await refusedOr(() =>
+        runInTransaction((unit) => resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid })),
+      ));
     redirectTo(ctx, `/webhooks/${destination.uuid}`, sent ? 'resent' : 'resend_refused');
   });
 

@@ -6,7 +6,15 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { invalidBody, notFound } from '../../../domain/errors.js';
 import { isUuid } from '../../../domain/uuid.js';
-import { dailyStats, findDelivery, listAttempts, listDeliveries, resendDelivery, retryDeliveryNow, terminateDelivery } from '../../../domain/webhooks/deliveries.js';
+import {
+  dailyStats,
+  findDelivery,
+  listAttempts,
+  listDeliveries,
+  resendDelivery,
+  retryDeliveryNow,
+  terminateDelivery,
+} from '../../../domain/webhooks/deliveries.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -44,7 +52,12 @@ const adminInput: InputErrors = {
 };
 
 const uuid = z.string().refine(isUuid);
-const eventIdParam = z.string().transform((value, ctx) => eventUuidOf(value) ?? (ctx.addIssue({ code: 'custom', message: 'not an event id' }), z.NEVER));
+const eventIdParam = z
+  .string()
+  .transform(
+    (value, ctx) =>
+      eventUuidOf(value) ?? (ctx.addIssue({ code: 'custom', message: 'not an event id' }), z.NEVER),
+  );
 const DestinationParams = z.object({ uuid });
 const DeliveryParams = z.object({ uuid, event: eventIdParam });
 
@@ -59,17 +72,30 @@ export const WebhooksAttemptsSchema = z.object({
   params: DestinationParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(100).default(25),
-    cursor: z.string().transform((value, ctx) => (value.startsWith('whdel_') && isUuid(value.slice(6)) ? value.slice(6) : (ctx.addIssue({ code: 'custom', message: 'bad cursor' }), z.NEVER))).optional(),
+    cursor: z
+      .string()
+      .transform((value, ctx) =>
+        value.startsWith('whdel_') && isUuid(value.slice(6))
+          ? value.slice(6)
+          : (ctx.addIssue({ code: 'custom', message: 'bad cursor' }), z.NEVER),
+      )
+      .optional(),
     event: eventIdParam.optional(),
   }),
 });
 export const WebhooksDeliveriesSchema = z.object({
   params: DestinationParams,
-  query: z.object({ state: z.enum(['waiting', 'running', 'done']).optional(), limit: z.coerce.number().int().min(1).max(100).default(100) }),
+  query: z.object({
+    state: z.enum(['waiting', 'running', 'done']).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(100),
+  }),
 });
 export const WebhooksDeliveryRetrySchema = z.object({ params: DeliveryParams });
 export const WebhooksDeliveryResendSchema = z.object({ params: DeliveryParams });
-export const WebhooksDeliveryTerminateSchema = z.object({ params: DeliveryParams, body: z.object({ reason: z.string().min(1).max(1000) }) });
+export const WebhooksDeliveryTerminateSchema = z.object({
+  params: DeliveryParams,
+  body: z.object({ reason: z.string().min(1).max(1000) }),
+});
 
 const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin()];
 const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
@@ -81,31 +107,56 @@ adminWebhooksRouter.get('/', ...admin, async (ctx) => {
   ctx.body = { object: 'list', data: destinations.map(presentDestination) };
 });
 
-adminWebhooksRouter.post('/', ...admin, jsonBody(), validate(WebhooksCreateSchema, adminInput), transaction(), async (ctx) => {
-  const { body } = input(ctx.state, WebhooksCreateSchema);
-  const { workspaceUuid } = callerOf(ctx.state);
-  const created = await createDestination(unitOf(ctx.state).tx, destinationDeps(), { workspaceUuid, ...body });
-  ctx.status = 201;
-  ctx.body = presentDestinationWithSecret(created);
-});
+adminWebhooksRouter.post(
+  '/',
+  ...admin,
+  jsonBody(),
+  validate(WebhooksCreateSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { body } = input(ctx.state, WebhooksCreateSchema);
+    const { workspaceUuid } = callerOf(ctx.state);
+    const created = await createDestination(unitOf(ctx.state).tx, destinationDeps(), {
+      workspaceUuid,
+      ...body,
+    });
+    ctx.status = 201;
+    ctx.body = presentDestinationWithSecret(created);
+  },
+);
 
 adminWebhooksRouter.get('/:uuid', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
   const { params } = input(ctx.state, WebhooksShowSchema);
   ctx.body = presentDestination(await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid));
 });
 
-adminWebhooksRouter.patch('/:uuid', ...admin, jsonBody(), validate(WebhooksUpdateSchema, adminInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, WebhooksUpdateSchema);
-  const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
-  ctx.body = presentDestination(await updateDestination(unitOf(ctx.state).tx, destinationDeps(), target, body));
-});
+adminWebhooksRouter.patch(
+  '/:uuid',
+  ...admin,
+  jsonBody(),
+  validate(WebhooksUpdateSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, WebhooksUpdateSchema);
+    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+    ctx.body = presentDestination(
+      await updateDestination(unitOf(ctx.state).tx, destinationDeps(), target, body),
+    );
+  },
+);
 
 for (const change of ['pause', 'resume', 'enable'] as StatusChange[]) {
-  adminWebhooksRouter.post(`/:uuid/${change}`, ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
-    const { params } = input(ctx.state, WebhooksShowSchema);
-    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
-    ctx.body = presentDestination(await changeDestinationStatus(unitOf(ctx.state).tx, target, change));
-  });
+  adminWebhooksRouter.post(
+    `/:uuid/${change}`,
+    ...admin,
+    validate(WebhooksShowSchema, adminInput),
+    transaction(),
+    async (ctx) => {
+      const { params } = input(ctx.state, WebhooksShowSchema);
+      const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+      ctx.body = presentDestination(await changeDestinationStatus(unitOf(ctx.state).tx, target, change));
+    },
+  );
 }
 
 adminWebhooksRouter.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
@@ -113,16 +164,24 @@ adminWebhooksRouter.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, 
   ctx.set('Cache-Control', 'no-store');
   const me = callerOf(ctx.state);
   const target = { uuid: params.uuid, workspaceUuid: me.workspaceUuid };
-  ctx.body = presentSecrets(await revealSigningSecrets(db(), config().masterKey, target, { userUuid: me.userUuid, via: 'api' }));
+  ctx.body = presentSecrets(
+    await revealSigningSecrets(db(), config().masterKey, target, { userUuid: me.userUuid, via: 'api' }),
+  );
 });
 
-adminWebhooksRouter.post('/:uuid/rotate-secret', ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksShowSchema);
-  const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
-  const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentDestinationWithSecret(await rotateSigningSecret(unitOf(ctx.state).tx, deps, target));
-});
+adminWebhooksRouter.post(
+  '/:uuid/rotate-secret',
+  ...admin,
+  validate(WebhooksShowSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, WebhooksShowSchema);
+    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+    const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentDestinationWithSecret(await rotateSigningSecret(unitOf(ctx.state).tx, deps, target));
+  },
+);
 
 adminWebhooksRouter.get('/:uuid/stats', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
   const { params } = input(ctx.state, WebhooksShowSchema);
@@ -130,26 +189,57 @@ adminWebhooksRouter.get('/:uuid/stats', ...admin, validate(WebhooksShowSchema, a
   ctx.body = { object: 'list', data: (await dailyStats(db(), destination.uuid, 7)).map(presentDailyStats) };
 });
 
-adminWebhooksRouter.get('/:uuid/attempts', ...admin, validate(WebhooksAttemptsSchema, adminInput), async (ctx) => {
-  const { params, query } = input(ctx.state, WebhooksAttemptsSchema);
-  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
-  const attempts = await listAttempts(db(), destination.uuid, { limit: query.limit, after: query.cursor, eventUuid: query.event });
-  ctx.body = presentAttemptPage(attempts, query.limit);
-});
+adminWebhooksRouter.get(
+  '/:uuid/attempts',
+  ...admin,
+  validate(WebhooksAttemptsSchema, adminInput),
+  async (ctx) => {
+    const { params, query } = input(ctx.state, WebhooksAttemptsSchema);
+    const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+    const attempts = await listAttempts(db(), destination.uuid, {
+      limit: query.limit,
+      after: query.cursor,
+      eventUuid: query.event,
+    });
+    ctx.body = presentAttemptPage(attempts, query.limit);
+  },
+);
 
-adminWebhooksRouter.get('/:uuid/deliveries', ...admin, validate(WebhooksDeliveriesSchema, adminInput), async (ctx) => {
-  const { params, query } = input(ctx.state, WebhooksDeliveriesSchema);
-  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
-  ctx.body = { object: 'list', data: (await listDeliveries(db(), { destinationUuid: destination.uuid, state: query.state, limit: query.limit })).map(presentDelivery) };
-});
+adminWebhooksRouter.get(
+  '/:uuid/deliveries',
+  ...admin,
+  validate(WebhooksDeliveriesSchema, adminInput),
+  async (ctx) => {
+    const { params, query } = input(ctx.state, WebhooksDeliveriesSchema);
+    const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+    ctx.body = {
+      object: 'list',
+      data: (
+        await listDeliveries(db(), {
+          destinationUuid: destination.uuid,
+          state: query.state,
+          limit: query.limit,
+        })
+      ).map(presentDelivery),
+    };
+  },
+);
 
-adminWebhooksRouter.post('/:uuid/deliveries/:event/retry', ...admin, validate(WebhooksDeliveryRetrySchema, adminInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksDeliveryRetrySchema);
-  const unit = unitOf(ctx.state);
-  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-  ctx.status = 202;
-  ctx.body = presentDelivery(await retryDeliveryNow(unit, { destinationUuid: destination.uuid, eventUuid: params.event }));
-});
+adminWebhooksRouter.post(
+  '/:uuid/deliveries/:event/retry',
+  ...admin,
+  validate(WebhooksDeliveryRetrySchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, WebhooksDeliveryRetrySchema);
+    const unit = unitOf(ctx.state);
+    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+    ctx.status = 202;
+    ctx.body = presentDelivery(
+      await retryDeliveryNow(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
+    );
+  },
+);
 
 adminWebhooksRouter.post(
   '/:uuid/deliveries/:event/terminate',
@@ -163,24 +253,42 @@ adminWebhooksRouter.post(
     const unit = unitOf(ctx.state);
     const destination = await findDestination(unit.tx, params.uuid, me.workspaceUuid);
     const key = { destinationUuid: destination.uuid, eventUuid: params.event };
-    ctx.body = presentDelivery(await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }));
+    ctx.body = presentDelivery(
+      await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }),
+    );
   },
 );
 
 // Extensions (docs/extensions.md § Webhooks): a signed webhook.test event, and a manual resend of one past event.
-adminWebhooksRouter.post('/:uuid/test', ...admin, validate(WebhooksShowSchema, adminInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksShowSchema);
-  const unit = unitOf(ctx.state);
-  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-  const event = await sendTestEvent(unit, destination.uuid);
-  ctx.status = 202;
-  ctx.body = presentDelivery((await findDelivery(unit.tx, { destinationUuid: destination.uuid, eventUuid: event }))!);
-});
+adminWebhooksRouter.post(
+  '/:uuid/test',
+  ...admin,
+  validate(WebhooksShowSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, WebhooksShowSchema);
+    const unit = unitOf(ctx.state);
+    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+    const event = await sendTestEvent(unit, destination.uuid);
+    ctx.status = 202;
+    ctx.body = presentDelivery(
+      (await findDelivery(unit.tx, { destinationUuid: destination.uuid, eventUuid: event }))!,
+    );
+  },
+);
 
-adminWebhooksRouter.post('/:uuid/deliveries/:event/resend', ...admin, validate(WebhooksDeliveryResendSchema, adminInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksDeliveryResendSchema);
-  const unit = unitOf(ctx.state);
-  const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-  ctx.status = 202;
-  ctx.body = presentDelivery(await resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid: params.event }));
-});
+adminWebhooksRouter.post(
+  '/:uuid/deliveries/:event/resend',
+  ...admin,
+  validate(WebhooksDeliveryResendSchema, adminInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, WebhooksDeliveryResendSchema);
+    const unit = unitOf(ctx.state);
+    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+    ctx.status = 202;
+    ctx.body = presentDelivery(
+      await resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
+    );
+  },
+);

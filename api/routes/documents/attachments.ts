@@ -34,7 +34,11 @@ const AttachmentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam, att
 
 const AttachmentsDownloadSchema = AttachmentsInfoSchema;
 
-const attachmentStore = (): AttachmentStore => ({ storage: storage(), bucket: bucket(), masterKey: config().masterKey });
+const attachmentStore = (): AttachmentStore => ({
+  storage: storage(),
+  bucket: bucket(),
+  masterKey: config().masterKey,
+});
 
 /**
  * The request's bytes, refused as soon as they pass the cap (413, from the declared length when there is one) and when
@@ -51,7 +55,8 @@ async function readUpload(ctx: Context, hold: (release: () => void) => void): Pr
   const bytes = await getRawBody(ctx.req, { length, limit: MAX_ATTACHMENT_BYTES }).catch((error: unknown) => {
     // The rest of a refused body is never read, so the connection cannot carry another request.
     ctx.set('Connection', 'close');
-    if ((error as { type?: string }).type === 'entity.too.large') throw fileTooLarge(MAX_ATTACHMENT_BYTES, `An attachment is at most ${MAX_ATTACHMENT_BYTES} bytes.`);
+    if ((error as { type?: string }).type === 'entity.too.large')
+      throw fileTooLarge(MAX_ATTACHMENT_BYTES, `An attachment is at most ${MAX_ATTACHMENT_BYTES} bytes.`);
     throw error;
   });
   if (bytes.length === 0) throw emptyFile();
@@ -60,36 +65,68 @@ async function readUpload(ctx: Context, hold: (release: () => void) => void): Pr
 
 export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments', sensitive: true });
 
-attachmentsRouter.post('/', requireScope('docs.write'), documentVisible(), validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }), async (ctx) => {
-  const { params, query } = input(ctx.state, AttachmentsUploadSchema);
-  let release: (() => void) | undefined;
-  try {
-    // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
-    const { attachment, created } = await uploadAttachment(runInTransaction, attachmentStore(), callerOf(ctx.state), config(), params.uuid, {
-      filename: query.filename,
-      read: () => readUpload(ctx, (slot) => (release = slot)),
-    });
-    ctx.status = created ? 201 : 200;
-    ctx.body = presentAttachment(attachment);
-  } finally {
-    release?.();
-  }
-});
+attachmentsRouter.post(
+  '/',
+  requireScope('docs.write'),
+  documentVisible(),
+  validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }),
+  async (ctx) => {
+    const { params, query } = input(ctx.state, AttachmentsUploadSchema);
+    let release: (() => void) | undefined;
+    try {
+      // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
+      const { attachment, created } = await uploadAttachment(
+        runInTransaction,
+        attachmentStore(),
+        callerOf(ctx.state),
+        config(),
+        params.uuid,
+        {
+          filename: query.filename,
+          read: () => readUpload(ctx, (slot) => (release = slot)),
+        },
+      );
+      ctx.status = created ? 201 : 200;
+      ctx.body = presentAttachment(attachment);
+    } finally {
+      release?.();
+    }
+  },
+);
 
-attachmentsRouter.get('/:attachment', requireScope('docs.read'), validate(AttachmentsInfoSchema, documentsInput), async (ctx) => {
-  const { params } = input(ctx.state, AttachmentsInfoSchema);
-  ctx.body = presentAttachment(await findAttachment(db(), callerOf(ctx.state), config(), params.uuid, params.attachment));
-});
+attachmentsRouter.get(
+  '/:attachment',
+  requireScope('docs.read'),
+  validate(AttachmentsInfoSchema, documentsInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, AttachmentsInfoSchema);
+    ctx.body = presentAttachment(
+      await findAttachment(db(), callerOf(ctx.state), config(), params.uuid, params.attachment),
+    );
+  },
+);
 
-attachmentsRouter.get('/:attachment/download', requireScope('docs.read'), validate(AttachmentsDownloadSchema, documentsInput), async (ctx) => {
-  const { params } = input(ctx.state, AttachmentsDownloadSchema);
-  const { attachment, content } = await openAttachment(db(), attachmentStore(), callerOf(ctx.state), config(), params.uuid, params.attachment);
-  ctx.status = 200;
-  ctx.set('Content-Type', attachment.content_type);
-  ctx.set('Content-Disposition', attachmentDisposition(attachment));
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Cache-Control', 'private, no-store');
-  ctx.body = content;
-  // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.
-  ctx.length = Number(attachment.byte_size);
-});
+attachmentsRouter.get(
+  '/:attachment/download',
+  requireScope('docs.read'),
+  validate(AttachmentsDownloadSchema, documentsInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, AttachmentsDownloadSchema);
+    const { attachment, content } = await openAttachment(
+      db(),
+      attachmentStore(),
+      callerOf(ctx.state),
+      config(),
+      params.uuid,
+      params.attachment,
+    );
+    ctx.status = 200;
+    ctx.set('Content-Type', attachment.content_type);
+    ctx.set('Content-Disposition', attachmentDisposition(attachment));
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = content;
+    // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.
+    ctx.length = Number(attachment.byte_size);
+  },
+);

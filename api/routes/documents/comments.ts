@@ -1,7 +1,14 @@
 // Comments: create on a quote or the whole document, reply, resolve or reopen, edit a message, delete a comment or a message.
 import Router from '@koa/router';
 import { z } from 'zod';
-import { createComment, deleteComment, deleteMessage, editMessage, replyToComment, setCommentStatus } from '../../../domain/documents/comments.js';
+import {
+  createComment,
+  deleteComment,
+  deleteMessage,
+  editMessage,
+  replyToComment,
+  setCommentStatus,
+} from '../../../domain/documents/comments.js';
 import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
 import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
@@ -37,10 +44,24 @@ const occurrence = z
 const CommentsCreateSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: z
-    .object({ body: messageBody, on: quoteText('on'), before: quoteText('before'), after: quoteText('after'), occurrence })
+    .object({
+      body: messageBody,
+      on: quoteText('on'),
+      before: quoteText('before'),
+      after: quoteText('after'),
+      occurrence,
+    })
     .superRefine((target, ctx) => {
-      if (target.on === undefined && (target.before !== undefined || target.after !== undefined || target.occurrence !== undefined)) {
-        ctx.addIssue({ code: 'custom', path: ['on'], message: 'occurrence, before and after narrow the quote in on; a comment without on is on the whole document.' });
+      if (
+        target.on === undefined &&
+        (target.before !== undefined || target.after !== undefined || target.occurrence !== undefined)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['on'],
+          message:
+            'occurrence, before and after narrow the quote in on; a comment without on is on the whole document.',
+        });
       }
     }),
 });
@@ -49,11 +70,20 @@ const CommentsCreateSchema = z.object({
 const quoteError = (issue: { message: string }) => invalidCommentTarget(issue.message);
 const commentInput: InputErrors = {
   ...documentsInput,
-  fields: { 'body.body': invalidCommentBody, 'body.on': quoteError, 'body.before': quoteError, 'body.after': quoteError, 'body.occurrence': quoteError },
+  fields: {
+    'body.body': invalidCommentBody,
+    'body.on': quoteError,
+    'body.before': quoteError,
+    'body.after': quoteError,
+    'body.occurrence': quoteError,
+  },
 };
 const messageInput: InputErrors = { ...documentsInput, fields: { 'body.body': invalidCommentBody } };
 
-const CommentsReplySchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }), body: z.object({ body: messageBody }) });
+const CommentsReplySchema = z.object({
+  params: z.object({ uuid: uuidParam, thread: uuidParam }),
+  body: z.object({ body: messageBody }),
+});
 
 const CommentsStatusSchema = z.object({
   params: z.object({ uuid: uuidParam, thread: uuidParam }),
@@ -67,26 +97,54 @@ const CommentsEditMessageSchema = z.object({
 
 const CommentsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
 
-const CommentsDeleteMessageSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }) });
+const CommentsDeleteMessageSchema = z.object({
+  params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }),
+});
 
 export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments', sensitive: true });
 
-commentsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(), validate(CommentsCreateSchema, commentInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, CommentsCreateSchema);
-  const me = callerOf(ctx.state);
-  const { body: message, ...target } = body;
-  const thread = await createComment(unitOf(ctx.state).tx, me, config(), params.uuid, { body: message, target });
-  ctx.status = 201;
-  ctx.body = presentThread(thread, me.userUuid);
-});
+commentsRouter.post(
+  '/',
+  requireScope('docs.comment'),
+  documentVisible(),
+  jsonBody(),
+  validate(CommentsCreateSchema, commentInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, CommentsCreateSchema);
+    const me = callerOf(ctx.state);
+    const { body: message, ...target } = body;
+    const thread = await createComment(unitOf(ctx.state).tx, me, config(), params.uuid, {
+      body: message,
+      target,
+    });
+    ctx.status = 201;
+    ctx.body = presentThread(thread, me.userUuid);
+  },
+);
 
-commentsRouter.post('/:thread/replies', requireScope('docs.comment'), documentVisible(), jsonBody(), validate(CommentsReplySchema, messageInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, CommentsReplySchema);
-  const me = callerOf(ctx.state);
-  const thread = await replyToComment(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, body.body);
-  ctx.status = 201;
-  ctx.body = presentThread(thread, me.userUuid);
-});
+commentsRouter.post(
+  '/:thread/replies',
+  requireScope('docs.comment'),
+  documentVisible(),
+  jsonBody(),
+  validate(CommentsReplySchema, messageInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, CommentsReplySchema);
+    const me = callerOf(ctx.state);
+    const thread = await replyToComment(
+      unitOf(ctx.state).tx,
+      me,
+      config(),
+      params.uuid,
+      params.thread,
+      body.body,
+    );
+    ctx.status = 201;
+    ctx.body = presentThread(thread, me.userUuid);
+  },
+);
 
 commentsRouter.post(
   '/:thread',
@@ -98,7 +156,14 @@ commentsRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, CommentsStatusSchema);
     const me = callerOf(ctx.state);
-    const thread = await setCommentStatus(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, body.status);
+    const thread = await setCommentStatus(
+      unitOf(ctx.state).tx,
+      me,
+      config(),
+      params.uuid,
+      params.thread,
+      body.status,
+    );
     ctx.body = presentThread(thread, me.userUuid);
   },
 );
@@ -113,19 +178,46 @@ commentsRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, CommentsEditMessageSchema);
     const me = callerOf(ctx.state);
-    const thread = await editMessage(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, params.message, body.body);
+    const thread = await editMessage(
+      unitOf(ctx.state).tx,
+      me,
+      config(),
+      params.uuid,
+      params.thread,
+      params.message,
+      body.body,
+    );
     ctx.body = presentThread(thread, me.userUuid);
   },
 );
 
-commentsRouter.delete('/:thread', requireScope('docs.comment'), validate(CommentsDeleteSchema, documentsInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, CommentsDeleteSchema);
-  await deleteComment(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread);
-  ctx.status = 204;
-});
+commentsRouter.delete(
+  '/:thread',
+  requireScope('docs.comment'),
+  validate(CommentsDeleteSchema, documentsInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, CommentsDeleteSchema);
+    await deleteComment(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread);
+    ctx.status = 204;
+  },
+);
 
-commentsRouter.delete('/:thread/messages/:message', requireScope('docs.comment'), validate(CommentsDeleteMessageSchema, documentsInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, CommentsDeleteMessageSchema);
-  await deleteMessage(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread, params.message);
-  ctx.status = 204;
-});
+commentsRouter.delete(
+  '/:thread/messages/:message',
+  requireScope('docs.comment'),
+  validate(CommentsDeleteMessageSchema, documentsInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, CommentsDeleteMessageSchema);
+    await deleteMessage(
+      unitOf(ctx.state).tx,
+      callerOf(ctx.state),
+      config(),
+      params.uuid,
+      params.thread,
+      params.message,
+    );
+    ctx.status = 204;
+  },
+);

@@ -18,16 +18,37 @@ const ContentEditSchema = z.object({ params: z.object({ uuid: uuidParam }), body
 
 export const contentRouter = new Router({ prefix: '/v1/documents/:uuid/content', sensitive: true });
 
-contentRouter.get('/', requireScope('docs.read'), validate(ContentInfoSchema, documentsInput), async (ctx) => {
-  const { params } = input(ctx.state, ContentInfoSchema);
-  const me = callerOf(ctx.state);
-  ctx.body = presentContent(await readContent(db(), me, config(), params.uuid), me.userUuid);
-});
+contentRouter.get(
+  '/',
+  requireScope('docs.read'),
+  validate(ContentInfoSchema, documentsInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, ContentInfoSchema);
+    const me = callerOf(ctx.state);
+    ctx.body = presentContent(await readContent(db(), me, config(), params.uuid), me.userUuid);
+  },
+);
 
-contentRouter.post('/', requireScope('docs.write'), documentVisible(), jsonBody(OPERATIONS_BODY_LIMIT), validate(ContentEditSchema, operationsInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, ContentEditSchema);
-  const me = callerOf(ctx.state);
-  const answer = await writeOperations(unitOf(ctx.state).tx, me, config(), params.uuid, 'edit', body, contentPresenter(me.userUuid));
-  ctx.status = answer.status;
-  ctx.body = answer.body;
-});
+contentRouter.post(
+  '/',
+  requireScope('docs.write'),
+  documentVisible(),
+  jsonBody(OPERATIONS_BODY_LIMIT),
+  validate(ContentEditSchema, operationsInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, ContentEditSchema);
+    const me = callerOf(ctx.state);
+    const answer = await writeOperations(
+      unitOf(ctx.state).tx,
+      me,
+      config(),
+      params.uuid,
+      'edit',
+      body,
+      contentPresenter(me.userUuid),
+    );
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  },
+);

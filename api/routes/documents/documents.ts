@@ -2,8 +2,19 @@
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { createDocument, findVisibleDocument, listDocuments, updateDocument } from '../../../domain/documents/documents.js';
-import { invalidCursor, invalidLimit, invalidQuery, invalidTitle, invalidTrashed } from '../../../domain/documents/errors.js';
+import {
+  createDocument,
+  findVisibleDocument,
+  listDocuments,
+  updateDocument,
+} from '../../../domain/documents/documents.js';
+import {
+  invalidCursor,
+  invalidLimit,
+  invalidQuery,
+  invalidTitle,
+  invalidTrashed,
+} from '../../../domain/documents/errors.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
@@ -34,7 +45,10 @@ const DocumentsListSchema = z.object({
     ...pageQuery,
   }),
 });
-const listInput = { ...documentsInput, fields: { 'query.q': invalidQuery, 'query.limit': invalidLimit, 'query.cursor': invalidCursor } };
+const listInput = {
+  ...documentsInput,
+  fields: { 'query.q': invalidQuery, 'query.limit': invalidLimit, 'query.cursor': invalidCursor },
+};
 
 const DocumentsCreateSchema = z.object({ body: z.object({ title: title.default(null) }) });
 // Only the fields a create reads: U+0000 in a field it ignores (trashed) is then invalid_body, never invalid_trashed.
@@ -47,11 +61,17 @@ const DocumentsUpdateSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: z.object({ title: title.optional(), trashed: z.boolean().optional() }),
 });
-const fieldsInput = { ...documentsInput, fields: { 'body.title': invalidTitle, 'body.trashed': invalidTrashed } };
+const fieldsInput = {
+  ...documentsInput,
+  fields: { 'body.title': invalidTitle, 'body.trashed': invalidTrashed },
+};
 
 const DocumentsTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-const viewer = (ctx: ParameterizedContext): DocumentViewer => ({ callerUuid: callerOf(ctx.state).userUuid, docsUrl: config().docsUrl });
+const viewer = (ctx: ParameterizedContext): DocumentViewer => ({
+  callerUuid: callerOf(ctx.state).userUuid,
+  docsUrl: config().docsUrl,
+});
 
 export const documentsRouter = new Router({ prefix: '/v1/documents', sensitive: true });
 
@@ -64,30 +84,77 @@ const listHandler =
     ctx.body = presentDocumentList(url, page, viewer(ctx));
   };
 
-documentsRouter.get('/', requireScope('docs.read'), validate(DocumentsListSchema, listInput), listHandler('/v1/documents', false));
+documentsRouter.get(
+  '/',
+  requireScope('docs.read'),
+  validate(DocumentsListSchema, listInput),
+  listHandler('/v1/documents', false),
+);
 
-documentsRouter.get('/trash', requireScope('docs.read'), validate(DocumentsListSchema, listInput), listHandler('/v1/documents/trash', true));
+documentsRouter.get(
+  '/trash',
+  requireScope('docs.read'),
+  validate(DocumentsListSchema, listInput),
+  listHandler('/v1/documents/trash', true),
+);
 
-documentsRouter.post('/', requireScope('docs.write'), jsonBody(), validate(DocumentsCreateSchema, createInput), transaction(), async (ctx) => {
-  const { body } = input(ctx.state, DocumentsCreateSchema);
-  const document = await createDocument(unitOf(ctx.state).tx, callerOf(ctx.state), config(), body);
-  ctx.status = 201;
-  ctx.body = presentDocument(document, viewer(ctx));
-});
+documentsRouter.post(
+  '/',
+  requireScope('docs.write'),
+  jsonBody(),
+  validate(DocumentsCreateSchema, createInput),
+  transaction(),
+  async (ctx) => {
+    const { body } = input(ctx.state, DocumentsCreateSchema);
+    const document = await createDocument(unitOf(ctx.state).tx, callerOf(ctx.state), config(), body);
+    ctx.status = 201;
+    ctx.body = presentDocument(document, viewer(ctx));
+  },
+);
 
-documentsRouter.get('/:uuid', requireScope('docs.read'), validate(DocumentsInfoSchema, documentsInput), async (ctx) => {
-  const { params } = input(ctx.state, DocumentsInfoSchema);
-  ctx.body = presentDocument(await findVisibleDocument(db(), callerOf(ctx.state), config(), params.uuid), viewer(ctx));
-});
+documentsRouter.get(
+  '/:uuid',
+  requireScope('docs.read'),
+  validate(DocumentsInfoSchema, documentsInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, DocumentsInfoSchema);
+    ctx.body = presentDocument(
+      await findVisibleDocument(db(), callerOf(ctx.state), config(), params.uuid),
+      viewer(ctx),
+    );
+  },
+);
 
-documentsRouter.post('/:uuid', requireScope('docs.write'), documentVisible(), jsonBody(), validate(DocumentsUpdateSchema, fieldsInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, DocumentsUpdateSchema);
-  const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, body);
-  ctx.body = presentDocument(document, viewer(ctx));
-});
+documentsRouter.post(
+  '/:uuid',
+  requireScope('docs.write'),
+  documentVisible(),
+  jsonBody(),
+  validate(DocumentsUpdateSchema, fieldsInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, DocumentsUpdateSchema);
+    const document = await updateDocument(
+      unitOf(ctx.state),
+      callerOf(ctx.state),
+      config(),
+      params.uuid,
+      body,
+    );
+    ctx.body = presentDocument(document, viewer(ctx));
+  },
+);
 
-documentsRouter.post('/:uuid/trash', requireScope('docs.write'), validate(DocumentsTrashSchema, documentsInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, DocumentsTrashSchema);
-  const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, { trashed: true });
-  ctx.body = presentDocument(document, viewer(ctx));
-});
+documentsRouter.post(
+  '/:uuid/trash',
+  requireScope('docs.write'),
+  validate(DocumentsTrashSchema, documentsInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, DocumentsTrashSchema);
+    const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, {
+      trashed: true,
+    });
+    ctx.body = presentDocument(document, viewer(ctx));
+  },
+);

@@ -16,22 +16,36 @@ const DocumentsExportSchema = z.object({
     suggestions: z.enum(['show', 'accept', 'reject']).default('show'),
   }),
 });
-const exportInput = { ...documentsInput, fields: { 'query.format': invalidExportFormat, 'query.suggestions': invalidSuggestionsView } };
+const exportInput = {
+  ...documentsInput,
+  fields: { 'query.format': invalidExportFormat, 'query.suggestions': invalidSuggestionsView },
+};
 
 const CONTENT_TYPE = { md: 'text/markdown; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
 
 export const exportRouter = new Router({ prefix: '/v1/documents/:uuid/export', sensitive: true });
 
-exportRouter.get('/', requireScope('docs.read'), validate(DocumentsExportSchema, exportInput), async (ctx) => {
-  const { params, query } = input(ctx.state, DocumentsExportSchema);
-  const exported = await exportDocument(db(), callerOf(ctx.state), config(), params.uuid, query);
-  ctx.status = 200;
-  ctx.set('Content-Type', CONTENT_TYPE[query.format]);
-  ctx.set('Content-Disposition', attachmentDisposition({ filename: `${exported.title ?? 'Untitled'}.${query.format}`, inline: false }));
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  // An exported page is a file to save, never a page of this origin: it may run nothing and load nothing.
-  ctx.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
-  ctx.set('Cache-Control', 'private, no-store');
-  ctx.set('X-Folio-Revision', String(exported.revision));
-  ctx.body = exported.text;
-});
+exportRouter.get(
+  '/',
+  requireScope('docs.read'),
+  validate(DocumentsExportSchema, exportInput),
+  async (ctx) => {
+    const { params, query } = input(ctx.state, DocumentsExportSchema);
+    const exported = await exportDocument(db(), callerOf(ctx.state), config(), params.uuid, query);
+    ctx.status = 200;
+    ctx.set('Content-Type', CONTENT_TYPE[query.format]);
+    ctx.set(
+      'Content-Disposition',
+      attachmentDisposition({ filename: `${exported.title ?? 'Untitled'}.${query.format}`, inline: false }),
+    );
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // An exported page is a file to save, never a page of this origin: it may run nothing and load nothing.
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+    );
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('X-Folio-Revision', String(exported.revision));
+    ctx.body = exported.text;
+  },
+);

@@ -5,7 +5,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { findVisibleDocument } from '../../../domain/documents/documents.js';
 import { tooManyStreams } from '../../../domain/documents/errors.js';
-import { currentRevision, LiveHub, mayStillFollow, type LiveListener } from '../../../domain/documents/live.js';
+import {
+  currentRevision,
+  LiveHub,
+  mayStillFollow,
+  type LiveListener,
+} from '../../../domain/documents/live.js';
 import { followDocumentChanges } from '../../../domain/documents/working-documents.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
@@ -20,7 +25,11 @@ const EventsStreamSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 // One LISTEN connection per API process, opened with the first stream.
 let hub: LiveHub | undefined;
-const liveHub = () => (hub ??= new LiveHub({ connectionString: config().databaseUrl, log: logger.child({ category: 'documents-live' }) }));
+const liveHub = () =>
+  (hub ??= new LiveHub({
+    connectionString: config().databaseUrl,
+    log: logger.child({ category: 'documents-live' }),
+  }));
 // The cache of parsed documents lets go of a document another process wrote, heard on the same connection.
 followDocumentChanges((documentUuid, listener) => liveHub().subscribe(documentUuid, listener));
 
@@ -88,17 +97,25 @@ liveRouter.get('/', requireScope('docs.read'), validate(EventsStreamSchema, docu
   let pending = Promise.resolve();
   const deliver = (event: Parameters<LiveListener>[0]) => {
     if (event.event === 'revision') sendRevision(event.revision);
-    else if (event.event === 'threads') write(frame('threads', { document_uuid: document.uuid, revision: event.revision }));
-    else void currentRevision(db(), document.uuid).then((revision) => revision !== undefined && sendRevision(revision), () => undefined);
+    else if (event.event === 'threads')
+      write(frame('threads', { document_uuid: document.uuid, revision: event.revision }));
+    else
+      void currentRevision(db(), document.uuid).then(
+        (revision) => revision !== undefined && sendRevision(revision),
+        () => undefined,
+      );
   };
 
   // Subscribe before reading the revision, so nothing committed in between is missed.
   const unsubscribe = await liveHub()
     .subscribe(document.uuid, (event) => {
-      pending = pending.then(async () => {
-        if (await stillAllowed()) deliver(event);
-        else close();
-      }, () => undefined);
+      pending = pending.then(
+        async () => {
+          if (await stillAllowed()) deliver(event);
+          else close();
+        },
+        () => undefined,
+      );
     })
     .catch((error: unknown) => {
       release();

@@ -11,7 +11,10 @@ import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentPresenter, presentContent } from '../../presenters/documents.js';
 
-const SuggestionsCreateSchema = z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('suggest') });
+const SuggestionsCreateSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  body: operationsBody('suggest'),
+});
 
 const SuggestionsDecideSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
 
@@ -19,26 +22,61 @@ const SuggestionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, t
 
 export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions', sensitive: true });
 
-suggestionsRouter.post('/', requireScope('docs.comment'), documentVisible(), jsonBody(OPERATIONS_BODY_LIMIT), validate(SuggestionsCreateSchema, operationsInput), transaction(), async (ctx) => {
-  const { params, body } = input(ctx.state, SuggestionsCreateSchema);
-  const me = callerOf(ctx.state);
-  const answer = await writeOperations(unitOf(ctx.state).tx, me, config(), params.uuid, 'suggest', body, contentPresenter(me.userUuid));
-  ctx.status = answer.status;
-  ctx.body = answer.body;
-});
+suggestionsRouter.post(
+  '/',
+  requireScope('docs.comment'),
+  documentVisible(),
+  jsonBody(OPERATIONS_BODY_LIMIT),
+  validate(SuggestionsCreateSchema, operationsInput),
+  transaction(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, SuggestionsCreateSchema);
+    const me = callerOf(ctx.state);
+    const answer = await writeOperations(
+      unitOf(ctx.state).tx,
+      me,
+      config(),
+      params.uuid,
+      'suggest',
+      body,
+      contentPresenter(me.userUuid),
+    );
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  },
+);
 
 for (const decision of ['accept', 'reject'] as const) {
-  suggestionsRouter.post(`/:thread/${decision}`, requireScope('docs.write'), validate(SuggestionsDecideSchema, documentsInput), transaction(), async (ctx) => {
-    const { params } = input(ctx.state, SuggestionsDecideSchema);
-    const me = callerOf(ctx.state);
-    const content = await decideSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread, decision);
-    ctx.body = presentContent(content, me.userUuid);
-  });
+  suggestionsRouter.post(
+    `/:thread/${decision}`,
+    requireScope('docs.write'),
+    validate(SuggestionsDecideSchema, documentsInput),
+    transaction(),
+    async (ctx) => {
+      const { params } = input(ctx.state, SuggestionsDecideSchema);
+      const me = callerOf(ctx.state);
+      const content = await decideSuggestion(
+        unitOf(ctx.state).tx,
+        me,
+        config(),
+        params.uuid,
+        params.thread,
+        decision,
+      );
+      ctx.body = presentContent(content, me.userUuid);
+    },
+  );
 }
 
-suggestionsRouter.delete('/:thread', requireScope('docs.comment'), validate(SuggestionsDeleteSchema, documentsInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, SuggestionsDeleteSchema);
-  const me = callerOf(ctx.state);
-  const content = await deleteSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread);
-  ctx.body = presentContent(content, me.userUuid);
-});
+suggestionsRouter.delete(
+  '/:thread',
+  requireScope('docs.comment'),
+  validate(SuggestionsDeleteSchema, documentsInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, SuggestionsDeleteSchema);
+    const me = callerOf(ctx.state);
+    const content = await deleteSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread);
+    ctx.body = presentContent(content, me.userUuid);
+  },
+);

@@ -5,7 +5,12 @@ import { callerOf, requireScope } from '../../middleware/auth.js';
 import { driveInput, input, validate, type InputErrors } from '../../middleware/validate.js';
 import { presentChangesPage } from '../../presenters/drive-changes.js';
 import { driveChangesHub, waitForVisibleChange } from '../../../domain/drive/change-notifications.js';
-import { DEFAULT_PAGE_SIZE, latestChanges, MAX_PAGE_SIZE, readChanges } from '../../../domain/drive/changes-feed.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  latestChanges,
+  MAX_PAGE_SIZE,
+  readChanges,
+} from '../../../domain/drive/changes-feed.js';
 import { syncTokenInvalid, tooManyWaits } from '../../../domain/drive/errors.js';
 import { decodeSyncToken, deriveSyncTokenKey, encodeSyncToken } from '../../../domain/drive/sync-token.js';
 import { invalidBody } from '../../../domain/errors.js';
@@ -19,34 +24,42 @@ let keys: Buffer[] | undefined;
  * The process's sync-token keys, derived once: the current master key's seals new tokens; during a master-key rotation
  * the previous keys' still open the tokens clients hold (docs/operations.md § Master-key rotation).
  */
-const syncTokenKeys = () => (keys ??= [config().masterKey, ...(config().masterKey.previousKeys?.values() ?? [])].map(deriveSyncTokenKey));
+const syncTokenKeys = () =>
+  (keys ??= [config().masterKey, ...(config().masterKey.previousKeys?.values() ?? [])].map(
+    deriveSyncTokenKey,
+  ));
 const syncTokenKey = () => syncTokenKeys()[0]!;
 
 /** Query parameters arrive as strings; a repeated parameter arrives as an array and is refused. */
 export const ChangesListSchema = z.object({
-  query: z.object({
-    // The cursor it seals; empty or absent is a first sync (null).
-    since: z
-      .string()
-      .optional()
-      .transform((token, ctx) => {
-        if (!token) return null;
-        for (const key of syncTokenKeys()) {
-          const cursor = decodeSyncToken(token, key);
-          if (cursor) return cursor;
-        }
-        ctx.addIssue({ code: 'custom', message: 'since is not a sync token of this server.' });
-        return z.NEVER;
-      }),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,4}$/)
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
-      .default(DEFAULT_PAGE_SIZE),
-    // An extension (docs/extensions.md § Drive changes extras): `latest` answers an empty page at the head.
-    sync_token: z.literal('latest').optional(),
-  }).refine((query) => !(query.sync_token && query.since), { message: 'since and sync_token=latest exclude each other', path: ['sync_token'] }),
+  query: z
+    .object({
+      // The cursor it seals; empty or absent is a first sync (null).
+      since: z
+        .string()
+        .optional()
+        .transform((token, ctx) => {
+          if (!token) return null;
+          for (const key of syncTokenKeys()) {
+            const cursor = decodeSyncToken(token, key);
+            if (cursor) return cursor;
+          }
+          ctx.addIssue({ code: 'custom', message: 'since is not a sync token of this server.' });
+          return z.NEVER;
+        }),
+      limit: z
+        .string()
+        .regex(/^[0-9]{1,4}$/)
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
+        .default(DEFAULT_PAGE_SIZE),
+      // An extension (docs/extensions.md § Drive changes extras): `latest` answers an empty page at the head.
+      sync_token: z.literal('latest').optional(),
+    })
+    .refine((query) => !(query.sync_token && query.since), {
+      message: 'since and sync_token=latest exclude each other',
+      path: ['sync_token'],
+    }),
 });
 
 /** A token's cursor, for the long-poll: required, and a token of this server. */
@@ -77,45 +90,75 @@ export const ChangesWaitSchema = z.object({
 /** A token that is not this server's is 410 sync_token_invalid, as for since; an absent one 400 invalid_body. */
 const waitInput: InputErrors = {
   ...driveInput,
-  fields: { 'query.sync_token': (issue) => (issue.code === 'custom' ? syncTokenInvalid() : invalidBody('sync_token is required.', { fields: ['sync_token'] })) },
+  fields: {
+    'query.sync_token': (issue) =>
+      issue.code === 'custom'
+        ? syncTokenInvalid()
+        : invalidBody('sync_token is required.', { fields: ['sync_token'] }),
+  },
 };
 
 // One LISTEN connection per API process, opened with the first long-poll.
 let hub: ReturnType<typeof driveChangesHub> | undefined;
-const changesHub = () => (hub ??= driveChangesHub({ connectionString: config().databaseUrl, log: logger.child({ category: 'drive-changes' }) }));
+const changesHub = () =>
+  (hub ??= driveChangesHub({
+    connectionString: config().databaseUrl,
+    log: logger.child({ category: 'drive-changes' }),
+  }));
 const waitsByUser = new Map<string, number>();
 const parked = { enter: () => driveChangeWaits.inc(), leave: () => driveChangeWaits.dec() };
 
 export const changesRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
-changesRouter.get('/changes', requireScope('drive.read'), validate(ChangesListSchema, { ...driveInput, fields: { 'query.since': syncTokenInvalid } }), async (ctx) => {
-  const { query } = input(ctx.state, ChangesListSchema);
-  const me = callerOf(ctx.state);
-  const page = query.sync_token === 'latest' ? await latestChanges(db(), me) : await readChanges(db(), me, query.since, query.limit);
-  ctx.body = presentChangesPage(page, encodeSyncToken(page.cursor, syncTokenKey()), me.userUuid);
-});
+changesRouter.get(
+  '/changes',
+  requireScope('drive.read'),
+  validate(ChangesListSchema, { ...driveInput, fields: { 'query.since': syncTokenInvalid } }),
+  async (ctx) => {
+    const { query } = input(ctx.state, ChangesListSchema);
+    const me = callerOf(ctx.state);
+    const page =
+      query.sync_token === 'latest'
+        ? await latestChanges(db(), me)
+        : await readChanges(db(), me, query.since, query.limit);
+    ctx.body = presentChangesPage(page, encodeSyncToken(page.cursor, syncTokenKey()), me.userUuid);
+  },
+);
 
-changesRouter.get('/changes/wait', requireScope('drive.read'), validate(ChangesWaitSchema, waitInput), async (ctx) => {
-  const { query } = input(ctx.state, ChangesWaitSchema);
-  const me = callerOf(ctx.state);
-  const open = waitsByUser.get(me.userUuid) ?? 0;
-  if (open >= MAX_WAITS_PER_USER) throw tooManyWaits(MAX_WAITS_PER_USER, DEFAULT_WAIT_SECONDS);
-  waitsByUser.set(me.userUuid, open + 1);
-  // A client that closes its connection gives its slot back at once, not at its timeout: the wait ends unanswered.
-  const gone = new AbortController();
-  const leave = () => {
-    if (!ctx.res.writableFinished) gone.abort();
-  };
-  ctx.res.once('close', leave);
-  if (ctx.req.socket.destroyed) gone.abort(); // Closed before anyone listened.
-  try {
-    const changes = await waitForVisibleChange(db(), changesHub(), me, query.sync_token, query.timeout * 1000, parked, gone.signal);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { changes };
-  } finally {
-    ctx.res.off('close', leave);
-    const left = (waitsByUser.get(me.userUuid) ?? 1) - 1;
-    if (left > 0) waitsByUser.set(me.userUuid, left);
-    else waitsByUser.delete(me.userUuid);
-  }
-});
+changesRouter.get(
+  '/changes/wait',
+  requireScope('drive.read'),
+  validate(ChangesWaitSchema, waitInput),
+  async (ctx) => {
+    const { query } = input(ctx.state, ChangesWaitSchema);
+    const me = callerOf(ctx.state);
+    const open = waitsByUser.get(me.userUuid) ?? 0;
+    if (open >= MAX_WAITS_PER_USER) throw tooManyWaits(MAX_WAITS_PER_USER, DEFAULT_WAIT_SECONDS);
+    waitsByUser.set(me.userUuid, open + 1);
+    // A client that closes its connection gives its slot back at once, not at its timeout: the wait ends unanswered.
+    const gone = new AbortController();
+    const leave = () => {
+      if (!ctx.res.writableFinished) gone.abort();
+    };
+    ctx.res.once('close', leave);
+    if (ctx.req.socket.destroyed) gone.abort(); // Closed before anyone listened.
+    try {
+      const changes = await waitForVisibleChange(
+        db(),
+        changesHub(),
+        me,
+        query.sync_token,
+        query.timeout * 1000,
+        parked,
+        gone.signal,
+      );
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { changes };
+    } finally {
+      ctx.res.off('close', leave);
+      const left = (waitsByUser.get(me.userUuid) ?? 1) - 1;
+      if (left > 0) waitsByUser.set(me.userUuid, left);
+      else waitsByUser.delete(me.userUuid);
+    }
+  },
+);

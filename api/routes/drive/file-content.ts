@@ -15,7 +15,12 @@ import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/uplo
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentTag, presentFile } from '../../presenters/drive.js';
-import { presentDownload, presentDownloadInit, presentPartUrls, presentStagedContent } from '../../presenters/drive-content.js';
+import {
+  presentDownload,
+  presentDownloadInit,
+  presentPartUrls,
+  presentStagedContent,
+} from '../../presenters/drive-content.js';
 import {
   SIMPLE_UPLOAD_MAX_BYTES,
   abortReplace,
@@ -49,12 +54,18 @@ function simpleUploadBody(): Middleware {
     if (declared !== undefined && declared > SIMPLE_UPLOAD_BODY_LIMIT) throw simpleUploadTooLarge();
     if (declared === 0 || (declared === undefined && !ctx.get('Transfer-Encoding'))) return next();
     if (!ctx.is('json')) throw invalidBody('The body must be JSON (Content-Type: application/json).');
-    const release = isLarge(declared) ? reserveLargeUpload(config().http.maxConcurrentLargeUploads) : undefined;
+    const release = isLarge(declared)
+      ? reserveLargeUpload(config().http.maxConcurrentLargeUploads)
+      : undefined;
     try {
       sendContinue(ctx.req, ctx.res);
       let text: string;
       try {
-        text = await getRawBody(ctx.req, { length: declared, limit: SIMPLE_UPLOAD_BODY_LIMIT, encoding: 'utf8' });
+        text = await getRawBody(ctx.req, {
+          length: declared,
+          limit: SIMPLE_UPLOAD_BODY_LIMIT,
+          encoding: 'utf8',
+        });
       } catch (error) {
         if ((error as { type?: string }).type !== 'entity.too.large') throw error;
         ctx.req.resume(); // The rest is read and dropped, never buffered.
@@ -78,7 +89,8 @@ function simpleUploadBody(): Middleware {
  */
 function decodeStandardBase64(text: string): Buffer | undefined {
   const unpadded = text.endsWith('==') ? text.slice(0, -2) : text.endsWith('=') ? text.slice(0, -1) : text;
-  if (unpadded.length % 4 === 1 || (unpadded.length !== text.length && text.length % 4 !== 0)) return undefined;
+  if (unpadded.length % 4 === 1 || (unpadded.length !== text.length && text.length % 4 !== 0))
+    return undefined;
   if (unpadded.includes('-') || unpadded.includes('_')) return undefined;
   const decoded = Buffer.from(unpadded, 'base64');
   return decoded.length === Math.floor((unpadded.length * 3) / 4) ? decoded : undefined;
@@ -86,7 +98,9 @@ function decodeStandardBase64(text: string): Buffer | undefined {
 
 /** Standard base64 (RFC 4648 §4), padded or not; ASCII whitespace such as 76-column line breaks is ignored. */
 const Base64Data = z.string().transform((text, ctx) => {
-  const decoded = decodeStandardBase64(text) ?? (/[\t\n\r ]/.test(text) ? decodeStandardBase64(text.replace(/[\t\n\r ]+/g, '')) : undefined);
+  const decoded =
+    decodeStandardBase64(text) ??
+    (/[\t\n\r ]/.test(text) ? decodeStandardBase64(text.replace(/[\t\n\r ]+/g, '')) : undefined);
   if (decoded) return decoded;
   ctx.addIssue({ code: 'custom', message: 'data is not valid standard base64.' });
   return z.NEVER;
@@ -101,7 +115,10 @@ export const FilesUploadSchema = z.object({
       data: Base64Data.optional(),
       folder_uuid: z.string().nullable().optional(),
     })
-    .refine((body) => body.data !== undefined, { path: ['data'], message: 'data is required: the file contents as standard base64.' }),
+    .refine((body) => body.data !== undefined, {
+      path: ['data'],
+      message: 'data is required: the file contents as standard base64.',
+    }),
 });
 
 export const FilesDownloadSchema = z.object({ params: z.object({ uuid: uuidParam }) });
@@ -114,58 +131,114 @@ export const FilesReplaceSchema = z.object({
   }),
 });
 
-export const FilesReplacePartUrlsSchema = z.object({ params: z.object({ uuid: uuidParam }), body: PartUrlsBody });
+export const FilesReplacePartUrlsSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  body: PartUrlsBody,
+});
 
-export const FilesReplaceCompleteSchema = z.object({ params: z.object({ uuid: uuidParam }), body: CompleteBody });
+export const FilesReplaceCompleteSchema = z.object({
+  params: z.object({ uuid: uuidParam }),
+  body: CompleteBody,
+});
 
 export const FilesReplaceAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const fileContentRouter = new Router({ prefix: '/v1/drive/files', sensitive: true });
 
-fileContentRouter.post('/', requireScope('drive.create'), simpleUploadBody(), validate(FilesUploadSchema, driveInput), async (ctx) => {
-  const { body } = input(ctx.state, FilesUploadSchema);
-  const me = callerOf(ctx.state);
-  const file = await uploadWholeFile(contentDeps(), me, { name: body.name, contentType: body.content_type, folderUuid: body.folder_uuid ?? null, data: body.data! });
-  answerItem(ctx, presentFile(file, me.userUuid), 201);
-});
+fileContentRouter.post(
+  '/',
+  requireScope('drive.create'),
+  simpleUploadBody(),
+  validate(FilesUploadSchema, driveInput),
+  async (ctx) => {
+    const { body } = input(ctx.state, FilesUploadSchema);
+    const me = callerOf(ctx.state);
+    const file = await uploadWholeFile(contentDeps(), me, {
+      name: body.name,
+      contentType: body.content_type,
+      folderUuid: body.folder_uuid ?? null,
+      data: body.data!,
+    });
+    answerItem(ctx, presentFile(file, me.userUuid), 201);
+  },
+);
 
-fileContentRouter.get('/:uuid/download', requireScope('drive.read'), validate(FilesDownloadSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, FilesDownloadSchema);
-  const download = await openDownload(contentDeps(), callerOf(ctx.state), params.uuid);
-  const log = ctx.state.log;
-  const { body, length } = presentDownload(download, (error) =>
-    log.error({ err: error, file_uuid: download.item.uuid }, 'download stopped: stored content failed to decrypt'),
-  );
-  ctx.type = 'application/json; charset=utf-8';
-  ctx.set('Cache-Control', 'private, no-store');
-  ctx.length = length;
-  ctx.body = body;
-});
+fileContentRouter.get(
+  '/:uuid/download',
+  requireScope('drive.read'),
+  validate(FilesDownloadSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, FilesDownloadSchema);
+    const download = await openDownload(contentDeps(), callerOf(ctx.state), params.uuid);
+    const log = ctx.state.log;
+    const { body, length } = presentDownload(download, (error) =>
+      log.error(
+        { err: error, file_uuid: download.item.uuid },
+        'download stopped: stored content failed to decrypt',
+      ),
+    );
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.length = length;
+    ctx.body = body;
+  },
+);
 
-fileContentRouter.get('/:uuid/download_init', requireScope('drive.read'), validate(FilesDownloadSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, FilesDownloadSchema);
-  const download = await openChunkedDownload(contentDeps(), callerOf(ctx.state), params.uuid);
-  ctx.set('Cache-Control', 'private, no-store');
-  ctx.body = presentDownloadInit(download);
-});
+fileContentRouter.get(
+  '/:uuid/download_init',
+  requireScope('drive.read'),
+  validate(FilesDownloadSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, FilesDownloadSchema);
+    const download = await openChunkedDownload(contentDeps(), callerOf(ctx.state), params.uuid);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = presentDownloadInit(download);
+  },
+);
 
 /** If-Match: the file's ETag (nothing about it changed) or its content tag `"ctag-<ctag>"` (its bytes did not change). */
-fileContentRouter.post('/:uuid/replace', requireScope('drive.update'), jsonBody(), validate(FilesReplaceSchema, sizedInput), ifMatchHeader(), async (ctx) => {
-  const { params, body } = input(ctx.state, FilesReplaceSchema);
-  const me = callerOf(ctx.state);
-  const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid), (item) => [contentTag(item.ctag)]);
-  const staged = await beginReplace(contentDeps(), me, params.uuid, { sizeBytes: body.plaintext_size_bytes, contentType: body.content_type, guard });
-  ctx.status = 201;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentStagedContent(staged, 'version_uuid');
-});
+fileContentRouter.post(
+  '/:uuid/replace',
+  requireScope('drive.update'),
+  jsonBody(),
+  validate(FilesReplaceSchema, sizedInput),
+  ifMatchHeader(),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, FilesReplaceSchema);
+    const me = callerOf(ctx.state);
+    const guard = ifMatchGuard(
+      ctx.state,
+      (item) => presentFile(item, me.userUuid),
+      (item) => [contentTag(item.ctag)],
+    );
+    const staged = await beginReplace(contentDeps(), me, params.uuid, {
+      sizeBytes: body.plaintext_size_bytes,
+      contentType: body.content_type,
+      guard,
+    });
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentStagedContent(staged, 'version_uuid');
+  },
+);
 
-fileContentRouter.post('/:uuid/replace/part_urls', requireScope('drive.update'), jsonBody(), validate(FilesReplacePartUrlsSchema, driveInput), async (ctx) => {
-  const { params, body } = input(ctx.state, FilesReplacePartUrlsSchema);
-  const urls = await presignReplacementParts(contentDeps(), callerOf(ctx.state), params.uuid, body.part_numbers);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentPartUrls(urls);
-});
+fileContentRouter.post(
+  '/:uuid/replace/part_urls',
+  requireScope('drive.update'),
+  jsonBody(),
+  validate(FilesReplacePartUrlsSchema, driveInput),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, FilesReplacePartUrlsSchema);
+    const urls = await presignReplacementParts(
+      contentDeps(),
+      callerOf(ctx.state),
+      params.uuid,
+      body.part_numbers,
+    );
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentPartUrls(urls);
+  },
+);
 
 fileContentRouter.post(
   '/:uuid/replace/complete',
@@ -176,12 +249,30 @@ fileContentRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, FilesReplaceCompleteSchema);
     const me = callerOf(ctx.state);
-    answerItem(ctx, presentFile(await completeReplace(contentDeps(), unitOf(ctx.state), me, params.uuid, { parts: body.parts, contentHash: body.content_hash }), me.userUuid));
+    answerItem(
+      ctx,
+      presentFile(
+        await completeReplace(contentDeps(), unitOf(ctx.state), me, params.uuid, {
+          parts: body.parts,
+          contentHash: body.content_hash,
+        }),
+        me.userUuid,
+      ),
+    );
   },
 );
 
-fileContentRouter.post('/:uuid/replace/abort', requireScope('drive.update'), validate(FilesReplaceAbortSchema, driveInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, FilesReplaceAbortSchema);
-  const me = callerOf(ctx.state);
-  answerItem(ctx, presentFile(await abortReplace(contentDeps(), unitOf(ctx.state), me, params.uuid), me.userUuid));
-});
+fileContentRouter.post(
+  '/:uuid/replace/abort',
+  requireScope('drive.update'),
+  validate(FilesReplaceAbortSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, FilesReplaceAbortSchema);
+    const me = callerOf(ctx.state);
+    answerItem(
+      ctx,
+      presentFile(await abortReplace(contentDeps(), unitOf(ctx.state), me, params.uuid), me.userUuid),
+    );
+  },
+);

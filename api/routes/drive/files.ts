@@ -50,11 +50,22 @@ filesRouter.get('/trash', requireScope('drive.read'), async (ctx) => {
   ctx.body = presentList('/v1/drive/trash', await listTrash(db(), me), me.userUuid);
 });
 
-filesRouter.get('/files/:uuid', requireScope('drive.read'), validate(FilesShowSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, FilesShowSchema);
-  const me = callerOf(ctx.state);
-  answerItemRead(ctx, presentFile(await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }), me.userUuid));
-});
+filesRouter.get(
+  '/files/:uuid',
+  requireScope('drive.read'),
+  validate(FilesShowSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, FilesShowSchema);
+    const me = callerOf(ctx.state);
+    answerItemRead(
+      ctx,
+      presentFile(
+        await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }),
+        me.userUuid,
+      ),
+    );
+  },
+);
 
 filesRouter.post(
   '/files/:uuid',
@@ -69,6 +80,9 @@ filesRouter.post(
     const me = callerOf(ctx.state);
     const update = { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed };
     const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid));
-    answerItem(ctx, presentFile(await updateItem(unitOf(ctx.state), me, params.uuid, 'file', update, guard), me.userUuid));
+    answerItem(
+      ctx,
+      presentFile(await updateItem(unitOf(ctx.state), me, params.uuid, 'file', update, guard), me.userUuid),
+    );
   },
 );

@@ -37,19 +37,38 @@ export const FoldersUpdateSchema = z.object({
 
 export const foldersRouter = new Router({ prefix: '/v1/drive/folders', sensitive: true });
 
-foldersRouter.post('/', requireScope('drive.create'), jsonBody(), validate(FoldersCreateSchema, driveInput), transaction(), async (ctx) => {
-  const { body } = input(ctx.state, FoldersCreateSchema);
-  const me = callerOf(ctx.state);
-  const { tx } = unitOf(ctx.state);
-  const uuid = await createFolder(tx, me, { name: body.name, parentUuid: body.parent_uuid ?? null, color: body.color });
-  answerItem(ctx, presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid), 201);
-});
+foldersRouter.post(
+  '/',
+  requireScope('drive.create'),
+  jsonBody(),
+  validate(FoldersCreateSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { body } = input(ctx.state, FoldersCreateSchema);
+    const me = callerOf(ctx.state);
+    const { tx } = unitOf(ctx.state);
+    const uuid = await createFolder(tx, me, {
+      name: body.name,
+      parentUuid: body.parent_uuid ?? null,
+      color: body.color,
+    });
+    answerItem(ctx, presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid), 201);
+  },
+);
 
-foldersRouter.get('/:uuid', requireScope('drive.read'), validate(FoldersShowSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, FoldersShowSchema);
-  const me = callerOf(ctx.state);
-  answerItemRead(ctx, presentFolder(await findVisibleItem(db(), me, params.uuid, { kind: 'folder' }), me.userUuid));
-});
+foldersRouter.get(
+  '/:uuid',
+  requireScope('drive.read'),
+  validate(FoldersShowSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, FoldersShowSchema);
+    const me = callerOf(ctx.state);
+    answerItemRead(
+      ctx,
+      presentFolder(await findVisibleItem(db(), me, params.uuid, { kind: 'folder' }), me.userUuid),
+    );
+  },
+);
 
 foldersRouter.post(
   '/:uuid',
@@ -62,8 +81,19 @@ foldersRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, FoldersUpdateSchema);
     const me = callerOf(ctx.state);
-    const update = { name: body.name, parentUuid: body.parent_uuid, color: body.color, trashed: body.trashed };
+    const update = {
+      name: body.name,
+      parentUuid: body.parent_uuid,
+      color: body.color,
+      trashed: body.trashed,
+    };
     const guard = ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid));
-    answerItem(ctx, presentFolder(await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update, guard), me.userUuid));
+    answerItem(
+      ctx,
+      presentFolder(
+        await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update, guard),
+        me.userUuid,
+      ),
+    );
   },
 );

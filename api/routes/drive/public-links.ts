@@ -18,7 +18,13 @@ import {
   sharedItemUrls,
 } from '../../presenters/drive-public-links.js';
 import { openDownloadOf } from '../../../domain/drive/content.js';
-import { findPublicLink, findSharedItem, isPublicLinkToken, linkNotFound, listSharedFolder } from '../../../domain/drive/public-links.js';
+import {
+  findPublicLink,
+  findSharedItem,
+  isPublicLinkToken,
+  linkNotFound,
+  listSharedFolder,
+} from '../../../domain/drive/public-links.js';
 import { AppError } from '../../../domain/errors.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
@@ -35,7 +41,13 @@ export const PublicLinksShowSchema = z.object({
 const publicLinkInput: InputErrors = { pathParam: () => linkNotFound(), otherwise: () => linkNotFound() };
 
 const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(429, 'too_many_requests', `Too many requests; retry after ${retryAfterSeconds} seconds.`, {}, { 'Retry-After': String(retryAfterSeconds) });
+  new AppError(
+    429,
+    'too_many_requests',
+    `Too many requests; retry after ${retryAfterSeconds} seconds.`,
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 
 let limiters: { perIp: RateLimiter; perToken: RateLimiter } | undefined;
 
@@ -106,7 +118,10 @@ const show: Middleware = async (ctx) => {
   }
   const log = ctx.state.log;
   const { body, length } = presentSharedDownload(download, (error) =>
-    log.error({ err: error, file_uuid: item.uuid }, 'public link download stopped: stored content failed to decrypt'),
+    log.error(
+      { err: error, file_uuid: item.uuid },
+      'public link download stopped: stored content failed to decrypt',
+    ),
   );
   ctx.body = body;
   // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.

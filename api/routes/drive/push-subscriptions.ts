@@ -21,21 +21,44 @@ export const PushSubscriptionsCreateSchema = z.object({
 
 export const PushSubscriptionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const pushSubscriptionsRouter = new Router({ prefix: '/v1/drive/push_subscriptions', sensitive: true });
-
-pushSubscriptionsRouter.post('/', requireScope('drive.read'), jsonBody(), validate(PushSubscriptionsCreateSchema, driveInput), transaction(), async (ctx) => {
-  const { body } = input(ctx.state, PushSubscriptionsCreateSchema);
-  const subscription = await registerPushSubscription(unitOf(ctx.state).tx, config().masterKey, callerOf(ctx.state), {
-    pushClientUuid: body.push_client_uuid,
-    deviceToken: body.device_token,
-    containerIdentifier: body.container_identifier,
-    domainIdentifier: body.domain_identifier,
-  });
-  ctx.status = 201;
-  ctx.body = presentPushSubscription(subscription);
+export const pushSubscriptionsRouter = new Router({
+  prefix: '/v1/drive/push_subscriptions',
+  sensitive: true,
 });
 
-pushSubscriptionsRouter.delete('/:uuid', requireScope('drive.read'), validate(PushSubscriptionsDeleteSchema, driveInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, PushSubscriptionsDeleteSchema);
-  ctx.body = presentPushSubscription(await unregisterPushSubscription(unitOf(ctx.state).tx, callerOf(ctx.state), params.uuid));
-});
+pushSubscriptionsRouter.post(
+  '/',
+  requireScope('drive.read'),
+  jsonBody(),
+  validate(PushSubscriptionsCreateSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { body } = input(ctx.state, PushSubscriptionsCreateSchema);
+    const subscription = await registerPushSubscription(
+      unitOf(ctx.state).tx,
+      config().masterKey,
+      callerOf(ctx.state),
+      {
+        pushClientUuid: body.push_client_uuid,
+        deviceToken: body.device_token,
+        containerIdentifier: body.container_identifier,
+        domainIdentifier: body.domain_identifier,
+      },
+    );
+    ctx.status = 201;
+    ctx.body = presentPushSubscription(subscription);
+  },
+);
+
+pushSubscriptionsRouter.delete(
+  '/:uuid',
+  requireScope('drive.read'),
+  validate(PushSubscriptionsDeleteSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, PushSubscriptionsDeleteSchema);
+    ctx.body = presentPushSubscription(
+      await unregisterPushSubscription(unitOf(ctx.state).tx, callerOf(ctx.state), params.uuid),
+    );
+  },
+);

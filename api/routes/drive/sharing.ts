@@ -15,12 +15,24 @@ export const SharingShowSchema = z.object({ params: z.object({ uuid: uuidParam }
 
 export const sharingRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
-sharingRouter.get('/files/:uuid/sharing', requireScope('drive.read'), validate(SharingShowSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, SharingShowSchema);
-  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'file', linkKeys()));
-});
+sharingRouter.get(
+  '/files/:uuid/sharing',
+  requireScope('drive.read'),
+  validate(SharingShowSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, SharingShowSchema);
+    ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'file', linkKeys()));
+  },
+);
 
-sharingRouter.get('/folders/:uuid/sharing', requireScope('drive.read'), validate(SharingShowSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, SharingShowSchema);
-  ctx.body = presentSharing(await readSharing(db(), callerOf(ctx.state), params.uuid, 'folder', linkKeys()));
-});
+sharingRouter.get(
+  '/folders/:uuid/sharing',
+  requireScope('drive.read'),
+  validate(SharingShowSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, SharingShowSchema);
+    ctx.body = presentSharing(
+      await readSharing(db(), callerOf(ctx.state), params.uuid, 'folder', linkKeys()),
+    );
+  },
+);

@@ -7,7 +7,14 @@ import { callerOf, requireScope } from '../../middleware/auth.js';
 import { noneMatch } from '../../middleware/conditional.js';
 import { contentDeps } from '../../middleware/content-deps.js';
 import { jsonBody } from '../../middleware/json-body.js';
-import { checkedBy, driveInput, input, uuidParam, validate, type InputErrors } from '../../middleware/validate.js';
+import {
+  checkedBy,
+  driveInput,
+  input,
+  uuidParam,
+  validate,
+  type InputErrors,
+} from '../../middleware/validate.js';
 import { presentThumbnailBatch, type BatchEntry } from '../../presenters/drive-thumbnails.js';
 import { tooManyUuids } from '../../../domain/drive/errors.js';
 import {
@@ -40,7 +47,12 @@ export const ThumbnailsBatchSchema = z.object({
 /** Drive's input errors, with the batch's own code for a list over the limit. */
 const batchInput: InputErrors = {
   ...driveInput,
-  fields: { 'body.uuids': (issue) => (issue.code === 'too_big' ? tooManyUuids() : invalidBody('uuids is an array of file uuids.', { fields: ['uuids'] })) },
+  fields: {
+    'body.uuids': (issue) =>
+      issue.code === 'too_big'
+        ? tooManyUuids()
+        : invalidBody('uuids is an array of file uuids.', { fields: ['uuids'] }),
+  },
 };
 
 /** Content that never changes for its URL and validator, cached by the caller's own client only (access can end). */
@@ -52,54 +64,83 @@ async function startRenders(ctx: Context, renders: ThumbnailIds[]): Promise<void
     renders.map((ids) =>
       workflowClient()
         .startThumbnail(ids)
-        .catch((error: unknown) => ctx.state.log.warn({ err: error, file_uuid: ids.fileUuid, version_uuid: ids.versionUuid }, 'could not start a thumbnail render')),
+        .catch((error: unknown) =>
+          ctx.state.log.warn(
+            { err: error, file_uuid: ids.fileUuid, version_uuid: ids.versionUuid },
+            'could not start a thumbnail render',
+          ),
+        ),
     ),
   );
 }
 
 export const thumbnailsRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
-thumbnailsRouter.get('/files/:uuid/thumbnail', requireScope('drive.read'), validate(ThumbnailsShowSchema, driveInput), async (ctx) => {
-  const { params, query } = input(ctx.state, ThumbnailsShowSchema);
-  const deps = contentDeps();
-  const found = await lookupThumbnail(deps.db, callerOf(ctx.state), params.uuid, query.variant, config().thumbnails);
-  if (found.status === 'ready') {
-    ctx.set('ETag', found.etag);
-    ctx.set('Cache-Control', READY_CACHE_CONTROL);
-    if (noneMatch(ctx.get('If-None-Match'), found.etag)) {
-      ctx.status = 304;
+thumbnailsRouter.get(
+  '/files/:uuid/thumbnail',
+  requireScope('drive.read'),
+  validate(ThumbnailsShowSchema, driveInput),
+  async (ctx) => {
+    const { params, query } = input(ctx.state, ThumbnailsShowSchema);
+    const deps = contentDeps();
+    const found = await lookupThumbnail(
+      deps.db,
+      callerOf(ctx.state),
+      params.uuid,
+      query.variant,
+      config().thumbnails,
+    );
+    if (found.status === 'ready') {
+      ctx.set('ETag', found.etag);
+      ctx.set('Cache-Control', READY_CACHE_CONTROL);
+      if (noneMatch(ctx.get('If-None-Match'), found.etag)) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.type = found.thumbnail.content_type!;
+      ctx.body = await readThumbnail(deps, found.thumbnail);
       return;
     }
-    ctx.type = found.thumbnail.content_type!;
-    ctx.body = await readThumbnail(deps, found.thumbnail);
-    return;
-  }
-  // Neither answer is final (a render ends, a replacement changes the content), so neither is stored.
-  ctx.set('Cache-Control', 'no-store');
-  if (found.status === 'generating') {
-    await startRenders(ctx, [found.ids]);
-    ctx.status = 202;
-    ctx.set('Retry-After', '1');
-    ctx.body = '';
-    return;
-  }
-  ctx.status = 204;
-});
+    // Neither answer is final (a render ends, a replacement changes the content), so neither is stored.
+    ctx.set('Cache-Control', 'no-store');
+    if (found.status === 'generating') {
+      await startRenders(ctx, [found.ids]);
+      ctx.status = 202;
+      ctx.set('Retry-After', '1');
+      ctx.body = '';
+      return;
+    }
+    ctx.status = 204;
+  },
+);
 
-thumbnailsRouter.post('/thumbnails/batch', requireScope('drive.read'), jsonBody(), validate(ThumbnailsBatchSchema, batchInput), async (ctx) => {
-  const { body } = input(ctx.state, ThumbnailsBatchSchema);
-  const deps = contentDeps();
-  const lookups = await lookupThumbnails(deps.db, callerOf(ctx.state), body.uuids, body.variant, config().thumbnails);
-  const entries: BatchEntry[] = await Promise.all(
-    lookups.map(async (lookup, at) => ({
-      uuid: body.uuids[at]!,
-      lookup,
-      data: lookup?.status === 'ready' ? await readThumbnail(deps, lookup.thumbnail) : undefined,
-    })),
-  );
-  const renders = new Map<string, ThumbnailIds>();
-  for (const lookup of lookups) if (lookup?.status === 'generating') renders.set(lookup.ids.versionUuid, lookup.ids);
-  await startRenders(ctx, [...renders.values()]);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentThumbnailBatch(entries);
-});
+thumbnailsRouter.post(
+  '/thumbnails/batch',
+  requireScope('drive.read'),
+  jsonBody(),
+  validate(ThumbnailsBatchSchema, batchInput),
+  async (ctx) => {
+    const { body } = input(ctx.state, ThumbnailsBatchSchema);
+    const deps = contentDeps();
+    const lookups = await lookupThumbnails(
+      deps.db,
+      callerOf(ctx.state),
+      body.uuids,
+      body.variant,
+      config().thumbnails,
+    );
+    const entries: BatchEntry[] = await Promise.all(
+      lookups.map(async (lookup, at) => ({
+        uuid: body.uuids[at]!,
+        lookup,
+        data: lookup?.status === 'ready' ? await readThumbnail(deps, lookup.thumbnail) : undefined,
+      })),
+    );
+    const renders = new Map<string, ThumbnailIds>();
+    for (const lookup of lookups)
+      if (lookup?.status === 'generating') renders.set(lookup.ids.versionUuid, lookup.ids);
+    await startRenders(ctx, [...renders.values()]);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentThumbnailBatch(entries);
+  },
+);

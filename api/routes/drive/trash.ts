@@ -16,31 +16,79 @@ export const ItemDeleteSchema = z.object({ params: z.object({ uuid: uuidParam })
 
 export const trashRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 
-trashRouter.post('/files/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, ItemTrashSchema);
-  const me = callerOf(ctx.state);
-  const present = (item: VisibleItem) => presentFile(item, me.userUuid);
-  answerItem(ctx, present(await trashItem(unitOf(ctx.state), me, params.uuid, 'file', ifMatchGuard(ctx.state, present))));
-});
+trashRouter.post(
+  '/files/:uuid/trash',
+  requireScope('drive.delete'),
+  validate(ItemTrashSchema, driveInput),
+  ifMatchHeader(),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, ItemTrashSchema);
+    const me = callerOf(ctx.state);
+    const present = (item: VisibleItem) => presentFile(item, me.userUuid);
+    answerItem(
+      ctx,
+      present(await trashItem(unitOf(ctx.state), me, params.uuid, 'file', ifMatchGuard(ctx.state, present))),
+    );
+  },
+);
 
 /** The spec leaves this body "not shown": Folio answers the folder as it now stands, trashed (docs/drive-trash.md). */
-trashRouter.post('/folders/:uuid/trash', requireScope('drive.delete'), validate(ItemTrashSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, ItemTrashSchema);
-  const me = callerOf(ctx.state);
-  const present = (item: VisibleItem) => presentFolder(item, me.userUuid);
-  answerItem(ctx, present(await trashItem(unitOf(ctx.state), me, params.uuid, 'folder', ifMatchGuard(ctx.state, present))));
-});
+trashRouter.post(
+  '/folders/:uuid/trash',
+  requireScope('drive.delete'),
+  validate(ItemTrashSchema, driveInput),
+  ifMatchHeader(),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, ItemTrashSchema);
+    const me = callerOf(ctx.state);
+    const present = (item: VisibleItem) => presentFolder(item, me.userUuid);
+    answerItem(
+      ctx,
+      present(
+        await trashItem(unitOf(ctx.state), me, params.uuid, 'folder', ifMatchGuard(ctx.state, present)),
+      ),
+    );
+  },
+);
 
-trashRouter.delete('/files/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, ItemDeleteSchema);
-  const me = callerOf(ctx.state);
-  await deleteItem(unitOf(ctx.state), me, params.uuid, 'file', ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid)));
-  ctx.status = 204;
-});
+trashRouter.delete(
+  '/files/:uuid',
+  requireScope('drive.delete'),
+  validate(ItemDeleteSchema, driveInput),
+  ifMatchHeader(),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, ItemDeleteSchema);
+    const me = callerOf(ctx.state);
+    await deleteItem(
+      unitOf(ctx.state),
+      me,
+      params.uuid,
+      'file',
+      ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid)),
+    );
+    ctx.status = 204;
+  },
+);
 
-trashRouter.delete('/folders/:uuid', requireScope('drive.delete'), validate(ItemDeleteSchema, driveInput), ifMatchHeader(), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, ItemDeleteSchema);
-  const me = callerOf(ctx.state);
-  await deleteItem(unitOf(ctx.state), me, params.uuid, 'folder', ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid)));
-  ctx.status = 204;
-});
+trashRouter.delete(
+  '/folders/:uuid',
+  requireScope('drive.delete'),
+  validate(ItemDeleteSchema, driveInput),
+  ifMatchHeader(),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, ItemDeleteSchema);
+    const me = callerOf(ctx.state);
+    await deleteItem(
+      unitOf(ctx.state),
+      me,
+      params.uuid,
+      'folder',
+      ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid)),
+    );
+    ctx.status = 204;
+  },
+);

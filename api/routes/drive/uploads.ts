@@ -10,8 +10,17 @@ import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile } from '../../presenters/drive.js';
-import { presentPartUrls, presentStagedContent, presentUploadStatus } from '../../presenters/drive-content.js';
-import { abortUpload, beginUpload, completeUpload, presignUploadParts } from '../../../domain/drive/content.js';
+import {
+  presentPartUrls,
+  presentStagedContent,
+  presentUploadStatus,
+} from '../../presenters/drive-content.js';
+import {
+  abortUpload,
+  beginUpload,
+  completeUpload,
+  presignUploadParts,
+} from '../../../domain/drive/content.js';
 import { readUploadStatus } from '../../../domain/drive/upload-status.js';
 import { config } from '../../../platform/config.js';
 
@@ -34,25 +43,37 @@ export const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam
 
 export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads', sensitive: true });
 
-uploadsRouter.post('/', requireScope('drive.create'), jsonBody(), validate(UploadsCreateSchema, sizedInput), async (ctx) => {
-  const { body } = input(ctx.state, UploadsCreateSchema);
-  const staged = await beginUpload(contentDeps(), callerOf(ctx.state), {
-    name: body.name,
-    contentType: body.content_type,
-    sizeBytes: body.plaintext_size_bytes,
-    folderUuid: body.folder_uuid ?? null,
-  });
-  ctx.status = 201;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentStagedContent(staged, 'file_uuid');
-});
+uploadsRouter.post(
+  '/',
+  requireScope('drive.create'),
+  jsonBody(),
+  validate(UploadsCreateSchema, sizedInput),
+  async (ctx) => {
+    const { body } = input(ctx.state, UploadsCreateSchema);
+    const staged = await beginUpload(contentDeps(), callerOf(ctx.state), {
+      name: body.name,
+      contentType: body.content_type,
+      sizeBytes: body.plaintext_size_bytes,
+      folderUuid: body.folder_uuid ?? null,
+    });
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentStagedContent(staged, 'file_uuid');
+  },
+);
 
-uploadsRouter.post('/:uuid/part_urls', requireScope('drive.create'), jsonBody(), validate(UploadsPartUrlsSchema, driveInput), async (ctx) => {
-  const { params, body } = input(ctx.state, UploadsPartUrlsSchema);
-  const urls = await presignUploadParts(contentDeps(), callerOf(ctx.state), params.uuid, body.part_numbers);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentPartUrls(urls);
-});
+uploadsRouter.post(
+  '/:uuid/part_urls',
+  requireScope('drive.create'),
+  jsonBody(),
+  validate(UploadsPartUrlsSchema, driveInput),
+  async (ctx) => {
+    const { params, body } = input(ctx.state, UploadsPartUrlsSchema);
+    const urls = await presignUploadParts(contentDeps(), callerOf(ctx.state), params.uuid, body.part_numbers);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentPartUrls(urls);
+  },
+);
 
 uploadsRouter.post(
   '/:uuid/complete',
@@ -63,19 +84,41 @@ uploadsRouter.post(
   async (ctx) => {
     const { params, body } = input(ctx.state, UploadsCompleteSchema);
     const me = callerOf(ctx.state);
-    answerItem(ctx, presentFile(await completeUpload(contentDeps(), unitOf(ctx.state), me, params.uuid, { parts: body.parts, contentHash: body.content_hash }), me.userUuid));
+    answerItem(
+      ctx,
+      presentFile(
+        await completeUpload(contentDeps(), unitOf(ctx.state), me, params.uuid, {
+          parts: body.parts,
+          contentHash: body.content_hash,
+        }),
+        me.userUuid,
+      ),
+    );
   },
 );
 
-uploadsRouter.post('/:uuid/abort', requireScope('drive.create'), validate(UploadsAbortSchema, driveInput), transaction(), async (ctx) => {
-  const { params } = input(ctx.state, UploadsAbortSchema);
-  await abortUpload(contentDeps(), unitOf(ctx.state), callerOf(ctx.state), params.uuid);
-  ctx.status = 204;
-});
+uploadsRouter.post(
+  '/:uuid/abort',
+  requireScope('drive.create'),
+  validate(UploadsAbortSchema, driveInput),
+  transaction(),
+  async (ctx) => {
+    const { params } = input(ctx.state, UploadsAbortSchema);
+    await abortUpload(contentDeps(), unitOf(ctx.state), callerOf(ctx.state), params.uuid);
+    ctx.status = 204;
+  },
+);
 
 // An extension (docs/extensions.md § Upload session status): the parts storage holds, so a client resumes.
-uploadsRouter.get('/:uuid', requireScope('drive.create'), validate(UploadsStatusSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, UploadsStatusSchema);
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = presentUploadStatus(await readUploadStatus(contentDeps(), callerOf(ctx.state), params.uuid, config().uploadExpiryMs));
-});
+uploadsRouter.get(
+  '/:uuid',
+  requireScope('drive.create'),
+  validate(UploadsStatusSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, UploadsStatusSchema);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentUploadStatus(
+      await readUploadStatus(contentDeps(), callerOf(ctx.state), params.uuid, config().uploadExpiryMs),
+    );
+  },
+);

@@ -15,8 +15,19 @@ export const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().r
 export const emailsRouter = new Router({ prefix: '/v1/emails', sensitive: true });
 
 // An API key is refused by requireScope (403 forbidden); a non-member, admin or not, gets 404 from readEmail.
-emailsRouter.get('/:uuid', requireScope('email.read'), validate(EmailsShowSchema, driveInput), async (ctx) => {
-  const { params } = input(ctx.state, EmailsShowSchema);
-  const email = await readEmail(db(), { storage: storage(), bucket: bucket() }, config().masterKey, callerOf(ctx.state), params.uuid);
-  ctx.body = presentEmail(email);
-});
+emailsRouter.get(
+  '/:uuid',
+  requireScope('email.read'),
+  validate(EmailsShowSchema, driveInput),
+  async (ctx) => {
+    const { params } = input(ctx.state, EmailsShowSchema);
+    const email = await readEmail(
+      db(),
+      { storage: storage(), bucket: bucket() },
+      config().masterKey,
+      callerOf(ctx.state),
+      params.uuid,
+    );
+    ctx.body = presentEmail(email);
+  },
+);

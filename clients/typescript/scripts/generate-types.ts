@@ -27,11 +27,15 @@ function carryExtensions(node: unknown): void {
   if (!node || typeof node !== 'object') return;
   const object = node as Json;
   const notes: string[] = [];
-  if (object['x-folio-extension'] === true) notes.push('Folio extension: not in the spec (docs/extensions.md).');
-  if (typeof object['x-folio-decision'] === 'string') notes.push(`Folio decision: ${object['x-folio-decision'].trim()}`);
+  if (object['x-folio-extension'] === true)
+    notes.push('Folio extension: not in the spec (docs/extensions.md).');
+  if (typeof object['x-folio-decision'] === 'string')
+    notes.push(`Folio decision: ${object['x-folio-decision'].trim()}`);
   // A $ref with siblings is still a reference for openapi-typescript; a description there would be dropped.
   if (notes.length && !('$ref' in object)) {
-    object.description = [typeof object.description === 'string' ? object.description.trim() : '', ...notes].filter(Boolean).join('\n');
+    object.description = [typeof object.description === 'string' ? object.description.trim() : '', ...notes]
+      .filter(Boolean)
+      .join('\n');
   }
   for (const [key, value] of Object.entries(object)) if (!key.startsWith('x-')) carryExtensions(value);
 }

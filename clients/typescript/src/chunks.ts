@@ -24,21 +24,50 @@ export const importChunkKey = (dataKey: string, usage: 'encrypt' | 'decrypt'): P
 
 /** Plaintext length of chunk `index`: every chunk but the last is full; an empty file is one empty chunk. */
 export const plainLength = (layout: Layout, index: number): number =>
-  index < layout.chunkCount - 1 ? layout.chunkSizeBytes : layout.plaintextSizeBytes - (layout.chunkCount - 1) * layout.chunkSizeBytes;
+  index < layout.chunkCount - 1
+    ? layout.chunkSizeBytes
+    : layout.plaintextSizeBytes - (layout.chunkCount - 1) * layout.chunkSizeBytes;
 
 /** Where chunk `index` starts in the stored object. */
-export const chunkOffset = (layout: Layout, index: number): number => index * (layout.chunkSizeBytes + CHUNK_OVERHEAD);
+export const chunkOffset = (layout: Layout, index: number): number =>
+  index * (layout.chunkSizeBytes + CHUNK_OVERHEAD);
 
-export async function encryptChunk(key: ChunkKey, versionUuid: string, index: number, count: number, plaintext: Uint8Array): Promise<Buffer> {
+export async function encryptChunk(
+  key: ChunkKey,
+  versionUuid: string,
+  index: number,
+  count: number,
+  plaintext: Uint8Array,
+): Promise<Buffer> {
   const nonce = webcrypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-  const sealed = await webcrypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: chunkAad(versionUuid, index, count), tagLength: TAG_BYTES * 8 }, key, plaintext);
+  const sealed = await webcrypto.subtle.encrypt(
+    {
+      name: 'AES-GCM',
+      iv: nonce,
+      additionalData: chunkAad(versionUuid, index, count),
+      tagLength: TAG_BYTES * 8,
+    },
+    key,
+    plaintext,
+  );
   return Buffer.concat([nonce, new Uint8Array(sealed)]);
 }
 
 /** Opens one stored chunk; a chunk that fails authentication rejects (the bytes are not what was written). */
-export async function decryptChunk(key: ChunkKey, versionUuid: string, index: number, count: number, frame: Uint8Array): Promise<Buffer> {
+export async function decryptChunk(
+  key: ChunkKey,
+  versionUuid: string,
+  index: number,
+  count: number,
+  frame: Uint8Array,
+): Promise<Buffer> {
   const plain = await webcrypto.subtle.decrypt(
-    { name: 'AES-GCM', iv: frame.subarray(0, NONCE_BYTES), additionalData: chunkAad(versionUuid, index, count), tagLength: TAG_BYTES * 8 },
+    {
+      name: 'AES-GCM',
+      iv: frame.subarray(0, NONCE_BYTES),
+      additionalData: chunkAad(versionUuid, index, count),
+      tagLength: TAG_BYTES * 8,
+    },
     key,
     frame.subarray(NONCE_BYTES),
   );

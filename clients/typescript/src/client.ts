@@ -1,7 +1,15 @@
 // FolioClient: typed calls for Drive and Documents over one Http, with the chunked transfer built in.
 import { rm } from 'node:fs/promises';
 import { Http, type HttpOptions } from './http.js';
-import { downloadChunks, readState, sendParts, StateWriter, type ByteSource, type DownloadOptions, type TransferOptions } from './transfer.js';
+import {
+  downloadChunks,
+  readState,
+  sendParts,
+  StateWriter,
+  type ByteSource,
+  type DownloadOptions,
+  type TransferOptions,
+} from './transfer.js';
 import type {
   ChangesPage,
   CompletedPart,
@@ -66,14 +74,24 @@ export class FolioClient {
   }
 
   /** Any API call, for what the typed methods do not cover. */
-  request<T = unknown>(method: string, path: string, json?: unknown, options: { retry?: boolean; signal?: AbortSignal } = {}): Promise<T> {
+  request<T = unknown>(
+    method: string,
+    path: string,
+    json?: unknown,
+    options: { retry?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T> {
     return this.http.request<T>(method, path, json, options);
   }
 
   // --- Drive metadata -------------------------------------------------------------------------------
 
   listFolder(folderUuid?: string | null): Promise<DriveList> {
-    return this.http.request('GET', `/v1/drive/files${folderUuid ? `?folder_uuid=${q(folderUuid)}` : ''}`, undefined, { retry: true });
+    return this.http.request(
+      'GET',
+      `/v1/drive/files${folderUuid ? `?folder_uuid=${q(folderUuid)}` : ''}`,
+      undefined,
+      { retry: true },
+    );
   }
 
   getFile(uuid: string): Promise<DriveFile> {
@@ -115,7 +133,12 @@ export class FolioClient {
       plaintext_size_bytes: input.size,
       ...(input.contentType ? { content_type: input.contentType } : {}),
     };
-    return this.http.request('POST', `/v1/drive/files/${q(fileUuid)}/replace`, body, input.ifMatch ? { headers: { 'if-match': input.ifMatch } } : {});
+    return this.http.request(
+      'POST',
+      `/v1/drive/files/${q(fileUuid)}/replace`,
+      body,
+      input.ifMatch ? { headers: { 'if-match': input.ifMatch } } : {},
+    );
   }
 
   /** Initiate, every part, complete. With `stateFile`, an interruption can be resumed by resumeUpload. */
@@ -129,17 +152,35 @@ export class FolioClient {
   /** Replace initiate, every part, complete: the new version goes live on completion. */
   async replace(fileUuid: string, input: ReplaceInput, options: TransferOptions = {}): Promise<DriveFile> {
     const initiate = await this.initiateReplace(fileUuid, input);
-    return this.finish(newState('replace', fileUuid, initiate.version_uuid, initiate, input.size), input.source, options);
+    return this.finish(
+      newState('replace', fileUuid, initiate.version_uuid, initiate, input.size),
+      input.source,
+      options,
+    );
   }
 
   /** Continues an upload or replacement from its resume file: only the parts it does not list are sent. */
-  async resume(stateFile: string, source: ByteSource, options: Omit<TransferOptions, 'stateFile'> = {}): Promise<DriveFile> {
+  async resume(
+    stateFile: string,
+    source: ByteSource,
+    options: Omit<TransferOptions, 'stateFile'> = {},
+  ): Promise<DriveFile> {
     return this.finish(await readState(stateFile), source, { ...options, stateFile });
   }
 
   /** Sends the parts a staged transfer still lacks; answers every part for complete, and the source's content hash. */
-  async sendParts(state: UploadState, source: ByteSource, options: TransferOptions = {}): Promise<{ parts: CompletedPart[]; contentHash: string }> {
-    const sent = await sendParts(this.http, `${transferPath(state)}/part_urls`, new StateWriter(options.stateFile, state), source, this.withWindow(options));
+  async sendParts(
+    state: UploadState,
+    source: ByteSource,
+    options: TransferOptions = {},
+  ): Promise<{ parts: CompletedPart[]; contentHash: string }> {
+    const sent = await sendParts(
+      this.http,
+      `${transferPath(state)}/part_urls`,
+      new StateWriter(options.stateFile, state),
+      source,
+      this.withWindow(options),
+    );
     return { parts: sent.parts, contentHash: sent.contentHash! };
   }
 
@@ -148,7 +189,10 @@ export class FolioClient {
    * against it and records it; a mismatch is ApiError `content_hash_mismatch` (docs/extensions.md § Content hash).
    */
   complete(state: UploadState, parts: CompletedPart[], contentHash?: string): Promise<DriveFile> {
-    const body: CompleteRequest = { parts, ...(contentHash !== undefined ? { content_hash: contentHash } : {}) };
+    const body: CompleteRequest = {
+      parts,
+      ...(contentHash !== undefined ? { content_hash: contentHash } : {}),
+    };
     return this.http.request('POST', `${transferPath(state)}/complete`, body, { retry: true });
   }
 
@@ -167,7 +211,11 @@ export class FolioClient {
   }
 
   /** Chunks in order to `sink`; answers the plaintext size. */
-  async downloadTo(fileUuid: string, sink: (plaintext: Buffer, index: number) => void | Promise<void>, options: DownloadOptions = {}): Promise<number> {
+  async downloadTo(
+    fileUuid: string,
+    sink: (plaintext: Buffer, index: number) => void | Promise<void>,
+    options: DownloadOptions = {},
+  ): Promise<number> {
     return (await downloadChunks(this.http, fileUuid, sink, this.withWindow(options))).bytes;
   }
 
@@ -186,14 +234,24 @@ export class FolioClient {
 
   /** An edit; retried on 5xx only with a batch_id, which the server applies once however often it arrives. */
   editDocument(uuid: string, body: EditRequest): Promise<DocumentContent> {
-    return this.http.request('POST', `/v1/documents/${q(uuid)}/content`, body, { retry: body.batch_id !== undefined });
+    return this.http.request('POST', `/v1/documents/${q(uuid)}/content`, body, {
+      retry: body.batch_id !== undefined,
+    });
   }
 
   private async finish(state: UploadState, source: ByteSource, options: TransferOptions): Promise<DriveFile> {
     const writer = new StateWriter(options.stateFile, state);
     await writer.save();
-    const hashing = state.plaintext_size_bytes <= (this.options.contentHashMaxBytes ?? DEFAULT_CONTENT_HASH_MAX_BYTES);
-    const { parts, contentHash } = await sendParts(this.http, `${transferPath(state)}/part_urls`, writer, source, this.withWindow(options), hashing);
+    const hashing =
+      state.plaintext_size_bytes <= (this.options.contentHashMaxBytes ?? DEFAULT_CONTENT_HASH_MAX_BYTES);
+    const { parts, contentHash } = await sendParts(
+      this.http,
+      `${transferPath(state)}/part_urls`,
+      writer,
+      source,
+      this.withWindow(options),
+      hashing,
+    );
     const file = await this.complete(state, parts, contentHash);
     await writer.remove();
     return file;
@@ -204,7 +262,13 @@ export class FolioClient {
   }
 }
 
-function newState(kind: UploadState['kind'], fileUuid: string, versionUuid: string, initiate: UploadInitiate | ReplaceInitiate, size: number): UploadState {
+function newState(
+  kind: UploadState['kind'],
+  fileUuid: string,
+  versionUuid: string,
+  initiate: UploadInitiate | ReplaceInitiate,
+  size: number,
+): UploadState {
   return {
     format: 'folio-upload-state-v1',
     kind,
@@ -219,4 +283,6 @@ function newState(kind: UploadState['kind'], fileUuid: string, versionUuid: stri
 }
 
 const transferPath = (state: UploadState) =>
-  state.kind === 'upload' ? `/v1/drive/uploads/${q(state.file_uuid)}` : `/v1/drive/files/${q(state.file_uuid)}/replace`;
+  state.kind === 'upload'
+    ? `/v1/drive/uploads/${q(state.file_uuid)}`
+    : `/v1/drive/files/${q(state.file_uuid)}/replace`;

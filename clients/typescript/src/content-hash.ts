@@ -9,9 +9,11 @@ export const CONTENT_HASH_BLOCK_BYTES = 4 * 1024 * 1024;
 
 const DIGEST_BYTES = 32;
 
-const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> => new Uint8Array(await webcrypto.subtle.digest('SHA-256', bytes));
+const sha256 = async (bytes: Uint8Array): Promise<Uint8Array> =>
+  new Uint8Array(await webcrypto.subtle.digest('SHA-256', bytes));
 
-const hex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const hex = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** Bytes in memory, or a stream of them (a Node Readable, a web ReadableStream, any async iterable of pieces). */
 export type HashSource = Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
@@ -23,14 +25,15 @@ export type HashSource = Uint8Array | AsyncIterable<Uint8Array> | ReadableStream
 export async function contentHash(source: HashSource): Promise<string> {
   if (source instanceof Uint8Array) {
     const digests: Uint8Array[] = [];
-    for (let start = 0; start < source.length; start += CONTENT_HASH_BLOCK_BYTES) digests.push(await sha256(source.subarray(start, start + CONTENT_HASH_BLOCK_BYTES)));
+    for (let start = 0; start < source.length; start += CONTENT_HASH_BLOCK_BYTES)
+      digests.push(await sha256(source.subarray(start, start + CONTENT_HASH_BLOCK_BYTES)));
     return hex(await sha256(concat(digests)));
   }
   const digests: Uint8Array[] = [];
   const block = new Uint8Array(CONTENT_HASH_BLOCK_BYTES);
   let filled = 0;
   for await (const piece of source as AsyncIterable<Uint8Array>) {
-    for (let offset = 0; offset < piece.length; ) {
+    for (let offset = 0; offset < piece.length;) {
       const take = Math.min(CONTENT_HASH_BLOCK_BYTES - filled, piece.length - offset);
       block.set(piece.subarray(offset, offset + take), filled);
       filled += take;
@@ -74,9 +77,14 @@ export class ContentHashBuilder {
 
   /** Adds the plaintext at [offset, offset + bytes.length); resolves once the blocks it completes are digested. */
   add(offset: number, bytes: Uint8Array): Promise<void> {
-    if (offset < 0 || offset + bytes.length > this.size) throw new RangeError(`bytes ${offset}..${offset + bytes.length} are outside the file`);
+    if (offset < 0 || offset + bytes.length > this.size)
+      throw new RangeError(`bytes ${offset}..${offset + bytes.length} are outside the file`);
     const work: Promise<void>[] = [];
-    for (let block = Math.floor(offset / CONTENT_HASH_BLOCK_BYTES); block * CONTENT_HASH_BLOCK_BYTES < offset + bytes.length; block++) {
+    for (
+      let block = Math.floor(offset / CONTENT_HASH_BLOCK_BYTES);
+      block * CONTENT_HASH_BLOCK_BYTES < offset + bytes.length;
+      block++
+    ) {
       const blockStart = block * CONTENT_HASH_BLOCK_BYTES;
       const blockLength = Math.min(CONTENT_HASH_BLOCK_BYTES, this.size - blockStart);
       const from = Math.max(offset, blockStart);

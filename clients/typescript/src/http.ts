@@ -35,7 +35,8 @@ export class Retryable extends Error {
   }
 }
 
-const isAbort = (error: unknown) => error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+const isAbort = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
 /** fetch rejects with a TypeError for refused, reset or dropped connections. */
 const isNetworkError = (error: unknown) => error instanceof TypeError;
@@ -59,7 +60,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Runs `attempt` until it succeeds, a non-retryable error comes, or the retries run out. Delay before retry n is
  * uniform in [0, min(max, base × 2ⁿ)] ("full jitter"), so many clients failing together do not retry together.
  */
-export async function withRetry<T>(policy: RetryPolicy, attempt: (n: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  attempt: (n: number) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let n = 0; ; n++) {
     try {
       return await attempt(n);
@@ -110,7 +115,13 @@ export class Http {
       const text = await response.text();
       const isJson = (response.headers.get('content-type') ?? '').includes('json');
       const body = isJson && text ? JSON.parse(text) : text || undefined;
-      await this.options.onResponse?.({ method, path, status: response.status, headers: response.headers, body: isJson ? body : undefined });
+      await this.options.onResponse?.({
+        method,
+        path,
+        status: response.status,
+        headers: response.headers,
+        body: isJson ? body : undefined,
+      });
       if (response.ok) return body as T;
       const error = new ApiError(response.status, body, `${method} ${path}`);
       throw response.status >= 500 ? new Retryable(error) : error;

@@ -66,16 +66,32 @@ async function loadState(dir: string, folderUuid: string | null): Promise<Mirror
     text = await readFile(join(dir, MIRROR_STATE_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return { format: 'folio-sync-v1', folder_uuid: folderUuid, sync_token: null, items: {}, files: {}, dirs: [] };
+    return {
+      format: 'folio-sync-v1',
+      folder_uuid: folderUuid,
+      sync_token: null,
+      items: {},
+      files: {},
+      dirs: [],
+    };
   }
   const state = JSON.parse(text) as MirrorState;
-  if (state.format !== 'folio-sync-v1') throw new Error(`${join(dir, MIRROR_STATE_FILE)} is not a Folio sync state`);
-  if (state.folder_uuid !== folderUuid) throw new Error(`${dir} mirrors ${state.folder_uuid ?? 'the Drive root'}, not ${folderUuid ?? 'the Drive root'}`);
+  if (state.format !== 'folio-sync-v1')
+    throw new Error(`${join(dir, MIRROR_STATE_FILE)} is not a Folio sync state`);
+  if (state.folder_uuid !== folderUuid)
+    throw new Error(
+      `${dir} mirrors ${state.folder_uuid ?? 'the Drive root'}, not ${folderUuid ?? 'the Drive root'}`,
+    );
   return state;
 }
 
 /** Pulls the feed from `since` to its end into `items`; answers the last sync token. */
-async function pull(client: FolioClient, items: Record<string, ItemRecord>, since: string | null, pageSize: number): Promise<string> {
+async function pull(
+  client: FolioClient,
+  items: Record<string, ItemRecord>,
+  since: string | null,
+  pageSize: number,
+): Promise<string> {
   let token = since ?? undefined;
   for (;;) {
     const page: ChangesPage = await client.changes(token, pageSize);
@@ -84,10 +100,23 @@ async function pull(client: FolioClient, items: Record<string, ItemRecord>, sinc
         delete items[change.uuid];
       } else if (change.resource_type === 'file') {
         const file = change.resource;
-        items[change.uuid] = { kind: 'file', parent: file.folder_uuid, name: file.name, trashed: file.trashed, ctag: file.ctag, content_hash: file.content_hash };
+        items[change.uuid] = {
+          kind: 'file',
+          parent: file.folder_uuid,
+          name: file.name,
+          trashed: file.trashed,
+          ctag: file.ctag,
+          content_hash: file.content_hash,
+        };
       } else {
         const folder = change.resource;
-        items[change.uuid] = { kind: 'folder', parent: folder.parent_uuid, name: folder.name, trashed: folder.trashed, ctag: 0 };
+        items[change.uuid] = {
+          kind: 'folder',
+          parent: folder.parent_uuid,
+          name: folder.name,
+          trashed: folder.trashed,
+          ctag: 0,
+        };
       }
     }
     token = page.sync_token;
@@ -97,7 +126,9 @@ async function pull(client: FolioClient, items: Record<string, ItemRecord>, sinc
 
 /** A name safe to use as one path segment; the service's names never hold a slash, this only makes sure. */
 const safeName = (name: string) =>
-  !['.', '..', STAGING, MIRROR_STATE_FILE, `${MIRROR_STATE_FILE}.tmp`].includes(name) && basename(name) === name && !name.includes('\\');
+  !['.', '..', STAGING, MIRROR_STATE_FILE, `${MIRROR_STATE_FILE}.tmp`].includes(name) &&
+  basename(name) === name &&
+  !name.includes('\\');
 
 /** The relative path of every live item under the root, or undefined when it is outside, trashed or unsafe. */
 function desiredTree(items: Record<string, ItemRecord>, root: string | null) {
@@ -121,7 +152,8 @@ function desiredTree(items: Record<string, ItemRecord>, root: string | null) {
   for (const [uuid, item] of Object.entries(items)) {
     const path = pathOf(uuid);
     if (path === undefined) continue;
-    if (item.kind === 'file') files.set(uuid, { path, ctag: item.ctag, contentHash: item.content_hash ?? null });
+    if (item.kind === 'file')
+      files.set(uuid, { path, ctag: item.ctag, contentHash: item.content_hash ?? null });
     else dirs.push(path);
   }
   return { files, dirs };
@@ -129,7 +161,11 @@ function desiredTree(items: Record<string, ItemRecord>, root: string | null) {
 
 const exists = (error: unknown) => (error as NodeJS.ErrnoException).code !== 'ENOENT';
 
-export async function mirrorFolder(client: FolioClient, dir: string, options: MirrorOptions = {}): Promise<MirrorResult> {
+export async function mirrorFolder(
+  client: FolioClient,
+  dir: string,
+  options: MirrorOptions = {},
+): Promise<MirrorResult> {
   const root = options.folderUuid ?? null;
   await mkdir(dir, { recursive: true });
   const state = await loadState(dir, root);
@@ -148,7 +184,17 @@ export async function mirrorFolder(client: FolioClient, dir: string, options: Mi
   const desired = desiredTree(state.items, root);
   const staging = join(dir, STAGING);
   await mkdir(staging, { recursive: true });
-  const result: MirrorResult = { object: 'drive_sync', dir, folder_uuid: root, reseeded, downloaded: 0, unchanged: 0, moved: 0, removed: 0, files: desired.files.size };
+  const result: MirrorResult = {
+    object: 'drive_sync',
+    dir,
+    folder_uuid: root,
+    reseeded,
+    downloaded: 0,
+    unchanged: 0,
+    moved: 0,
+    removed: 0,
+    files: desired.files.size,
+  };
 
   // 1. Files gone from the folder go; files whose path changed but not their contents are set aside for step 3.
   const setAside = new Set<string>();
@@ -219,7 +265,12 @@ async function localHash(path: string): Promise<string | undefined> {
 }
 
 /** Downloads a file's contents to `path` chunk by chunk (never whole in memory). */
-export async function downloadToFile(client: FolioClient, fileUuid: string, path: string, onProgress?: (progress: Progress) => void): Promise<number> {
+export async function downloadToFile(
+  client: FolioClient,
+  fileUuid: string,
+  path: string,
+  onProgress?: (progress: Progress) => void,
+): Promise<number> {
   const out = createWriteStream(path);
   const closed = new Promise<void>((resolve, reject) => {
     out.once('close', resolve);

@@ -2,9 +2,25 @@
 // of parts on the wire, each PUT or ranged GET retried on its own, and the upload's progress kept in a resume file.
 import { open, rename, rm, writeFile, readFile } from 'node:fs/promises';
 import { ApiError, Retryable, withRetry, type Http } from './http.js';
-import { CHUNK_OVERHEAD, chunkOffset, decryptChunk, encryptChunk, importChunkKey, plainLength, type Layout } from './chunks.js';
+import {
+  CHUNK_OVERHEAD,
+  chunkOffset,
+  decryptChunk,
+  encryptChunk,
+  importChunkKey,
+  plainLength,
+  type Layout,
+} from './chunks.js';
 import { ContentHashBuilder } from './content-hash.js';
-import type { CompletedPart, DownloadInit, PartUrl, PartUrls, PartUrlsRequest, Progress, UploadState } from './types.js';
+import type {
+  CompletedPart,
+  DownloadInit,
+  PartUrl,
+  PartUrls,
+  PartUrlsRequest,
+  Progress,
+  UploadState,
+} from './types.js';
 
 /** Plaintext bytes [offset, offset + length) of what is sent: a buffer, or a reader (a file, a generator). */
 export type ByteSource = Uint8Array | ((offset: number, length: number) => Uint8Array | Promise<Uint8Array>);
@@ -48,7 +64,9 @@ const URL_BATCH = 256;
 /** Ask again for a URL this close to its expiry. */
 const URL_MARGIN_MS = 60_000;
 
-export const layoutOf = (state: Pick<UploadState, 'chunk_size_bytes' | 'chunk_count' | 'plaintext_size_bytes'>): Layout => ({
+export const layoutOf = (
+  state: Pick<UploadState, 'chunk_size_bytes' | 'chunk_count' | 'plaintext_size_bytes'>,
+): Layout => ({
   chunkSizeBytes: state.chunk_size_bytes,
   chunkCount: state.chunk_count,
   plaintextSizeBytes: state.plaintext_size_bytes,
@@ -90,7 +108,12 @@ class StateWriter {
 }
 
 /** Runs task(0..count-1), at most `limit` at once, stopping at the first failure or when the signal fires. */
-async function pool(count: number, limit: number, task: (index: number) => Promise<void>, signal?: AbortSignal): Promise<void> {
+async function pool(
+  count: number,
+  limit: number,
+  task: (index: number) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
   let next = 0;
   let failed = false;
   await Promise.all(
@@ -121,7 +144,7 @@ class PartUrlCache {
   ) {}
 
   async get(partNumber: number): Promise<string> {
-    for (let asked = false; ; ) {
+    for (let asked = false; ;) {
       if (this.fresh(partNumber)) return this.urls.get(partNumber)!.url;
       if (asked) throw new Error(`part_urls answered no URL for part ${partNumber}`);
       // One request at a time: a part asking while another batch is on its way waits for that batch first.
@@ -146,9 +169,15 @@ class PartUrlCache {
 
   /** The part asked for and the next parts (in sending order) without a fresh URL, up to a batch. */
   private async fetchFor(partNumber: number): Promise<void> {
-    const numbers = [partNumber, ...this.order.filter((n) => n !== partNumber && !this.fresh(n))].slice(0, URL_BATCH);
+    const numbers = [partNumber, ...this.order.filter((n) => n !== partNumber && !this.fresh(n))].slice(
+      0,
+      URL_BATCH,
+    );
     const body: PartUrlsRequest = { part_numbers: numbers };
-    const answer = await this.http.request<PartUrls>('POST', this.path, body, { retry: true, signal: this.signal });
+    const answer = await this.http.request<PartUrls>('POST', this.path, body, {
+      retry: true,
+      signal: this.signal,
+    });
     for (const part of answer.part_urls) this.urls.set(part.part_number, part);
   }
 }
@@ -172,10 +201,17 @@ export async function sendParts(
   const layout = layoutOf(state);
   const hasher = hashing ? new ContentHashBuilder(state.plaintext_size_bytes) : undefined;
   const key = await importChunkKey(state.data_key, 'encrypt');
-  const missing = Array.from({ length: state.chunk_count }, (_, i) => i + 1).filter((n) => !(String(n) in state.parts));
+  const missing = Array.from({ length: state.chunk_count }, (_, i) => i + 1).filter(
+    (n) => !(String(n) in state.parts),
+  );
   const window = options.window ?? DEFAULT_WINDOW;
   const urls = new PartUrlCache(http, partUrlsPath, missing, options.signal);
-  const progress: Progress = { bytesDone: 0, bytesTotal: state.plaintext_size_bytes, partsDone: 0, partsTotal: state.chunk_count };
+  const progress: Progress = {
+    bytesDone: 0,
+    bytesTotal: state.plaintext_size_bytes,
+    partsDone: 0,
+    partsTotal: state.chunk_count,
+  };
   for (const n of Object.keys(state.parts)) {
     progress.bytesDone += plainLength(layout, Number(n) - 1);
     progress.partsDone++;
@@ -188,12 +224,14 @@ export async function sendParts(
     if (k >= missing.length || frames.has(k)) return;
     const index = missing[k]! - 1;
     const offset = index * layout.chunkSizeBytes;
-    const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(async (plaintext) => {
-      const hashed = hasher?.add(offset, plaintext);
-      const sealed = await encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext);
-      await hashed;
-      return sealed;
-    });
+    const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(
+      async (plaintext) => {
+        const hashed = hasher?.add(offset, plaintext);
+        const sealed = await encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext);
+        await hashed;
+        return sealed;
+      },
+    );
     frame.catch(() => undefined); // Awaited by its sender; a failure ahead of time must not go unhandled.
     frames.set(k, frame);
   };
@@ -210,7 +248,11 @@ export async function sendParts(
       const etag = await withRetry(
         http.retryPolicy,
         async () => {
-          const response = await fetch(await urls.get(partNumber), { method: 'PUT', body: frame, signal: options.signal });
+          const response = await fetch(await urls.get(partNumber), {
+            method: 'PUT',
+            body: frame,
+            signal: options.signal,
+          });
           const text = await response.text();
           if (response.status === 403) urls.forget(partNumber); // An expired URL: the retry asks for a new one.
           if (response.ok) return response.headers.get('etag')!;
@@ -230,7 +272,9 @@ export async function sendParts(
   );
   // A resumed transfer's earlier parts: read again only to be hashed (a source changed since then makes the hash
   // differ from what storage holds, and the service refuses the complete rather than keep mixed contents).
-  const sentBefore = hasher ? Array.from({ length: state.chunk_count }, (_, i) => i).filter((index) => !missing.includes(index + 1)) : [];
+  const sentBefore = hasher
+    ? Array.from({ length: state.chunk_count }, (_, i) => i).filter((index) => !missing.includes(index + 1))
+    : [];
   await pool(
     sentBefore.length,
     window,
@@ -266,12 +310,24 @@ export async function downloadChunks(
   options: DownloadOptions = {},
 ): Promise<{ bytes: number; init: DownloadInit }> {
   const initPath = `/v1/drive/files/${fileUuid}/download_init`;
-  let init = await http.request<DownloadInit>('GET', initPath, undefined, { retry: true, signal: options.signal });
+  let init = await http.request<DownloadInit>('GET', initPath, undefined, {
+    retry: true,
+    signal: options.signal,
+  });
   const versionUuid = init.version_uuid;
-  const layout: Layout = { chunkSizeBytes: init.chunk_size_bytes, chunkCount: init.chunk_count, plaintextSizeBytes: init.ciphertext_size_bytes - CHUNK_OVERHEAD * init.chunk_count };
+  const layout: Layout = {
+    chunkSizeBytes: init.chunk_size_bytes,
+    chunkCount: init.chunk_count,
+    plaintextSizeBytes: init.ciphertext_size_bytes - CHUNK_OVERHEAD * init.chunk_count,
+  };
   const key = await importChunkKey(init.data_key, 'decrypt');
   const window = options.window ?? DEFAULT_WINDOW;
-  const progress: Progress = { bytesDone: 0, bytesTotal: layout.plaintextSizeBytes, partsDone: 0, partsTotal: layout.chunkCount };
+  const progress: Progress = {
+    bytesDone: 0,
+    bytesTotal: layout.plaintextSizeBytes,
+    partsDone: 0,
+    partsTotal: layout.chunkCount,
+  };
   options.onProgress?.({ ...progress });
 
   const fetchChunk = (index: number) =>
@@ -280,13 +336,21 @@ export async function downloadChunks(
       async () => {
         const start = chunkOffset(layout, index);
         const end = start + plainLength(layout, index) + CHUNK_OVERHEAD - 1;
-        const response = await fetch(init.download_url, { headers: { range: `bytes=${start}-${end}` }, signal: options.signal });
+        const response = await fetch(init.download_url, {
+          headers: { range: `bytes=${start}-${end}` },
+          signal: options.signal,
+        });
         const frame = new Uint8Array(await response.arrayBuffer());
-        if (response.status === 206 && frame.length === end - start + 1) return decryptChunk(key, versionUuid, index, layout.chunkCount, frame);
+        if (response.status === 206 && frame.length === end - start + 1)
+          return decryptChunk(key, versionUuid, index, layout.chunkCount, frame);
         const error = new ApiError(response.status, Buffer.from(frame).toString(), `GET chunk ${index}`);
         if (response.status === 403) {
-          init = await http.request<DownloadInit>('GET', initPath, undefined, { retry: true, signal: options.signal });
-          if (init.version_uuid !== versionUuid) throw new Error(`file ${fileUuid} was replaced during the download`);
+          init = await http.request<DownloadInit>('GET', initPath, undefined, {
+            retry: true,
+            signal: options.signal,
+          });
+          if (init.version_uuid !== versionUuid)
+            throw new Error(`file ${fileUuid} was replaced during the download`);
           throw new Retryable(error);
         }
         throw response.status >= 500 ? new Retryable(error) : error;
@@ -302,13 +366,20 @@ export async function downloadChunks(
   let delivered = 0;
   let stopped = false;
   const launch = () => {
-    while (!stopped && inFlight < window && nextToStart < layout.chunkCount && nextToStart < delivered + 2 * window) {
+    while (
+      !stopped &&
+      inFlight < window &&
+      nextToStart < layout.chunkCount &&
+      nextToStart < delivered + 2 * window
+    ) {
       const chunk = fetchChunk(nextToStart);
       inFlight++;
-      chunk.catch(() => undefined).finally(() => {
-        inFlight--;
-        launch();
-      });
+      chunk
+        .catch(() => undefined)
+        .finally(() => {
+          inFlight--;
+          launch();
+        });
       started.set(nextToStart++, chunk);
     }
   };
@@ -319,7 +390,8 @@ export async function downloadChunks(
       started.delete(index);
       delivered++;
       launch();
-      if (plaintext.length !== plainLength(layout, index)) throw new Error(`chunk ${index} has ${plaintext.length} bytes, not ${plainLength(layout, index)}`);
+      if (plaintext.length !== plainLength(layout, index))
+        throw new Error(`chunk ${index} has ${plaintext.length} bytes, not ${plainLength(layout, index)}`);
       await sink(plaintext, index);
       progress.bytesDone += plaintext.length;
       progress.partsDone++;

@@ -9,9 +9,13 @@ type Schemas = components['schemas'];
 type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 /** The JSON body an operation (by its operationId) answers with `Status`: its 200, 201 or 202 unless said. */
-export type ResponseBody<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = Extract<keyof operations[Op]['responses'], 200 | 201 | 202>> = JsonOf<
-  operations[Op]['responses'][Status]
->;
+export type ResponseBody<
+  Op extends keyof operations,
+  Status extends keyof operations[Op]['responses'] = Extract<
+    keyof operations[Op]['responses'],
+    200 | 201 | 202
+  >,
+> = JsonOf<operations[Op]['responses'][Status]>;
 
 /** The JSON body an operation (by its operationId) takes. */
 export type RequestBody<Op extends keyof operations> = JsonOf<NonNullable<operations[Op]['requestBody']>>;

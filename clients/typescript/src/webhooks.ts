@@ -41,11 +41,14 @@ export function verifyWebhook(
   for (const part of value.split(',')) {
     const [key, field] = part.trim().split('=', 2) as [string, string | undefined];
     if (key === 't' && field && /^\d{1,12}$/.test(field)) timestamp = Number(field);
-    else if (key === 'v1' && field && /^[0-9a-f]{64}$/.test(field)) signatures.push(Buffer.from(field, 'hex'));
+    else if (key === 'v1' && field && /^[0-9a-f]{64}$/.test(field))
+      signatures.push(Buffer.from(field, 'hex'));
   }
-  if (timestamp === undefined || !signatures.length) throw new WebhookVerificationError('malformed X-Service-Signature header');
+  if (timestamp === undefined || !signatures.length)
+    throw new WebhookVerificationError('malformed X-Service-Signature header');
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('timestamp outside the tolerance');
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError('timestamp outside the tolerance');
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
   let matched = false;
   for (const key of Array.isArray(secret) ? secret : [secret]) {

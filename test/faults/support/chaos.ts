@@ -12,7 +12,8 @@ export function seedFor(name: string): number {
 }
 
 /** `count` values of the arbitrary, the same for the same seed. */
-export const draw = <T>(arbitrary: fc.Arbitrary<T>, seed: number, count: number): T[] => fc.sample(arbitrary, { seed, numRuns: count });
+export const draw = <T>(arbitrary: fc.Arbitrary<T>, seed: number, count: number): T[] =>
+  fc.sample(arbitrary, { seed, numRuns: count });
 
 export type KillTarget = 'worker' | 'api' | 'both';
 
@@ -49,7 +50,10 @@ export class Chaos {
    * Temporal activity on a killed worker is retried only after its heartbeat timeout (10 to 30 s), so kills much
    * closer than that would starve the work rather than test its recovery.
    */
-  constructor(seed: number, options: { kills: number; minGapMs?: number; maxGapMs?: number; targets?: KillTarget[] }) {
+  constructor(
+    seed: number,
+    options: { kills: number; minGapMs?: number; maxGapMs?: number; targets?: KillTarget[] },
+  ) {
     const step = fc.record({
       afterMs: fc.integer({ min: options.minGapMs ?? 2_000, max: options.maxGapMs ?? 12_000 }),
       target: fc.constantFrom<KillTarget>(...(options.targets ?? ['worker', 'api', 'both'])),
@@ -68,7 +72,9 @@ export class Chaos {
         await this.pause(step.downMs);
         await this.restore(step.target);
         const kill = this.kills.at(-1)!;
-        console.log(`[faults] killed ${step.target} at ${Math.round(kill.atMs / 1000)} s, serving again ${Math.round((Date.now() - this.startedAt - kill.atMs) / 1000)} s later`);
+        console.log(
+          `[faults] killed ${step.target} at ${Math.round(kill.atMs / 1000)} s, serving again ${Math.round((Date.now() - this.startedAt - kill.atMs) / 1000)} s later`,
+        );
         if (!this.running) return;
       }
     })();
@@ -91,7 +97,10 @@ export class Chaos {
 
   /** Starts again what the kill took, and waits until it serves: the next pause counts from there. */
   async restore(target: KillTarget): Promise<void> {
-    await Promise.all([target !== 'api' && startAllAgain('worker', { ready: true }), target !== 'worker' && startAllAgain('api')]);
+    await Promise.all([
+      target !== 'api' && startAllAgain('worker', { ready: true }),
+      target !== 'worker' && startAllAgain('api'),
+    ]);
   }
 
   private pause(ms: number): Promise<void> {
@@ -121,7 +130,11 @@ export const faultCounters = { networkErrors: 0, retriedStatuses: 0 };
  * Sends a request again, with a short backoff, while it got no answer (the process died or was not back yet) or an
  * answer saying a service behind the API was unavailable; up to `timeoutMs`. Answers the first other response.
  */
-export async function retrying<T extends { status: number }>(send: () => Promise<T>, what: string, timeoutMs = 180_000): Promise<T> {
+export async function retrying<T extends { status: number }>(
+  send: () => Promise<T>,
+  what: string,
+  timeoutMs = 180_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (let delay = 100; Date.now() < deadline; delay = Math.min(delay * 2, 2_000)) {
@@ -142,7 +155,10 @@ export async function retrying<T extends { status: number }>(send: () => Promise
 
 /** fetch's failure when the connection was refused or cut: the request may or may not have been acted on. */
 export function isNoAnswer(error: unknown): boolean {
-  return error instanceof TypeError && /fetch failed|terminated|other side closed|socket/i.test(`${error.message} ${String(error.cause ?? '')}`);
+  return (
+    error instanceof TypeError &&
+    /fetch failed|terminated|other side closed|socket/i.test(`${error.message} ${String(error.cause ?? '')}`)
+  );
 }
 
 export { sleep };

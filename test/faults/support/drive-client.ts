@@ -3,12 +3,23 @@
 // never came) is checked and restarted. Built on the tests' @folio/client (test/support/folio-client.ts).
 import { randomUUID } from 'node:crypto';
 import { call, type ApiResponse, type TestUser } from '../../support/api.js';
-import { api, ApiError, downloadChunked, initiateReplace, initiateUpload, sendChunks, type ClientOptions } from '../../support/folio-client.js';
+import {
+  api,
+  ApiError,
+  downloadChunked,
+  initiateReplace,
+  initiateUpload,
+  sendChunks,
+  type ClientOptions,
+} from '../../support/folio-client.js';
 import { isNoAnswer, retrying } from './chaos.js';
 
 /** An API call sent again while it got no answer or a 5xx. */
-export const callRetrying = <T = any>(method: string, path: string, options: Parameters<typeof call>[2] = {}): Promise<ApiResponse<T>> =>
-  retrying(() => call<T>(method, path, options), `${method} ${path}`);
+export const callRetrying = <T = any>(
+  method: string,
+  path: string,
+  options: Parameters<typeof call>[2] = {},
+): Promise<ApiResponse<T>> => retrying(() => call<T>(method, path, options), `${method} ${path}`);
 
 /** A chunked-client step, sent again while it got no answer or a 5xx; other refusals are thrown as ApiError. */
 async function step<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -31,7 +42,12 @@ export interface Attempts {
 }
 
 /** A simple upload (POST /v1/drive/files); a retry refused as name_taken means the first one landed. Answers the uuid. */
-export async function simpleUploadRetrying(user: TestUser, name: string, data: Buffer, contentType = 'application/octet-stream'): Promise<string> {
+export async function simpleUploadRetrying(
+  user: TestUser,
+  name: string,
+  data: Buffer,
+  contentType = 'application/octet-stream',
+): Promise<string> {
   const response = await callRetrying('POST', '/v1/drive/files', {
     token: user.token,
     json: { name, content_type: contentType, data: data.toString('base64') },
@@ -40,23 +56,41 @@ export async function simpleUploadRetrying(user: TestUser, name: string, data: B
   if (response.status === 422 && response.body.error === 'name_taken') {
     // The request whose answer was lost had created it: find it by its name, as a client would.
     const listing = await callRetrying('GET', '/v1/drive/files', { token: user.token });
-    const found = listing.status === 200 ? listing.body.files.find((item: { name: string }) => item.name === name) : undefined;
+    const found =
+      listing.status === 200
+        ? listing.body.files.find((item: { name: string }) => item.name === name)
+        : undefined;
     if (found) return found.uuid;
   }
   throw new Error(`simple upload of ${name}: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
 /** A chunked upload, begun again under a new name whenever the one in flight was lost. Answers the file's uuid. */
-export async function chunkedUploadRetrying(user: TestUser, name: string, data: Buffer, attempts: Attempts): Promise<string> {
+export async function chunkedUploadRetrying(
+  user: TestUser,
+  name: string,
+  data: Buffer,
+  attempts: Attempts,
+): Promise<string> {
   const options: ClientOptions = { token: user.token, concurrency: 2 };
   for (let attempt = 1; ; attempt++) {
     // A lost initiate still holds its name until it expires, so each new start takes a name of its own.
     const attemptName = attempt === 1 ? name : `${name}.retry-${attempt}`;
     try {
-      const transfer = await step('initiate', () => initiateUpload(options, { name: attemptName, contentType: 'application/octet-stream', size: data.length }));
-      const parts = await step('chunks', () => sendChunks(options, `/v1/drive/uploads/${transfer.fileUuid}/part_urls`, transfer, data.length, data));
+      const transfer = await step('initiate', () =>
+        initiateUpload(options, {
+          name: attemptName,
+          contentType: 'application/octet-stream',
+          size: data.length,
+        }),
+      );
+      const parts = await step('chunks', () =>
+        sendChunks(options, `/v1/drive/uploads/${transfer.fileUuid}/part_urls`, transfer, data.length, data),
+      );
       try {
-        await step('complete', () => api(options, 'POST', `/v1/drive/uploads/${transfer.fileUuid}/complete`, { parts }));
+        await step('complete', () =>
+          api(options, 'POST', `/v1/drive/uploads/${transfer.fileUuid}/complete`, { parts }),
+        );
       } catch (error) {
         // A complete whose answer was lost may have landed: the file says so.
         const file = await callRetrying('GET', `/v1/drive/files/${transfer.fileUuid}`, { token: user.token });
@@ -71,14 +105,23 @@ export async function chunkedUploadRetrying(user: TestUser, name: string, data: 
 }
 
 /** A content replacement, aborted and begun again whenever the one in flight was lost. */
-export async function replaceRetrying(user: TestUser, fileUuid: string, data: Buffer, attempts: Attempts): Promise<void> {
+export async function replaceRetrying(
+  user: TestUser,
+  fileUuid: string,
+  data: Buffer,
+  attempts: Attempts,
+): Promise<void> {
   const options: ClientOptions = { token: user.token, concurrency: 2 };
   for (let attempt = 1; ; attempt++) {
     try {
       const transfer = await step('replace', () => initiateReplace(options, fileUuid, { size: data.length }));
-      const parts = await step('chunks', () => sendChunks(options, `/v1/drive/files/${fileUuid}/replace/part_urls`, transfer, data.length, data));
+      const parts = await step('chunks', () =>
+        sendChunks(options, `/v1/drive/files/${fileUuid}/replace/part_urls`, transfer, data.length, data),
+      );
       try {
-        await step('replace complete', () => api(options, 'POST', `/v1/drive/files/${fileUuid}/replace/complete`, { parts }));
+        await step('replace complete', () =>
+          api(options, 'POST', `/v1/drive/files/${fileUuid}/replace/complete`, { parts }),
+        );
       } catch (error) {
         if (!(await readContent(user, fileUuid)).equals(data)) throw error;
       }
@@ -128,12 +171,22 @@ export class FeedReader {
     for (;;) {
       const query = new URLSearchParams({ limit: '1000', ...(this.token ? { since: this.token } : {}) });
       const page = await callRetrying('GET', `/v1/drive/changes?${query}`, { token: this.user.token });
-      if (page.status !== 200) throw new Error(`changes answered ${page.status}: ${JSON.stringify(page.body)}`);
+      if (page.status !== 200)
+        throw new Error(`changes answered ${page.status}: ${JSON.stringify(page.body)}`);
       for (const change of page.body.changes) {
-        const entry: FeedEntry = { uuid: change.uuid, type: change.type, version: change.resource?.version, trashed: change.resource?.trashed };
+        const entry: FeedEntry = {
+          uuid: change.uuid,
+          type: change.type,
+          version: change.resource?.version,
+          trashed: change.resource?.trashed,
+        };
         this.seen.push(entry);
         if (change.type === 'delete') this.replica.delete(change.uuid);
-        else this.replica.set(change.uuid, { version: change.resource.version, trashed: change.resource.trashed });
+        else
+          this.replica.set(change.uuid, {
+            version: change.resource.version,
+            trashed: change.resource.trashed,
+          });
       }
       this.token = page.body.sync_token;
       if (!page.body.has_more) return;

@@ -18,7 +18,8 @@ async function listKeys(): Promise<Set<string>> {
 
 async function listIncompleteUploads(): Promise<{ key: string; uploadId: string }[]> {
   const uploads: { key: string; uploadId: string }[] = [];
-  for await (const upload of storage().listIncompleteUploads(bucket(), '', true)) uploads.push({ key: upload.key, uploadId: upload.uploadId });
+  for await (const upload of storage().listIncompleteUploads(bucket(), '', true))
+    uploads.push({ key: upload.key, uploadId: upload.uploadId });
   return uploads;
 }
 
@@ -38,7 +39,8 @@ export async function objectsMatchRows(): Promise<string[]> {
       if (row.storage_upload_id) stagedUploads.add(`${row.storage_key} ${row.storage_upload_id}`);
     }
   }
-  for (const row of await db()('drive_thumbnails').where({ status: 'ready' }).select('storage_key')) required.add(row.storage_key);
+  for (const row of await db()('drive_thumbnails').where({ status: 'ready' }).select('storage_key'))
+    required.add(row.storage_key);
   for (const row of await db()('document_attachments').select('storage_key', 'upload_status')) {
     if (row.upload_status === 'completed') required.add(row.storage_key);
     else if (row.upload_status === 'awaiting_upload') allowed.add(row.storage_key);
@@ -46,10 +48,12 @@ export async function objectsMatchRows(): Promise<string[]> {
   for (const row of await db()('emails').select('storage_key')) required.add(row.storage_key);
 
   const violations: string[] = [];
-  for (const key of objects) if (!required.has(key) && !allowed.has(key)) violations.push(`object without a row: ${key}`);
+  for (const key of objects)
+    if (!required.has(key) && !allowed.has(key)) violations.push(`object without a row: ${key}`);
   for (const key of required) if (!objects.has(key)) violations.push(`row without its object: ${key}`);
   for (const upload of incomplete) {
-    if (!stagedUploads.has(`${upload.key} ${upload.uploadId}`)) violations.push(`multipart upload without a staged version: ${upload.key}`);
+    if (!stagedUploads.has(`${upload.key} ${upload.uploadId}`))
+      violations.push(`multipart upload without a staged version: ${upload.key}`);
   }
   return violations;
 }
@@ -66,9 +70,12 @@ export async function poolsMatchStoredBytes(): Promise<string[]> {
       + coalesce((select sum(r.charged_bytes) from document_revisions r join documents d on d.uuid = r.document_uuid where d.workspace_uuid = w.uuid), 0)
       as stored
     from workspaces w`);
-  return rows.filter((row: { used: string; stored: string }) => BigInt(row.used) !== BigInt(row.stored)).map(
-    (row: { uuid: string; used: string; stored: string }) => `workspace ${row.uuid}: pool ${row.used} bytes, stored ${row.stored}`,
-  );
+  return rows
+    .filter((row: { used: string; stored: string }) => BigInt(row.used) !== BigInt(row.stored))
+    .map(
+      (row: { uuid: string; used: string; stored: string }) =>
+        `workspace ${row.uuid}: pool ${row.used} bytes, stored ${row.stored}`,
+    );
 }
 
 /**
@@ -76,7 +83,9 @@ export async function poolsMatchStoredBytes(): Promise<string[]> {
  * ancestor; no live item sits in a trashed folder; depths follow parents; nothing marked for deletion remains.
  */
 export async function trashIsConsistent(): Promise<string[]> {
-  const running = await db()('drive_trash_operations').where({ status: 'running' }).select('uuid', 'kind', 'root_uuid');
+  const running = await db()('drive_trash_operations')
+    .where({ status: 'running' })
+    .select('uuid', 'kind', 'root_uuid');
   const violations = running.map((op) => `cascade still running: ${op.kind} of ${op.root_uuid}`);
   const { rows } = await db().raw(`
     select i.uuid, i.trashed, i.trashed_with, i.deleted_at, i.depth, p.trashed as parent_trashed, p.depth as parent_depth,
@@ -90,11 +99,14 @@ export async function trashIsConsistent(): Promise<string[]> {
        or (not i.trashed and p.trashed) or i.depth <> coalesce(p.depth + 1, 0)
        or (i.trashed_with is not null and i.trashed_with <> i.uuid)`);
   for (const row of rows) {
-    if (row.trashed !== (row.trashed_with !== null)) violations.push(`item ${row.uuid}: trashed ${row.trashed} with ${row.trashed_with}`);
+    if (row.trashed !== (row.trashed_with !== null))
+      violations.push(`item ${row.uuid}: trashed ${row.trashed} with ${row.trashed_with}`);
     if (row.deleted_at) violations.push(`item ${row.uuid}: marked for deletion and still there`);
     if (!row.trashed && row.parent_trashed) violations.push(`item ${row.uuid}: live in a trashed folder`);
-    if (row.parent_depth !== null ? row.depth !== row.parent_depth + 1 : row.depth !== 0) violations.push(`item ${row.uuid}: depth ${row.depth}`);
-    if (!row.group_above) violations.push(`item ${row.uuid}: trashed with ${row.trashed_with}, which is no trashed ancestor`);
+    if (row.parent_depth !== null ? row.depth !== row.parent_depth + 1 : row.depth !== 0)
+      violations.push(`item ${row.uuid}: depth ${row.depth}`);
+    if (!row.group_above)
+      violations.push(`item ${row.uuid}: trashed with ${row.trashed_with}, which is no trashed ancestor`);
   }
   return violations;
 }
@@ -113,11 +125,19 @@ export async function nothingInFlight(): Promise<string[]> {
 
 /** Workflows that may stay open after the work: schedules' runs, a purge waiting out a trashed document's retention. */
 async function mayStayOpen(type: string, workflowId: string): Promise<boolean> {
-  if (type === 'workflowOutboxSweepWorkflow' || type === 'tokenCleanupWorkflow' || type === 'changeLogPruneWorkflow' || type === 'webhookHistoryPurgeWorkflow') return true;
+  if (
+    type === 'workflowOutboxSweepWorkflow' ||
+    type === 'tokenCleanupWorkflow' ||
+    type === 'changeLogPruneWorkflow' ||
+    type === 'webhookHistoryPurgeWorkflow'
+  )
+    return true;
   // A fan-out of Drive pushes ends after its idle window.
   if (type === 'drivePushWorkflow') return true;
   if (type === 'documentPurgeWorkflow') {
-    const document = await db()('documents').where({ uuid: workflowId.replace(/^document-purge:/, '') }).first('trashed_at');
+    const document = await db()('documents')
+      .where({ uuid: workflowId.replace(/^document-purge:/, '') })
+      .first('trashed_at');
     return Boolean(document?.trashed_at);
   }
   return false;
@@ -127,8 +147,11 @@ async function mayStayOpen(type: string, workflowId: string): Promise<boolean> {
 export async function workflowsLeftRunning(): Promise<string[]> {
   const client = await temporalClient();
   const open: string[] = [];
-  for await (const execution of client.workflow.list({ query: `ExecutionStatus = "Running" AND TaskQueue = "${process.env.FOLIO_TASK_QUEUE}"` })) {
-    if (!(await mayStayOpen(execution.type, execution.workflowId))) open.push(`${execution.type} ${execution.workflowId}`);
+  for await (const execution of client.workflow.list({
+    query: `ExecutionStatus = "Running" AND TaskQueue = "${process.env.FOLIO_TASK_QUEUE}"`,
+  })) {
+    if (!(await mayStayOpen(execution.type, execution.workflowId)))
+      open.push(`${execution.type} ${execution.workflowId}`);
   }
   return open;
 }
@@ -149,7 +172,11 @@ export async function forceOutboxSweep(): Promise<void> {
  * Polls the check until it finds nothing, forcing the outbox sweep whenever a row waits in it; answers how long that
  * took, or fails with the violations still found at the deadline.
  */
-export async function settles(what: string, check: () => Promise<string[]>, timeoutMs = 180_000): Promise<number> {
+export async function settles(
+  what: string,
+  check: () => Promise<string[]>,
+  timeoutMs = 180_000,
+): Promise<number> {
   const started = Date.now();
   let violations: string[] = [];
   let lastSweep = 0;
@@ -167,13 +194,23 @@ export async function settles(what: string, check: () => Promise<string[]>, time
     }
     await sleep(500);
   }
-  throw new Error(`${what} did not hold within ${timeoutMs / 1000}s:\n  ${violations.slice(0, 40).join('\n  ')}${violations.length > 40 ? `\n  … ${violations.length - 40} more` : ''}`);
+  throw new Error(
+    `${what} did not hold within ${timeoutMs / 1000}s:\n  ${violations.slice(0, 40).join('\n  ')}${violations.length > 40 ? `\n  … ${violations.length - 40} more` : ''}`,
+  );
 }
 
 /** Every storage and workflow invariant of docs/faults.md § Checks, waited for as `settles` does; answers the wait. */
 export async function checkInvariants(timeoutMs = 180_000): Promise<number> {
-  const waited = await settles('no upload, version or outbox row in flight; no workflow left running', async () => [...(await nothingInFlight()), ...(await workflowsLeftRunning())], timeoutMs);
-  const violations = [...(await objectsMatchRows()), ...(await poolsMatchStoredBytes()), ...(await trashIsConsistent())];
+  const waited = await settles(
+    'no upload, version or outbox row in flight; no workflow left running',
+    async () => [...(await nothingInFlight()), ...(await workflowsLeftRunning())],
+    timeoutMs,
+  );
+  const violations = [
+    ...(await objectsMatchRows()),
+    ...(await poolsMatchStoredBytes()),
+    ...(await trashIsConsistent()),
+  ];
   if (violations.length) throw new Error(`invariants broken:\n  ${violations.slice(0, 60).join('\n  ')}`);
   return waited;
 }
@@ -193,10 +230,19 @@ export async function feedIsGapFree(reader: FeedReader, workspaceUuid: string): 
     else newestSeen.set(entry.uuid, Math.max(entry.version ?? 0, newestSeen.get(entry.uuid) ?? 0));
   }
   const violations: string[] = [];
-  const changes = await db()('drive_changes').where({ workspace_uuid: workspaceUuid }).orderBy('seq').select('seq', 'item_uuid', 'change_type', 'item_version');
+  const changes = await db()('drive_changes')
+    .where({ workspace_uuid: workspaceUuid })
+    .orderBy('seq')
+    .select('seq', 'item_uuid', 'change_type', 'item_version');
   for (const change of changes) {
-    const handed = change.change_type === 'delete' ? deletedSeen.has(change.item_uuid) : deletedSeen.has(change.item_uuid) || (newestSeen.get(change.item_uuid) ?? 0) >= change.item_version;
-    if (!handed) violations.push(`change ${change.seq} (${change.change_type} ${change.item_uuid} at version ${change.item_version}) never reached the reader`);
+    const handed =
+      change.change_type === 'delete'
+        ? deletedSeen.has(change.item_uuid)
+        : deletedSeen.has(change.item_uuid) || (newestSeen.get(change.item_uuid) ?? 0) >= change.item_version;
+    if (!handed)
+      violations.push(
+        `change ${change.seq} (${change.change_type} ${change.item_uuid} at version ${change.item_version}) never reached the reader`,
+      );
   }
   // As the feed shows them: the presented version and the effective trash state (docs/drive-trash.md § Versions).
   const items = (await db()('drive_items as i')
@@ -204,15 +250,22 @@ export async function feedIsGapFree(reader: FeedReader, workspaceUuid: string): 
     .where({ 'i.workspace_uuid': workspaceUuid })
     .whereNot({ 'i.upload_status': 'uploading' })
     .orWhere({ 'i.workspace_uuid': workspaceUuid, 'i.kind': 'folder' })
-    .select('i.uuid', db().raw('i.version + s.epochs - i.epoch_base as version'), 's.trashed')) as { uuid: string; version: number; trashed: boolean }[];
+    .select('i.uuid', db().raw('i.version + s.epochs - i.epoch_base as version'), 's.trashed')) as {
+    uuid: string;
+    version: number;
+    trashed: boolean;
+  }[];
   for (const item of items) {
     const held = reader.replica.get(item.uuid);
     if (!held) violations.push(`item ${item.uuid} missing from the reader's replica`);
     else if (held.version !== item.version || held.trashed !== item.trashed) {
-      violations.push(`item ${item.uuid}: replica at version ${held.version} trashed ${held.trashed}, database at ${item.version} ${item.trashed}`);
+      violations.push(
+        `item ${item.uuid}: replica at version ${held.version} trashed ${held.trashed}, database at ${item.version} ${item.trashed}`,
+      );
     }
   }
   const live = new Set(items.map((item) => item.uuid));
-  for (const uuid of reader.replica.keys()) if (!live.has(uuid)) violations.push(`replica holds ${uuid}, which is gone`);
+  for (const uuid of reader.replica.keys())
+    if (!live.has(uuid)) violations.push(`replica holds ${uuid}, which is gone`);
   return violations;
 }

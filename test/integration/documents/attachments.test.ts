@@ -4,18 +4,36 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { apiUrl, call, fetchApi, makeDocument, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
+import {
+  apiUrl,
+  call,
+  fetchApi,
+  makeDocument,
+  makeUser,
+  makeWorkspace,
+  type TestUser,
+} from '../../support/api.js';
 import { documentWithColleagues } from '../../support/documents.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const MAX_BYTES = 100 * 1024 * 1024;
 
-const upload = (user: TestUser, uuid: string, filename: string | undefined, bytes: Buffer, headers: Record<string, string> = {}) =>
-  call('POST', `/v1/documents/${uuid}/attachments${filename === undefined ? '' : `?filename=${encodeURIComponent(filename)}`}`, {
-    token: user.token,
-    body: bytes,
-    headers: { 'content-type': 'application/octet-stream', ...headers },
-  });
+const upload = (
+  user: TestUser,
+  uuid: string,
+  filename: string | undefined,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+) =>
+  call(
+    'POST',
+    `/v1/documents/${uuid}/attachments${filename === undefined ? '' : `?filename=${encodeURIComponent(filename)}`}`,
+    {
+      token: user.token,
+      body: bytes,
+      headers: { 'content-type': 'application/octet-stream', ...headers },
+    },
+  );
 
 const image = (format: 'png' | 'jpeg' | 'gif' | 'webp', width = 3, height = 2) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 10, b: 10 } } })
@@ -23,7 +41,9 @@ const image = (format: 'png' | 'jpeg' | 'gif' | 'webp', width = 3, height = 2) =
     .toBuffer();
 
 async function usedBytes(workspaceUuid: string): Promise<number> {
-  return Number((await db()('workspaces').where({ uuid: workspaceUuid }).first('storage_used_bytes')).storage_used_bytes);
+  return Number(
+    (await db()('workspaces').where({ uuid: workspaceUuid }).first('storage_used_bytes')).storage_used_bytes,
+  );
 }
 
 describe('uploading attachments', () => {
@@ -55,17 +75,33 @@ describe('uploading attachments', () => {
   it('shows JPEG, GIF and WebP inline too, and anything else as a file to download', async () => {
     const user = await makeUser();
     const document = await makeDocument(user);
-    for (const [format, type] of [['jpeg', 'image/jpeg'], ['gif', 'image/gif'], ['webp', 'image/webp']] as const) {
+    for (const [format, type] of [
+      ['jpeg', 'image/jpeg'],
+      ['gif', 'image/gif'],
+      ['webp', 'image/webp'],
+    ] as const) {
       const response = await upload(user, document.uuid, `pic.${format}`, await image(format, 5, 4));
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ content_type: type, inline: true, width: 5, height: 4 });
     }
     const pdfLike = Buffer.from('%PDF-1.7\n% not really a pdf but close enough\n');
-    const file = await upload(user, document.uuid, 'Report [final].pdf', pdfLike, { 'content-type': 'image/png' });
+    const file = await upload(user, document.uuid, 'Report [final].pdf', pdfLike, {
+      'content-type': 'image/png',
+    });
     expect(file.status).toBe(201);
-    expect(file.body).toMatchObject({ content_type: 'application/octet-stream', inline: false, width: null, height: null });
+    expect(file.body).toMatchObject({
+      content_type: 'application/octet-stream',
+      inline: false,
+      width: null,
+      height: null,
+    });
     expect(file.body.markdown).toBe(`[Report \\[final\\].pdf](attachment:${file.body.uuid})`);
-    const svg = await upload(user, document.uuid, 'logo.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    const svg = await upload(
+      user,
+      document.uuid,
+      'logo.svg',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    );
     expect(svg.body).toMatchObject({ content_type: 'application/octet-stream', inline: false });
   });
 
@@ -97,7 +133,9 @@ describe('uploading attachments', () => {
     const row = await db()('document_attachments').where({ uuid: first.body.uuid }).first();
     await db()('document_attachments').where({ uuid: row.uuid }).update({ upload_status: 'awaiting_upload' });
     await storage().removeObject(bucket(), row.storage_key);
-    const stuck = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, { token: user.token });
+    const stuck = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, {
+      token: user.token,
+    });
     expect(stuck.status).toBe(409);
     expect(stuck.body.error).toBe('not_uploaded');
 
@@ -105,7 +143,9 @@ describe('uploading attachments', () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ uuid: row.uuid, upload_status: 'completed', byte_size: bytes.length });
     expect(await usedBytes(user.workspaceUuid)).toBe(used);
-    const download = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, { token: user.token });
+    const download = await call('GET', `/v1/documents/${document.uuid}/attachments/${row.uuid}/download`, {
+      token: user.token,
+    });
     expect(download.status).toBe(200);
     expect(Buffer.from(download.body as string)).toEqual(bytes);
   });
@@ -135,19 +175,30 @@ describe('uploading attachments', () => {
     const document = await makeDocument(user);
     const url = new URL(`${apiUrl()}/v1/documents/${document.uuid}/attachments?filename=big.bin`);
     const response = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-length': String(MAX_BYTES + 1) } }, (res) => {
-        let text = '';
-        res.on('data', (piece) => (text += piece));
-        res.on('end', () => {
-          resolve({ status: res.statusCode!, body: JSON.parse(text) });
-          req.destroy();
-        });
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-length': String(MAX_BYTES + 1) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (piece) => (text += piece));
+          res.on('end', () => {
+            resolve({ status: res.statusCode!, body: JSON.parse(text) });
+            req.destroy();
+          });
+        },
+      );
       req.on('error', reject);
       req.write(Buffer.alloc(1024));
     });
     expect(response.status).toBe(413);
-    expect(response.body).toEqual({ error: 'file_too_large', error_description: expect.any(String), max_bytes: MAX_BYTES });
+    expect(response.body).toEqual({
+      error: 'file_too_large',
+      error_description: expect.any(String),
+      max_bytes: MAX_BYTES,
+    });
   });
 
   it('refuses more than 100 MB with 413 file_too_large while streaming a body of unknown length, storing nothing', async () => {
@@ -169,8 +220,14 @@ describe('uploading attachments', () => {
       duplex: 'half',
     } as RequestInit);
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: 'file_too_large', error_description: expect.any(String), max_bytes: MAX_BYTES });
-    expect(await db()('document_attachments').where({ document_uuid: document.uuid }).first()).toBeUndefined();
+    expect(await response.json()).toEqual({
+      error: 'file_too_large',
+      error_description: expect.any(String),
+      max_bytes: MAX_BYTES,
+    });
+    expect(
+      await db()('document_attachments').where({ document_uuid: document.uuid }).first(),
+    ).toBeUndefined();
   });
 
   it('refuses an upload past the workspace storage with 422 storage_limit_exceeded', async () => {
@@ -186,10 +243,16 @@ describe('uploading attachments', () => {
 
   it('needs editor to upload (403 forbidden), refuses a trashed document (409 document_trashed) and an unseen one (404)', async () => {
     const owner = await makeUser();
-    const { document, viewer, stranger } = await documentWithColleagues(owner, { viewer: 'viewer', stranger: null });
+    const { document, viewer, stranger } = await documentWithColleagues(owner, {
+      viewer: 'viewer',
+      stranger: null,
+    });
     const refused = await upload(viewer, document.uuid, 'a.txt', Buffer.from('a'));
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: 'forbidden', error_description: expect.stringContaining('editor') });
+    expect(refused.body).toEqual({
+      error: 'forbidden',
+      error_description: expect.stringContaining('editor'),
+    });
     expect((await upload(stranger, document.uuid, 'a.txt', Buffer.from('a'))).status).toBe(404);
     await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token });
     const trashed = await upload(owner, document.uuid, 'a.txt', Buffer.from('a'));
@@ -199,20 +262,27 @@ describe('uploading attachments', () => {
 });
 
 describe('reading and downloading attachments', () => {
-  it('reads an attachment for any role, and answers 404 for another document\'s attachment', async () => {
+  it("reads an attachment for any role, and answers 404 for another document's attachment", async () => {
     const owner = await makeUser();
     const { document, viewer } = await documentWithColleagues(owner, { viewer: 'viewer' });
     const other = await makeDocument(owner);
     const made = await upload(owner, document.uuid, 'doc.txt', Buffer.from('content'));
-    const got = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}`, { token: viewer.token });
+    const got = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}`, {
+      token: viewer.token,
+    });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(made.body);
-    for (const path of [`/v1/documents/${other.uuid}/attachments/${made.body.uuid}`, `/v1/documents/${document.uuid}/attachments/${MISSING}`]) {
+    for (const path of [
+      `/v1/documents/${other.uuid}/attachments/${made.body.uuid}`,
+      `/v1/documents/${document.uuid}/attachments/${MISSING}`,
+    ]) {
       const response = await call('GET', path, { token: owner.token });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: 'not_found', error_description: expect.any(String) });
     }
-    const malformed = await call('GET', `/v1/documents/${document.uuid}/attachments/not-a-uuid/download`, { token: owner.token });
+    const malformed = await call('GET', `/v1/documents/${document.uuid}/attachments/not-a-uuid/download`, {
+      token: owner.token,
+    });
     expect(malformed.status).toBe(422);
     expect(malformed.body.error).toBe('invalid_uuid');
   });
@@ -236,11 +306,16 @@ describe('reading and downloading attachments', () => {
 
     const png = await image('png');
     const picture = await upload(user, document.uuid, 'p.png', png);
-    const inline = await fetchApi(`/v1/documents/${document.uuid}/attachments/${picture.body.uuid}/download`, {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
+    const inline = await fetchApi(
+      `/v1/documents/${document.uuid}/attachments/${picture.body.uuid}/download`,
+      {
+        headers: { authorization: `Bearer ${user.token}` },
+      },
+    );
     expect(inline.headers.get('content-type')).toBe('image/png');
-    expect(inline.headers.get('content-disposition')).toBe(`inline; filename="p.png"; filename*=UTF-8''p.png`);
+    expect(inline.headers.get('content-disposition')).toBe(
+      `inline; filename="p.png"; filename*=UTF-8''p.png`,
+    );
     expect(Buffer.from(await inline.arrayBuffer()).equals(png)).toBe(true);
   });
 
@@ -251,7 +326,8 @@ describe('reading and downloading attachments', () => {
     const made = await upload(user, document.uuid, 'secret.txt', bytes);
     const row = await db()('document_attachments').where({ uuid: made.body.uuid }).first('storage_key');
     const stored: Buffer[] = [];
-    for await (const piece of await storage().getObject(bucket(), row.storage_key)) stored.push(piece as Buffer);
+    for await (const piece of await storage().getObject(bucket(), row.storage_key))
+      stored.push(piece as Buffer);
     const object = Buffer.concat(stored);
     expect(object.length).toBe(bytes.length + 28);
     expect(object.includes(Buffer.from('TOP SECRET'))).toBe(false);
@@ -266,14 +342,20 @@ describe('reading and downloading attachments', () => {
     for (const status of ['awaiting_upload', 'failed']) {
       await db()('document_attachments').where({ uuid: made.body.uuid }).update({ upload_status: status });
       for (const path of ['', '/download']) {
-        const response = await call('GET', `/v1/documents/${document.uuid}/attachments/${made.body.uuid}${path}`, { token: user.token });
+        const response = await call(
+          'GET',
+          `/v1/documents/${document.uuid}/attachments/${made.body.uuid}${path}`,
+          { token: user.token },
+        );
         expect(response.status).toBe(409);
         expect(response.body).toEqual({ error: 'not_uploaded', error_description: expect.any(String) });
       }
     }
     // Another document's attachment stays 404 whatever its status.
     const other = await makeDocument(user);
-    const elsewhere = await call('GET', `/v1/documents/${other.uuid}/attachments/${made.body.uuid}`, { token: user.token });
+    const elsewhere = await call('GET', `/v1/documents/${other.uuid}/attachments/${made.body.uuid}`, {
+      token: user.token,
+    });
     expect(elsewhere.status).toBe(404);
   });
 

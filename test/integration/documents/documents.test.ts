@@ -28,9 +28,14 @@ describe('creating and reading a document', () => {
     const created = await call('POST', '/v1/documents', { token: user.token });
     expect(created.status).toBe(201);
     expect(created.body).toEqual(
-      documentShape({ workspace_uuid: user.workspaceUuid, owner: { self: true, first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' } }),
+      documentShape({
+        workspace_uuid: user.workspaceUuid,
+        owner: { self: true, first_name: 'Grace', last_name: 'Hopper', display_name: 'Grace Hopper' },
+      }),
     );
-    expect(created.body.url).toBe(`${process.env.FOLIO_DOCS_URL ?? 'http://127.0.0.1:8080/docs'}/${created.body.uuid}`);
+    expect(created.body.url).toBe(
+      `${process.env.FOLIO_DOCS_URL ?? 'http://127.0.0.1:8080/docs'}/${created.body.uuid}`,
+    );
     const got = await call('GET', `/v1/documents/${created.body.uuid}`, { token: user.token });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(created.body);
@@ -40,7 +45,10 @@ describe('creating and reading a document', () => {
 
   it('creates with a title, and treats an empty or null title as untitled', async () => {
     const user = await makeUser();
-    const titled = await call('POST', '/v1/documents', { token: user.token, json: { title: 'Quarterly plan' } });
+    const titled = await call('POST', '/v1/documents', {
+      token: user.token,
+      json: { title: 'Quarterly plan' },
+    });
     expect(titled.status).toBe(201);
     expect(titled.body.title).toBe('Quarterly plan');
     for (const title of ['', null]) {
@@ -57,7 +65,10 @@ describe('creating and reading a document', () => {
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'invalid_title', error_description: expect.any(String) });
     }
-    const atLimit = await call('POST', '/v1/documents', { token: user.token, json: { title: '€'.repeat(255) } });
+    const atLimit = await call('POST', '/v1/documents', {
+      token: user.token,
+      json: { title: '€'.repeat(255) },
+    });
     expect(atLimit.status).toBe(201);
     const list = await call('GET', '/v1/documents', { token: user.token });
     expect(list.body.data).toHaveLength(1);
@@ -65,7 +76,11 @@ describe('creating and reading a document', () => {
 
   it('answers 400 invalid_body for a body that is not a JSON object', async () => {
     const user = await makeUser();
-    const response = await call('POST', '/v1/documents', { token: user.token, body: '[1]', headers: { 'content-type': 'application/json' } });
+    const response = await call('POST', '/v1/documents', {
+      token: user.token,
+      body: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'invalid_body', error_description: expect.any(String) });
   });
@@ -90,7 +105,10 @@ describe('creating and reading a document', () => {
     const owner = await makeUser();
     const stranger = await makeColleague(owner);
     const document = await makeDocument(owner, { markdown: 'Private text.' });
-    const thread = await call('POST', `/v1/documents/${document.uuid}/comments`, { token: owner.token, json: { body: 'note', on: 'text' } });
+    const thread = await call('POST', `/v1/documents/${document.uuid}/comments`, {
+      token: owner.token,
+      json: { body: 'note', on: 'text' },
+    });
     const message = thread.body.messages[0].uuid as string;
     const base = `/v1/documents/${document.uuid}`;
     // Each body is wrong for its route: the owner is told so (422); the stranger learns nothing but 404.
@@ -105,12 +123,22 @@ describe('creating and reading a document', () => {
     ];
     for (const [path, json] of requests) {
       const hidden = await call('POST', path, { token: stranger.token, json });
-      expect([path, hidden.status, hidden.body]).toEqual([path, 404, { error: 'not_found', error_description: expect.any(String) }]);
+      expect([path, hidden.status, hidden.body]).toEqual([
+        path,
+        404,
+        { error: 'not_found', error_description: expect.any(String) },
+      ]);
       expect([path, (await call('POST', path, { token: owner.token, json })).status]).toEqual([path, 422]);
     }
-    const upload = await call('POST', `${base}/attachments`, { token: stranger.token, body: Buffer.from('bytes') });
+    const upload = await call('POST', `${base}/attachments`, {
+      token: stranger.token,
+      body: Buffer.from('bytes'),
+    });
     expect([upload.status, upload.body.error]).toEqual([404, 'not_found']);
-    expect((await call('POST', `${base}/attachments`, { token: owner.token, body: Buffer.from('bytes') })).body.error).toBe('invalid_filename');
+    expect(
+      (await call('POST', `${base}/attachments`, { token: owner.token, body: Buffer.from('bytes') })).body
+        .error,
+    ).toBe('invalid_filename');
   });
 
   it('answers 422 invalid_uuid for a malformed document uuid in the path', async () => {
@@ -121,7 +149,10 @@ describe('creating and reading a document', () => {
       ['POST', '/v1/documents/abc/trash'],
       ['GET', '/v1/documents/abc/content'],
     ] as const) {
-      const response = await call(method, path, { token: user.token, json: method === 'POST' ? {} : undefined });
+      const response = await call(method, path, {
+        token: user.token,
+        json: method === 'POST' ? {} : undefined,
+      });
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'invalid_uuid', error_description: expect.any(String) });
     }
@@ -145,7 +176,11 @@ describe('authentication of the Documents API', () => {
     const readOnly = await tokenFor(user, ['docs.read']);
     const create = await call('POST', '/v1/documents', { token: readOnly, json: {} });
     expect(create.status).toBe(403);
-    expect(create.body).toEqual({ error: 'insufficient_scope', error_description: expect.any(String), scope: 'docs.write' });
+    expect(create.body).toEqual({
+      error: 'insufficient_scope',
+      error_description: expect.any(String),
+      scope: 'docs.write',
+    });
     const writeOnly = await tokenFor(user, ['docs.write']);
     const list = await call('GET', '/v1/documents', { token: writeOnly });
     expect(list.status).toBe(403);
@@ -167,10 +202,22 @@ describe('listing documents', () => {
 
     const list = await call('GET', '/v1/documents', { token: owner.token });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ object: 'list', url: '/v1/documents', has_more: false, data: expect.any(Array), next_cursor: null });
+    expect(list.body).toEqual({
+      object: 'list',
+      url: '/v1/documents',
+      has_more: false,
+      data: expect.any(Array),
+      next_cursor: null,
+    });
     expect(list.body.data.map((d: { title: string }) => d.title)).toEqual(['Shared', 'Mine']);
     expect(list.body.data[0]).toEqual(
-      documentShape({ uuid: sharedWithMe.uuid, title: 'Shared', my_role: 'commenter', shared: true, owner: { self: false, first_name: 'Ann', last_name: null, display_name: 'Ann' } }),
+      documentShape({
+        uuid: sharedWithMe.uuid,
+        title: 'Shared',
+        my_role: 'commenter',
+        shared: true,
+        owner: { self: false, first_name: 'Ann', last_name: null, display_name: 'Ann' },
+      }),
     );
     expect(list.body.data[1]).toEqual(documentShape({ uuid: mine.uuid, title: 'Mine' }));
   });
@@ -183,7 +230,11 @@ describe('listing documents', () => {
     let cursor: string | undefined;
     const pages: boolean[] = [];
     do {
-      const response = await call('GET', `/v1/documents?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: user.token });
+      const response = await call(
+        'GET',
+        `/v1/documents?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: user.token },
+      );
       expect(response.status).toBe(200);
       seen.push(...response.body.data.map((d: { uuid: string }) => d.uuid));
       pages.push(response.body.has_more);
@@ -197,7 +248,8 @@ describe('listing documents', () => {
 
   it('uses 25 by default and refuses a limit outside 1 to 100 with 422 invalid_limit', async () => {
     const user = await makeUser();
-    for (let i = 0; i < 26; i++) await call('POST', '/v1/documents', { token: user.token, json: { title: `n${i}` } });
+    for (let i = 0; i < 26; i++)
+      await call('POST', '/v1/documents', { token: user.token, json: { title: `n${i}` } });
     const first = await call('GET', '/v1/documents', { token: user.token });
     expect(first.body.data).toHaveLength(25);
     expect(first.body.has_more).toBe(true);
@@ -215,7 +267,10 @@ describe('listing documents', () => {
     await makeDocument(user);
     await makeDocument(user);
     const page = await call('GET', '/v1/documents?limit=1', { token: user.token });
-    for (const path of ['/v1/documents?cursor=garbage', `/v1/documents/trash?cursor=${page.body.next_cursor}`]) {
+    for (const path of [
+      '/v1/documents?cursor=garbage',
+      `/v1/documents/trash?cursor=${page.body.next_cursor}`,
+    ]) {
       const response = await call('GET', path, { token: user.token });
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'invalid_cursor', error_description: expect.any(String) });
@@ -244,7 +299,12 @@ describe('listing documents', () => {
     await call('POST', `/v1/documents/${b.uuid}`, { token: user.token, json: { trashed: true } });
     const trash = await call('GET', '/v1/documents/trash', { token: user.token });
     expect(trash.status).toBe(200);
-    expect(trash.body).toMatchObject({ object: 'list', url: '/v1/documents/trash', has_more: false, next_cursor: null });
+    expect(trash.body).toMatchObject({
+      object: 'list',
+      url: '/v1/documents/trash',
+      has_more: false,
+      next_cursor: null,
+    });
     expect(trash.body.data.map((d: { title: string }) => d.title)).toEqual(['Beta', 'Alpha']);
     expect(trash.body.data[0].trashed_at).toEqual(expect.any(String));
     const filtered = await call('GET', '/v1/documents/trash?q=alp', { token: user.token });
@@ -256,14 +316,25 @@ describe('updating a document', () => {
   it('renames with title (null or empty makes it untitled) and answers the document; updated_at moves', async () => {
     const user = await makeUser();
     const document = await makeDocument(user, { title: 'Draft' });
-    const renamed = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: 'Final' } });
+    const renamed = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { title: 'Final' },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual(documentShape({ uuid: document.uuid, workspace_uuid: user.workspaceUuid, title: 'Final' }));
+    expect(renamed.body).toEqual(
+      documentShape({ uuid: document.uuid, workspace_uuid: user.workspaceUuid, title: 'Final' }),
+    );
     expect(Date.parse(renamed.body.updated_at)).toBeGreaterThan(Date.parse(document.updated_at));
-    const cleared = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: null } });
+    const cleared = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { title: null },
+    });
     expect(cleared.body.title).toBeNull();
     await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: 'Again' } });
-    const empty = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: '' } });
+    const empty = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { title: '' },
+    });
     expect(empty.body.title).toBeNull();
   });
 
@@ -278,13 +349,19 @@ describe('updating a document', () => {
   it('trashes with trashed true and restores with false; trashing twice changes nothing', async () => {
     const user = await makeUser();
     const document = await makeDocument(user);
-    const trashed = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { trashed: true } });
+    const trashed = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { trashed: true },
+    });
     expect(trashed.status).toBe(200);
     expect(trashed.body.trashed_at).toEqual(expect.any(String));
     const again = await call('POST', `/v1/documents/${document.uuid}/trash`, { token: user.token });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(trashed.body);
-    const restored = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { trashed: false } });
+    const restored = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
     expect(restored.body.trashed_at).toBeNull();
     const list = await call('GET', '/v1/documents', { token: user.token });
     expect(list.body.data.map((d: { uuid: string }) => d.uuid)).toEqual([document.uuid]);
@@ -292,11 +369,17 @@ describe('updating a document', () => {
 
   it('creates a document ignoring a trashed field, and refuses U+0000 in it as 400 invalid_body (create reads no trashed)', async () => {
     const user = await makeUser();
-    const ignored = await call('POST', '/v1/documents', { token: user.token, json: { title: 'Kept', trashed: 'yes' } });
+    const ignored = await call('POST', '/v1/documents', {
+      token: user.token,
+      json: { title: 'Kept', trashed: 'yes' },
+    });
     expect(ignored.status).toBe(201);
     expect(ignored.body).toMatchObject({ title: 'Kept', trashed_at: null });
     const before = await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count();
-    const refused = await call('POST', '/v1/documents', { token: user.token, json: { title: 'Nul', trashed: 'a\u0000b' } });
+    const refused = await call('POST', '/v1/documents', {
+      token: user.token,
+      json: { title: 'Nul', trashed: 'a\u0000b' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: 'invalid_body' });
     expect(await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count()).toEqual(before);
@@ -306,11 +389,17 @@ describe('updating a document', () => {
     const user = await makeUser();
     const document = await makeDocument(user, { title: 'Before' });
     for (const trashed of ['yes', 1, null]) {
-      const response = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: 'After', trashed } });
+      const response = await call('POST', `/v1/documents/${document.uuid}`, {
+        token: user.token,
+        json: { title: 'After', trashed },
+      });
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'invalid_trashed', error_description: expect.any(String) });
     }
-    const bad = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: 7, trashed: true } });
+    const bad = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { title: 7, trashed: true },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toBe('invalid_title');
     const unchanged = await call('GET', `/v1/documents/${document.uuid}`, { token: user.token });
@@ -325,24 +414,49 @@ describe('updating a document', () => {
       { title: 'Shared' },
     );
 
-    const viewerRename = await call('POST', `/v1/documents/${document.uuid}`, { token: viewer.token, json: { title: 'V' } });
+    const viewerRename = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: viewer.token,
+      json: { title: 'V' },
+    });
     expect(viewerRename.status).toBe(403);
-    expect(viewerRename.body).toEqual({ error: 'forbidden', error_description: expect.stringContaining('editor') });
+    expect(viewerRename.body).toEqual({
+      error: 'forbidden',
+      error_description: expect.stringContaining('editor'),
+    });
 
     const editorTrash = await call('POST', `/v1/documents/${document.uuid}/trash`, { token: editor.token });
     expect(editorTrash.status).toBe(403);
-    expect(editorTrash.body).toEqual({ error: 'forbidden', error_description: expect.stringContaining('manager or owner') });
+    expect(editorTrash.body).toEqual({
+      error: 'forbidden',
+      error_description: expect.stringContaining('manager or owner'),
+    });
     // A rename with a trash the caller may not do is refused whole.
-    const mixed = await call('POST', `/v1/documents/${document.uuid}`, { token: editor.token, json: { title: 'E', trashed: true } });
+    const mixed = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: editor.token,
+      json: { title: 'E', trashed: true },
+    });
     expect(mixed.status).toBe(403);
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.title).toBe('Shared');
+    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.title).toBe(
+      'Shared',
+    );
 
-    const editorRename = await call('POST', `/v1/documents/${document.uuid}`, { token: editor.token, json: { title: 'By editor' } });
+    const editorRename = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: editor.token,
+      json: { title: 'By editor' },
+    });
     expect(editorRename.status).toBe(200);
-    expect(editorRename.body).toMatchObject({ title: 'By editor', my_role: 'editor', shared: true, owner: { self: false } });
+    expect(editorRename.body).toMatchObject({
+      title: 'By editor',
+      my_role: 'editor',
+      shared: true,
+      owner: { self: false },
+    });
     const managerTrash = await call('POST', `/v1/documents/${document.uuid}/trash`, { token: manager.token });
     expect(managerTrash.status).toBe(200);
-    const managerRestore = await call('POST', `/v1/documents/${document.uuid}`, { token: manager.token, json: { trashed: false } });
+    const managerRestore = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: manager.token,
+      json: { trashed: false },
+    });
     expect(managerRestore.body.trashed_at).toBeNull();
   });
 
@@ -351,11 +465,15 @@ describe('updating a document', () => {
     const member = await makeColleague(owner);
     const document = await makeDocument(owner, { title: 'Team' });
     const grant = await shareDocument(document.uuid, owner, 'viewer', { workspace: true });
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: member.token })).body.my_role).toBe('viewer');
+    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: member.token })).body.my_role).toBe(
+      'viewer',
+    );
     const { revokeDocumentGrant } = await import('../../../domain/documents/grants.js');
     expect(await revokeDocumentGrant(db(), grant)).toBe(true);
     expect((await call('GET', `/v1/documents/${document.uuid}`, { token: member.token })).status).toBe(404);
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.shared).toBe(false);
+    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.shared).toBe(
+      false,
+    );
   });
 
   it('keeps one grant per person: granting again changes its role; a pending grant shares but gives no access', async () => {
@@ -363,19 +481,30 @@ describe('updating a document', () => {
     const colleague = await makeColleague(owner);
     const document = await makeDocument(owner);
     const pending = await shareDocument(document.uuid, colleague, 'viewer', { status: 'pending' });
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.shared).toBe(true);
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: colleague.token })).status).toBe(404);
+    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: owner.token })).body.shared).toBe(
+      true,
+    );
+    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: colleague.token })).status).toBe(
+      404,
+    );
     const accepted = await shareDocument(document.uuid, colleague, 'editor');
     expect(accepted).toBe(pending);
-    expect((await call('GET', `/v1/documents/${document.uuid}`, { token: colleague.token })).body.my_role).toBe('editor');
-    expect(await db()('document_grants').where({ document_uuid: document.uuid }).count({ n: '*' }).first()).toEqual({ n: '1' });
+    expect(
+      (await call('GET', `/v1/documents/${document.uuid}`, { token: colleague.token })).body.my_role,
+    ).toBe('editor');
+    expect(
+      await db()('document_grants').where({ document_uuid: document.uuid }).count({ n: '*' }).first(),
+    ).toEqual({ n: '1' });
   });
 
   it('lets a rename of a trashed document through, since only content, comments and suggestions are frozen', async () => {
     const user = await makeUser();
     const document = await makeDocument(user, { title: 'Old' });
     await call('POST', `/v1/documents/${document.uuid}/trash`, { token: user.token });
-    const renamed = await call('POST', `/v1/documents/${document.uuid}`, { token: user.token, json: { title: 'New' } });
+    const renamed = await call('POST', `/v1/documents/${document.uuid}`, {
+      token: user.token,
+      json: { title: 'New' },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ title: 'New', trashed_at: expect.any(String) });
   });

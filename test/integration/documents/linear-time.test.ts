@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { call, type TestUser } from '../../support/api.js';
 import { documentWithCommenter, readContent } from '../../support/documents.js';
 
-const suggest = (user: TestUser, uuid: string, body: Record<string, unknown>) => call('POST', `/v1/documents/${uuid}/suggestions`, { token: user.token, json: body });
-const comment = (user: TestUser, uuid: string, body: Record<string, unknown>) => call('POST', `/v1/documents/${uuid}/comments`, { token: user.token, json: body });
+const suggest = (user: TestUser, uuid: string, body: Record<string, unknown>) =>
+  call('POST', `/v1/documents/${uuid}/suggestions`, { token: user.token, json: body });
+const comment = (user: TestUser, uuid: string, body: Record<string, unknown>) =>
+  call('POST', `/v1/documents/${uuid}/comments`, { token: user.token, json: body });
 
 describe('work bounded by the input', () => {
-  it('answers a commenter\'s suggestion of `{++` repeated 100,000 times, with /readyz answering alongside', async () => {
+  it("answers a commenter's suggestion of `{++` repeated 100,000 times, with /readyz answering alongside", async () => {
     const { owner, commenter, document } = await documentWithCommenter('Intro.');
     const markdown = '{++'.repeat(100_000);
     const [suggested, ready] = await Promise.all([
@@ -45,7 +47,10 @@ describe('work bounded by the input', () => {
   it('answers a comment quoting one letter of a 300 KB paragraph with 422 target_ambiguous, 50 candidates and truncated', async () => {
     const paragraph = 'ex '.repeat(100_000).trim();
     const { owner, commenter, document } = await documentWithCommenter(paragraph);
-    const [ambiguous, ready] = await Promise.all([comment(commenter, document.uuid, { body: 'Which?', on: 'e' }), call('GET', '/readyz')]);
+    const [ambiguous, ready] = await Promise.all([
+      comment(commenter, document.uuid, { body: 'Which?', on: 'e' }),
+      call('GET', '/readyz'),
+    ]);
     expect(ready.status).toBe(200);
     expect(ambiguous.status).toBe(422);
     expect(ambiguous.body).toMatchObject({ error: 'target_ambiguous', truncated: true });

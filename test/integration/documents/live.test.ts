@@ -2,7 +2,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { notifyDocumentChange } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
-import { apiUrl, call, fetchApi, firstApiUrl, makeColleague, makeDocument, makeUser, shareDocument, tokenFor, type TestUser } from '../../support/api.js';
+import {
+  apiUrl,
+  call,
+  fetchApi,
+  firstApiUrl,
+  makeColleague,
+  makeDocument,
+  makeUser,
+  shareDocument,
+  tokenFor,
+  type TestUser,
+} from '../../support/api.js';
 
 interface SseEvent {
   event: string;
@@ -25,7 +36,11 @@ class EventStream {
 
   static async open(token: string, documentUuid: string, api = apiUrl()): Promise<EventStream> {
     const controller = new AbortController();
-    const response = await fetchApi(`/v1/documents/${documentUuid}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal }, api);
+    const response = await fetchApi(
+      `/v1/documents/${documentUuid}/events`,
+      { headers: { authorization: `Bearer ${token}` }, signal: controller.signal },
+      api,
+    );
     return new EventStream(response, response.body!.getReader(), controller);
   }
 
@@ -51,7 +66,8 @@ class EventStream {
           fields[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
         }
         if (fields.retry) this.retry = Number(fields.retry);
-        if (fields.event) this.events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
+        if (fields.event)
+          this.events.push({ event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? 'null') });
       }
     }
   }
@@ -81,7 +97,11 @@ describe('the live channel of a document', () => {
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform');
     const first = await stream.next((event) => event.event === 'revision');
-    expect(first).toEqual({ event: 'revision', id: '2', data: { document_uuid: document.uuid, revision: 2 } });
+    expect(first).toEqual({
+      event: 'revision',
+      id: '2',
+      data: { document_uuid: document.uuid, revision: 2 },
+    });
     expect(stream.retry).toBe(2000);
   });
 
@@ -101,10 +121,20 @@ describe('the live channel of a document', () => {
     });
     expect(edited.body.revision).toBe(3);
     for (const stream of [mine, theirs]) {
-      expect(await stream.next((event) => event.event === 'revision')).toEqual({ event: 'revision', id: '3', data: { document_uuid: document.uuid, revision: 3 } });
+      expect(await stream.next((event) => event.event === 'revision')).toEqual({
+        event: 'revision',
+        id: '3',
+        data: { document_uuid: document.uuid, revision: 3 },
+      });
     }
-    await call('POST', `/v1/documents/${document.uuid}/comments`, { token: owner.token, json: { body: 'Nice', on: 'Counter' } });
-    expect(await theirs.next((event) => event.event === 'threads')).toEqual({ event: 'threads', data: { document_uuid: document.uuid, revision: 3 } });
+    await call('POST', `/v1/documents/${document.uuid}/comments`, {
+      token: owner.token,
+      json: { body: 'Nice', on: 'Counter' },
+    });
+    expect(await theirs.next((event) => event.event === 'threads')).toEqual({
+      event: 'threads',
+      data: { document_uuid: document.uuid, revision: 3 },
+    });
   });
 
   it('delivers a revision committed by any process through NOTIFY, and nothing from other documents', async () => {
@@ -146,7 +176,9 @@ describe('the live channel of a document', () => {
       json: { operations: [{ type: 'replace', find: 'Secret plan 1', with: 'Secret plan 2' }] },
     });
     expect(edited.body.revision).toBe(3);
-    await expect(theirs.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
+    await expect(theirs.next((event) => event.event === 'revision')).rejects.toThrow(
+      'the event stream ended',
+    );
   });
 
   it('ends the stream once its token is revoked', async () => {
@@ -157,8 +189,13 @@ describe('the live channel of a document', () => {
     await stream.next((event) => event.data.revision === 2);
     const { revokeAccessToken } = await import('../../../domain/accounts/credentials.js');
     await revokeAccessToken(db(), token);
-    await call('POST', `/v1/documents/${document.uuid}/content`, { token: owner.token, json: { operations: [{ type: 'replace', find: 'Draft 1', with: 'Draft 2' }] } });
-    await expect(stream.next((event) => event.event === 'revision')).rejects.toThrow('the event stream ended');
+    await call('POST', `/v1/documents/${document.uuid}/content`, {
+      token: owner.token,
+      json: { operations: [{ type: 'replace', find: 'Draft 1', with: 'Draft 2' }] },
+    });
+    await expect(stream.next((event) => event.event === 'revision')).rejects.toThrow(
+      'the event stream ended',
+    );
   });
 
   it('holds at most FOLIO_LIVE_STREAMS_PER_USER streams per user on one API process (4 here): past it 429 too_many_streams with Retry-After, until one closes', async () => {
@@ -173,10 +210,17 @@ describe('the live channel of a document', () => {
       await stream.next((event) => event.event === 'revision');
       held.push(stream);
     }
-    const refused = await call('GET', `/v1/documents/${document.uuid}/events`, { token: user.token, api: firstApiUrl() });
+    const refused = await call('GET', `/v1/documents/${document.uuid}/events`, {
+      token: user.token,
+      api: firstApiUrl(),
+    });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(refused.body).toEqual({ error: 'too_many_streams', error_description: expect.any(String), max_streams: 4 });
+    expect(refused.body).toEqual({
+      error: 'too_many_streams',
+      error_description: expect.any(String),
+      max_streams: 4,
+    });
     // The cap is per user: another reader of the same document is not affected.
     expect((await listen(other, document.uuid, firstApiUrl())).response.status).toBe(200);
     // A closed stream gives its place back (the server sees the close a moment later: poll with a deadline).

@@ -10,37 +10,69 @@ import { db } from '../../../platform/database.js';
 import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { readContent } from '../../support/documents.js';
 
-const edit = (user: TestUser, uuid: string, body: Record<string, unknown>) => call('POST', `/v1/documents/${uuid}/content`, { token: user.token, json: body });
+const edit = (user: TestUser, uuid: string, body: Record<string, unknown>) =>
+  call('POST', `/v1/documents/${uuid}/content`, { token: user.token, json: body });
 
 /** An edit made by another process: this one, through the domain code, in its own transaction. */
 const editElsewhere = (user: TestUser, uuid: string, operations: unknown[]) =>
   db().transaction((tx) =>
-    writeOperations(tx, { userUuid: user.uuid, workspaceUuid: user.workspaceUuid }, config(), uuid, 'edit', { operations: operations as never }, (view) => ({ ...view })),
+    writeOperations(
+      tx,
+      { userUuid: user.uuid, workspaceUuid: user.workspaceUuid },
+      config(),
+      uuid,
+      'edit',
+      { operations: operations as never },
+      (view) => ({ ...view }),
+    ),
   );
 
-const stateVersion = async (uuid: string) => String((await db()('documents').where({ uuid }).first('state_version')).state_version);
+const stateVersion = async (uuid: string) =>
+  String((await db()('documents').where({ uuid }).first('state_version')).state_version);
 
 describe('the working-document cache with another process writing', () => {
   it('answers reads, edits and 409s from the document as another process left it, never from the state it parsed before', async () => {
     const owner = await makeUser();
     const document = await makeDocument(owner, { markdown: 'Alpha one.\n\nBeta two.\n\nGamma three.' });
     // The API parses the document and keeps it.
-    expect((await readContent(owner, document.uuid)).body.markdown).toBe('Alpha one.\n\nBeta two.\n\nGamma three.');
-    expect((await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'one', with: 'first' }] })).body.revision).toBe(3);
+    expect((await readContent(owner, document.uuid)).body.markdown).toBe(
+      'Alpha one.\n\nBeta two.\n\nGamma three.',
+    );
+    expect(
+      (await edit(owner, document.uuid, { operations: [{ type: 'replace', find: 'one', with: 'first' }] }))
+        .body.revision,
+    ).toBe(3);
 
-    const elsewhere = await editElsewhere(owner, document.uuid, [{ type: 'replace', find: 'two', with: 'second' }]);
+    const elsewhere = await editElsewhere(owner, document.uuid, [
+      { type: 'replace', find: 'two', with: 'second' },
+    ]);
     expect(elsewhere.body.revision).toBe(4);
 
     const read = await readContent(owner, document.uuid);
-    expect(read.body).toMatchObject({ revision: 4, markdown: 'Alpha first.\n\nBeta second.\n\nGamma three.' });
-    const stale = await edit(owner, document.uuid, { base_revision: 3, operations: [{ type: 'replace', find: 'three', with: 'third' }] });
+    expect(read.body).toMatchObject({
+      revision: 4,
+      markdown: 'Alpha first.\n\nBeta second.\n\nGamma three.',
+    });
+    const stale = await edit(owner, document.uuid, {
+      base_revision: 3,
+      operations: [{ type: 'replace', find: 'three', with: 'third' }],
+    });
     expect(stale.status).toBe(409);
-    expect(stale.body.current).toMatchObject({ revision: 4, markdown: 'Alpha first.\n\nBeta second.\n\nGamma three.' });
+    expect(stale.body.current).toMatchObject({
+      revision: 4,
+      markdown: 'Alpha first.\n\nBeta second.\n\nGamma three.',
+    });
 
     await editElsewhere(owner, document.uuid, [{ type: 'replace', find: 'Alpha', with: 'Aleph' }]);
-    const next = await edit(owner, document.uuid, { base_revision: 5, operations: [{ type: 'replace', find: 'three', with: 'third' }] });
+    const next = await edit(owner, document.uuid, {
+      base_revision: 5,
+      operations: [{ type: 'replace', find: 'three', with: 'third' }],
+    });
     expect(next.status).toBe(200);
-    expect(next.body).toMatchObject({ revision: 6, markdown: 'Aleph first.\n\nBeta second.\n\nGamma third.' });
+    expect(next.body).toMatchObject({
+      revision: 6,
+      markdown: 'Aleph first.\n\nBeta second.\n\nGamma third.',
+    });
   });
 
   it('places a comment another process anchored at the same revision, and edits around it', async () => {
@@ -51,20 +83,37 @@ describe('the working-document cache with another process writing', () => {
 
     // A comment changes the state (its anchor) without a new revision: the version moves, the revision does not.
     const thread = await db().transaction((tx) =>
-      createComment(tx, { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid }, config(), document.uuid, { body: 'Why?', target: { on: 'this sentence' } }),
+      createComment(
+        tx,
+        { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid },
+        config(),
+        document.uuid,
+        { body: 'Why?', target: { on: 'this sentence' } },
+      ),
     );
     expect(await stateVersion(document.uuid)).not.toBe(before);
 
     const read = await readContent(owner, document.uuid);
     expect(read.body.revision).toBe(2);
     expect(read.body.threads).toHaveLength(1);
-    expect(read.body.threads[0]).toMatchObject({ uuid: thread.uuid, placement: 'attached', quote: 'this sentence' });
+    expect(read.body.threads[0]).toMatchObject({
+      uuid: thread.uuid,
+      placement: 'attached',
+      quote: 'this sentence',
+    });
 
     // An edit on the API keeps the anchor it did not parse itself.
-    const edited = await edit(owner, document.uuid, { base_revision: 2, operations: [{ type: 'replace', find: 'Change this one', with: 'Changed' }] });
+    const edited = await edit(owner, document.uuid, {
+      base_revision: 2,
+      operations: [{ type: 'replace', find: 'Change this one', with: 'Changed' }],
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.markdown).toBe('Keep this sentence.\n\nChanged.');
-    expect(edited.body.threads[0]).toMatchObject({ uuid: thread.uuid, placement: 'attached', quote: 'this sentence' });
+    expect(edited.body.threads[0]).toMatchObject({
+      uuid: thread.uuid,
+      placement: 'attached',
+      quote: 'this sentence',
+    });
   });
 
   it('gives a document a new state version for every change of its log, and never the same one twice', async () => {
@@ -81,8 +130,18 @@ describe('the working-document cache with another process writing', () => {
     // A write that rolls back takes a version that is never handed out again.
     const rolledBack = await db()
       .transaction(async (tx) => {
-        await writeOperations(tx, { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid }, config(), document.uuid, 'edit', { operations: [{ type: 'replace', find: 'Text', with: 'Lost' }] as never }, (view) => ({ ...view }));
-        const version = String((await tx('documents').where({ uuid: document.uuid }).first('state_version')).state_version);
+        await writeOperations(
+          tx,
+          { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid },
+          config(),
+          document.uuid,
+          'edit',
+          { operations: [{ type: 'replace', find: 'Text', with: 'Lost' }] as never },
+          (view) => ({ ...view }),
+        );
+        const version = String(
+          (await tx('documents').where({ uuid: document.uuid }).first('state_version')).state_version,
+        );
         throw Object.assign(new Error('roll back'), { version });
       })
       .catch((error: { version: string }) => error.version);

@@ -31,10 +31,17 @@ async function writer(me: DriveCaller, index: number): Promise<void> {
       await sleep(randomMs(15)); // Started, not yet logged: later transactions may log and commit first.
       if (mine.length < 3 || Math.random() < 0.5) {
         const parent = mine.length && Math.random() < 0.5 ? mine[randomMs(mine.length)]! : null;
-        mine.push(await createFolder(tx, me, { name: `w${index}-${n}-${randomUUID().slice(0, 6)}`, parentUuid: parent }));
+        mine.push(
+          await createFolder(tx, me, {
+            name: `w${index}-${n}-${randomUUID().slice(0, 6)}`,
+            parentUuid: parent,
+          }),
+        );
       } else {
         const item = await findVisibleItem(tx, me, mine[randomMs(mine.length)]!, { forUpdate: true });
-        await updateItemMetadata(tx, me, item, { name: `w${index}-${n}-renamed-${randomUUID().slice(0, 6)}` });
+        await updateItemMetadata(tx, me, item, {
+          name: `w${index}-${n}-renamed-${randomUUID().slice(0, 6)}`,
+        });
       }
       await sleep(randomMs(4)); // Logged, seq taken, not yet committed.
     });
@@ -46,16 +53,22 @@ describe('Drive changes feed under concurrent writers', () => {
     const owner = await makeUser();
     const me = { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid };
     let writing = true;
-    const writers = Promise.all(Array.from({ length: WRITERS }, (_, index) => writer(me, index))).finally(() => {
-      writing = false;
-    });
+    const writers = Promise.all(Array.from({ length: WRITERS }, (_, index) => writer(me, index))).finally(
+      () => {
+        writing = false;
+      },
+    );
 
     const pages: ReadPage[] = [];
     let token: string | undefined;
     let position = -1n; // Unknown until the first token tells where the snapshot was taken.
     for (;;) {
       const stillWriting = writing;
-      const response = await call('GET', `/v1/drive/changes?limit=${PAGE_SIZE}${token ? `&since=${token}` : ''}`, { token: owner.token });
+      const response = await call(
+        'GET',
+        `/v1/drive/changes?limit=${PAGE_SIZE}${token ? `&since=${token}` : ''}`,
+        { token: owner.token },
+      );
       expect(response.status).toBe(200);
       const cursor = decodeSyncToken(response.body.sync_token)!;
       expect(cursor).toBeDefined();
@@ -70,7 +83,9 @@ describe('Drive changes feed under concurrent writers', () => {
     }
     await writers;
 
-    const rows = (await db()('drive_changes').where({ workspace_uuid: owner.workspaceUuid }).orderBy('seq')) as {
+    const rows = (await db()('drive_changes')
+      .where({ workspace_uuid: owner.workspaceUuid })
+      .orderBy('seq')) as {
       seq: string;
       item_uuid: string;
       item_version: number;
@@ -78,22 +93,36 @@ describe('Drive changes feed under concurrent writers', () => {
     expect(rows.length).toBeGreaterThanOrEqual(WRITERS * OPERATIONS_PER_WRITER);
     const snapshotSeq = pages[0]!.to;
     const sawInSnapshot = (uuid: string, version: number) =>
-      pages.some((page) => page.snapshot && page.entries.some((entry) => entry.uuid === uuid && entry.resource.version >= version));
+      pages.some(
+        (page) =>
+          page.snapshot &&
+          page.entries.some((entry) => entry.uuid === uuid && entry.resource.version >= version),
+      );
     const missed = rows.filter((row) => {
       const seq = BigInt(row.seq);
       if (seq <= snapshotSeq) return !sawInSnapshot(row.item_uuid, row.item_version);
-      const page = pages.find((candidate) => !candidate.snapshot && candidate.from < seq && seq <= candidate.to);
-      return !page?.entries.some((entry) => entry.uuid === row.item_uuid && entry.resource.version >= row.item_version);
+      const page = pages.find(
+        (candidate) => !candidate.snapshot && candidate.from < seq && seq <= candidate.to,
+      );
+      return !page?.entries.some(
+        (entry) => entry.uuid === row.item_uuid && entry.resource.version >= row.item_version,
+      );
     });
     expect(missed).toEqual([]);
 
     // And the state the reader holds is the final state, every version included.
     const held = new Map<string, any>();
     for (const entry of pages.flatMap((page) => page.entries)) held.set(entry.uuid, entry.resource);
-    const finalRows = await db()('drive_items').where({ workspace_uuid: owner.workspaceUuid }).select('uuid', 'name', 'version', 'parent_uuid');
+    const finalRows = await db()('drive_items')
+      .where({ workspace_uuid: owner.workspaceUuid })
+      .select('uuid', 'name', 'version', 'parent_uuid');
     expect(held.size).toBe(finalRows.length);
     for (const row of finalRows) {
-      expect(held.get(row.uuid)).toMatchObject({ name: row.name, version: row.version, parent_uuid: row.parent_uuid });
+      expect(held.get(row.uuid)).toMatchObject({
+        name: row.name,
+        version: row.version,
+        parent_uuid: row.parent_uuid,
+      });
     }
     expect(pages.filter((page) => !page.snapshot && page.entries.length > 0).length).toBeGreaterThan(10);
   });

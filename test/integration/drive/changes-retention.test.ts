@@ -17,7 +17,9 @@ describe('Drive change-log retention', () => {
     const firstSync = await call('GET', '/v1/drive/changes', { token: user.token });
     expect(firstSync.status).toBe(200);
     const old = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Old' } });
-    await db()('drive_changes').where({ item_uuid: old.body.uuid }).update({ created_at: new Date(Date.now() - 10 * 86_400_000) });
+    await db()('drive_changes')
+      .where({ item_uuid: old.body.uuid })
+      .update({ created_at: new Date(Date.now() - 10 * 86_400_000) });
     const recent = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Recent' } });
 
     const client = await temporalClient();
@@ -28,9 +30,15 @@ describe('Drive change-log retention', () => {
     });
     expect(result.workspaces).toBeGreaterThanOrEqual(1);
 
-    const remaining = await db()('drive_changes').where({ workspace_uuid: user.workspaceUuid }).pluck('item_uuid');
+    const remaining = await db()('drive_changes')
+      .where({ workspace_uuid: user.workspaceUuid })
+      .pluck('item_uuid');
     expect(remaining).toEqual([recent.body.uuid]);
-    const behind = await call('GET', `/v1/drive/changes?since=${encodeURIComponent(firstSync.body.sync_token)}`, { token: user.token });
+    const behind = await call(
+      'GET',
+      `/v1/drive/changes?since=${encodeURIComponent(firstSync.body.sync_token)}`,
+      { token: user.token },
+    );
     expect(behind.status).toBe(410);
     expect(behind.body).toEqual({ error: 'sync_token_invalid' });
     const reseed = await call('GET', '/v1/drive/changes', { token: user.token });

@@ -5,7 +5,18 @@ import { createUser } from '../../../domain/accounts/workspaces.js';
 import { issueAccessToken } from '../../../domain/accounts/credentials.js';
 import { appendChange, pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, makeWorkspace, revokeGrantFor, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeUser,
+  makeWorkspace,
+  revokeGrantFor,
+  tokenFor,
+  type TestUser,
+  makeFolder,
+} from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
 import { decodeSyncToken, encodeSyncToken } from '../../support/sync-token.js';
 
@@ -63,7 +74,6 @@ function apply(entries: any[], state = new Map<string, any>()) {
   return state;
 }
 
-
 async function deletePermanently(user: TestUser, kind: 'files' | 'folders', uuid: string) {
   const response = await call('DELETE', `/v1/drive/${kind}/${uuid}`, { token: user.token });
   expect(response.status).toBe(204);
@@ -78,7 +88,10 @@ describe('Drive changes feed: first sync', () => {
     const rootFile = await insertDriveFile(owner, { name: 'root.txt' });
     const deepFile = await insertDriveFile(owner, { name: 'deep.txt', folderUuid: c });
     const trashed = await makeFolder(owner, 'Old');
-    expect((await call('POST', `/v1/drive/folders/${trashed}`, { token: owner.token, json: { trashed: true } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/folders/${trashed}`, { token: owner.token, json: { trashed: true } }))
+        .status,
+    ).toBe(200);
     await insertDriveFile(owner, { name: 'uploading.bin', uploadStatus: 'uploading' });
 
     const { entries, pages, token } = await syncToEnd(owner, undefined, 2);
@@ -91,13 +104,25 @@ describe('Drive changes feed: first sync', () => {
     expect(pages.slice(0, -1).every((page) => page.has_more)).toBe(true);
     expect(pages.at(-1)!.has_more).toBe(false);
     expect(entries.every((entry) => entry.type === 'create')).toBe(true);
-    expect(new Set(entries.map((entry) => entry.uuid))).toEqual(new Set([a, b, c, rootFile, deepFile, trashed]));
+    expect(new Set(entries.map((entry) => entry.uuid))).toEqual(
+      new Set([a, b, c, rootFile, deepFile, trashed]),
+    );
     expectParentsFirst(entries);
 
     const folderEntry = entries.find((entry) => entry.uuid === b);
-    expect(folderEntry).toEqual({ type: 'create', resource_type: 'folder', uuid: b, resource: (await call('GET', `/v1/drive/folders/${b}`, { token: owner.token })).body });
+    expect(folderEntry).toEqual({
+      type: 'create',
+      resource_type: 'folder',
+      uuid: b,
+      resource: (await call('GET', `/v1/drive/folders/${b}`, { token: owner.token })).body,
+    });
     const fileEntry = entries.find((entry) => entry.uuid === deepFile);
-    expect(fileEntry).toEqual({ type: 'create', resource_type: 'file', uuid: deepFile, resource: (await call('GET', `/v1/drive/files/${deepFile}`, { token: owner.token })).body });
+    expect(fileEntry).toEqual({
+      type: 'create',
+      resource_type: 'file',
+      uuid: deepFile,
+      resource: (await call('GET', `/v1/drive/files/${deepFile}`, { token: owner.token })).body,
+    });
     expect(entries.find((entry) => entry.uuid === trashed).resource.trashed).toBe(true);
 
     const delta = await changes(owner, { since: token });
@@ -116,17 +141,28 @@ describe('Drive changes feed: first sync', () => {
 
     // Meanwhile: a rename of something maybe already sent, a new folder with a child, and a move.
     const sentUuid = page1.body.changes[0].uuid;
-    expect((await call('POST', `/v1/drive/folders/${sentUuid}`, { token: owner.token, json: { name: 'renamed' } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/folders/${sentUuid}`, { token: owner.token, json: { name: 'renamed' } }))
+        .status,
+    ).toBe(200);
     const late = await makeFolder(owner, 'late');
     const lateChild = await makeFolder(owner, 'late child', late);
-    expect((await call('POST', `/v1/drive/folders/${first === sentUuid ? second : first}`, { token: owner.token, json: { parent_uuid: late } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/folders/${first === sentUuid ? second : first}`, {
+          token: owner.token,
+          json: { parent_uuid: late },
+        })
+      ).status,
+    ).toBe(200);
 
     const rest = await syncToEnd(owner, page1.body.sync_token, 1);
     const all = [...page1.body.changes, ...rest.entries];
     expectParentsFirst(all);
     const held = apply(all);
     const listed = (await call('GET', '/v1/drive/files', { token: owner.token })).body;
-    const lateListing = (await call('GET', `/v1/drive/files?folder_uuid=${late}`, { token: owner.token })).body;
+    const lateListing = (await call('GET', `/v1/drive/files?folder_uuid=${late}`, { token: owner.token }))
+      .body;
     const truth = [...listed.folders, ...lateListing.folders];
     expect(truth.map((item: any) => item.uuid)).toContain(lateChild);
     for (const item of truth) expect(held.get(item.uuid)).toEqual(item);
@@ -167,9 +203,14 @@ describe('Drive changes feed: delta', () => {
     const file = await insertDriveFile(owner, { name: 'a.txt' });
     const { token } = await syncToEnd(owner);
 
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { name: 'b.txt' } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { name: 'b.txt' } })).status,
+    ).toBe(200);
     const archive = await makeFolder(owner, 'Archive');
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: docs } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: docs } }))
+        .status,
+    ).toBe(200);
 
     const page = await changes(owner, { since: token });
     expect(page.status).toBe(200);
@@ -178,7 +219,12 @@ describe('Drive changes feed: delta', () => {
     expect(current).toMatchObject({ name: 'b.txt', folder_uuid: docs, version: 3 });
     // One entry per item per page, at the place of its last change.
     expect(page.body.changes).toEqual([
-      { type: 'create', resource_type: 'folder', uuid: archive, resource: (await call('GET', `/v1/drive/folders/${archive}`, { token: owner.token })).body },
+      {
+        type: 'create',
+        resource_type: 'folder',
+        uuid: archive,
+        resource: (await call('GET', `/v1/drive/folders/${archive}`, { token: owner.token })).body,
+      },
       { type: 'update', resource_type: 'file', uuid: file, resource: current },
     ]);
     const again = await changes(owner, { since: page.body.sync_token });
@@ -191,12 +237,25 @@ describe('Drive changes feed: delta', () => {
     const child = await makeFolder(owner, 'child');
     const filler = await makeFolder(owner, 'filler');
     const parent = await makeFolder(owner, 'parent');
-    expect((await call('POST', `/v1/drive/folders/${child}`, { token: owner.token, json: { parent_uuid: parent } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/folders/${child}`, {
+          token: owner.token,
+          json: { parent_uuid: parent },
+        })
+      ).status,
+    ).toBe(200);
 
     const { pages, entries } = await syncToEnd(owner, token, 2);
     expect(pages.map((page) => page.changes.map((entry: any) => [entry.type, entry.uuid]))).toEqual([
-      [['update', parent], ['create', child]],
-      [['create', filler], ['create', parent]],
+      [
+        ['update', parent],
+        ['create', child],
+      ],
+      [
+        ['create', filler],
+        ['create', parent],
+      ],
       [['update', child]],
     ]);
     expectParentsFirst(entries);
@@ -213,11 +272,21 @@ describe('Drive changes feed: delta', () => {
     expect(firstSync.entries).toEqual([]);
 
     await db().transaction(async (tx) => {
-      const [row] = await tx('drive_items').where({ uuid: upload }).update({ upload_status: 'completed', version: tx.raw('version + 1') }).returning('*');
+      const [row] = await tx('drive_items')
+        .where({ uuid: upload })
+        .update({ upload_status: 'completed', version: tx.raw('version + 1') })
+        .returning('*');
       await appendChange(tx, 'update', row);
     });
     const after = await syncToEnd(owner, during.token);
-    expect(after.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: upload, resource: expect.objectContaining({ upload_status: 'completed', version: 2 }) }]);
+    expect(after.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: upload,
+        resource: expect.objectContaining({ upload_status: 'completed', version: 2 }),
+      },
+    ]);
   });
 
   it('delivers a trash as an update with trashed true and a restore as an update with trashed false', async () => {
@@ -225,13 +294,32 @@ describe('Drive changes feed: delta', () => {
     const file = await insertDriveFile(owner, { name: 'notes.txt' });
     const { token } = await syncToEnd(owner);
 
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: true } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: true } })).status,
+    ).toBe(200);
     const trashedPage = await syncToEnd(owner, token);
-    expect(trashedPage.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ trashed: true, version: 2 }) }]);
+    expect(trashedPage.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ trashed: true, version: 2 }),
+      },
+    ]);
 
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: false } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { trashed: false } }))
+        .status,
+    ).toBe(200);
     const restoredPage = await syncToEnd(owner, trashedPage.token);
-    expect(restoredPage.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ trashed: false, version: 3 }) }]);
+    expect(restoredPage.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ trashed: false, version: 3 }),
+      },
+    ]);
   });
 
   it('delivers a permanent delete with parent_uuid and no resource, to the owner and to a grantee of an ancestor only', async () => {
@@ -241,7 +329,9 @@ describe('Drive changes feed: delta', () => {
     const shared = await makeFolder(owner, 'Shared');
     const file = await insertDriveFile(owner, { name: 'gone.txt', folderUuid: shared });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
-    const tokens = await Promise.all([owner, grantee, stranger].map(async (user) => (await syncToEnd(user)).token));
+    const tokens = await Promise.all(
+      [owner, grantee, stranger].map(async (user) => (await syncToEnd(user)).token),
+    );
 
     await deletePermanently(owner, 'files', file);
     const ownerSees = await syncToEnd(owner, tokens[0]);
@@ -266,7 +356,12 @@ describe('Drive changes feed: delta', () => {
 
     await deletePermanently(owner, 'folders', shared);
     const atOnce = await syncToEnd(grantee, token);
-    expect(atOnce.entries[0]).toEqual({ type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: parent });
+    expect(atOnce.entries[0]).toEqual({
+      type: 'delete',
+      resource_type: 'folder',
+      uuid: shared,
+      parent_uuid: parent,
+    });
 
     // The cascade removes the rows (and the grant with them) leaves first, with a delete change for each.
     for (let attempt = 0; await db()('drive_items').where({ uuid: shared }).first(); attempt += 1) {
@@ -276,11 +371,13 @@ describe('Drive changes feed: delta', () => {
     expect(await db()('drive_grants').where({ item_uuid: shared })).toEqual([]);
     const later = await syncToEnd(grantee, atOnce.token);
     const deletes = [...atOnce.entries, ...later.entries].filter((entry) => entry.type === 'delete');
-    expect(deletes).toEqual(expect.arrayContaining([
-      { type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: parent },
-      { type: 'delete', resource_type: 'folder', uuid: inner, parent_uuid: shared },
-      { type: 'delete', resource_type: 'file', uuid: file, parent_uuid: inner },
-    ]));
+    expect(deletes).toEqual(
+      expect.arrayContaining([
+        { type: 'delete', resource_type: 'folder', uuid: shared, parent_uuid: parent },
+        { type: 'delete', resource_type: 'folder', uuid: inner, parent_uuid: shared },
+        { type: 'delete', resource_type: 'file', uuid: file, parent_uuid: inner },
+      ]),
+    );
     expect([...atOnce.entries, ...later.entries].every((entry) => entry.type === 'delete')).toBe(true);
     expect((await syncToEnd(grantee)).entries).toEqual([]);
   });
@@ -314,7 +411,9 @@ describe('Drive changes feed: visibility through shares', () => {
     expect(accepted.entries.map((entry) => entry.uuid)).not.toContain(hidden);
 
     // The first sync of the grantee now holds the same subtree.
-    expect(new Set((await syncToEnd(grantee)).entries.map((entry) => entry.uuid))).toEqual(new Set([shared, inner, file]));
+    expect(new Set((await syncToEnd(grantee)).entries.map((entry) => entry.uuid))).toEqual(
+      new Set([shared, inner, file]),
+    );
 
     await revokeGrantFor(pending);
     const revoked = await syncToEnd(grantee, accepted.token);
@@ -333,10 +432,24 @@ describe('Drive changes feed: visibility through shares', () => {
     const { token } = await syncToEnd(owner);
     const grantUuid = await grant({ file }, { user: colleague }, 'commenter');
     const on = await syncToEnd(owner, token);
-    expect(on.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ shared: true, version: 2, my_role: 'owner' }) }]);
+    expect(on.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ shared: true, version: 2, my_role: 'owner' }),
+      },
+    ]);
     await revokeGrantFor(grantUuid);
     const off = await syncToEnd(owner, on.token);
-    expect(off.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ shared: false, version: 3 }) }]);
+    expect(off.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ shared: false, version: 3 }),
+      },
+    ]);
   });
 
   it('deletes an item from a grantee feed when it moves out of the shared folder, and brings it back when it moves in', async () => {
@@ -350,16 +463,38 @@ describe('Drive changes feed: visibility through shares', () => {
     expect(start.entries.map((entry) => entry.uuid)).toEqual([shared, file]);
     const ownerStart = await syncToEnd(owner);
 
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: privateFolder } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/files/${file}`, {
+          token: owner.token,
+          json: { folder_uuid: privateFolder },
+        })
+      ).status,
+    ).toBe(200);
     const out = await syncToEnd(grantee, start.token);
     expect(out.entries).toEqual([{ type: 'delete', resource_type: 'file', uuid: file, parent_uuid: shared }]);
 
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: shared } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: owner.token, json: { folder_uuid: shared } }))
+        .status,
+    ).toBe(200);
     const back = await syncToEnd(grantee, out.token);
-    expect(back.entries).toEqual([{ type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ folder_uuid: shared, my_role: 'viewer' }) }]);
+    expect(back.entries).toEqual([
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ folder_uuid: shared, my_role: 'viewer' }),
+      },
+    ]);
     // The owner sees the moves as an update, never a delete.
     expect((await syncToEnd(owner, ownerStart.token)).entries).toEqual([
-      { type: 'update', resource_type: 'file', uuid: file, resource: expect.objectContaining({ folder_uuid: shared, version: 4 }) },
+      {
+        type: 'update',
+        resource_type: 'file',
+        uuid: file,
+        resource: expect.objectContaining({ folder_uuid: shared, version: 4 }),
+      },
     ]);
   });
 
@@ -375,7 +510,14 @@ describe('Drive changes feed: visibility through shares', () => {
     expect(start.entries.map((entry) => entry.uuid)).toEqual([shared]);
     const ownerStart = await syncToEnd(owner);
 
-    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: shared } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/folders/${project}`, {
+          token: owner.token,
+          json: { parent_uuid: shared },
+        })
+      ).status,
+    ).toBe(200);
     const moveIn = await syncToEnd(grantee, start.token);
     expect(moveIn.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
       ['update', project],
@@ -387,9 +529,19 @@ describe('Drive changes feed: visibility through shares', () => {
     // did here), and rule 4 lets a client skip a version it holds. The owner's client just applies it again.
     const ownerAfter = await syncToEnd(owner, ownerStart.token);
     expect(ownerAfter.entries.find((entry) => entry.uuid === inner)?.resource.version).toBe(2);
-    expect(ownerAfter.entries.find((entry) => entry.uuid === project)?.resource).toMatchObject({ parent_uuid: shared, version: 2 });
+    expect(ownerAfter.entries.find((entry) => entry.uuid === project)?.resource).toMatchObject({
+      parent_uuid: shared,
+      version: 2,
+    });
 
-    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: null } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/folders/${project}`, {
+          token: owner.token,
+          json: { parent_uuid: null },
+        })
+      ).status,
+    ).toBe(200);
     const moveOut = await syncToEnd(grantee, moveIn.token);
     expect(moveOut.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
       ['delete', project],
@@ -400,7 +552,7 @@ describe('Drive changes feed: visibility through shares', () => {
     expect([...state.keys()]).toEqual([shared]);
   });
 
-  it("gives a new version to everything below a moved folder, so a reader whose my_role changed cannot skip it", async () => {
+  it('gives a new version to everything below a moved folder, so a reader whose my_role changed cannot skip it', async () => {
     const owner = await makeUser();
     const reader = await makeColleague(owner);
     const readOnly = await makeFolder(owner, 'Read only');
@@ -414,16 +566,30 @@ describe('Drive changes feed: visibility through shares', () => {
     const held = apply(start.entries);
     expect([held.get(inner)?.my_role, held.get(file)?.my_role]).toEqual(['viewer', 'viewer']);
 
-    expect((await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { parent_uuid: writable } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/folders/${project}`, {
+          token: owner.token,
+          json: { parent_uuid: writable },
+        })
+      ).status,
+    ).toBe(200);
     const after = await syncToEnd(reader, start.token);
     // A client that skips every entry whose version it holds (rule 4) still ends with the new roles.
     const state = new Map(held);
     for (const entry of after.entries) {
       if (entry.type === 'delete') state.delete(entry.uuid);
-      else if (!(state.get(entry.uuid)?.version >= entry.resource.version)) state.set(entry.uuid, entry.resource);
+      else if (!(state.get(entry.uuid)?.version >= entry.resource.version))
+        state.set(entry.uuid, entry.resource);
     }
-    expect([project, inner, file].map((uuid) => state.get(uuid)?.my_role)).toEqual(['editor', 'editor', 'editor']);
-    expect(after.entries.find((entry) => entry.uuid === file)?.resource.version).toBe(held.get(file).version + 1);
+    expect([project, inner, file].map((uuid) => state.get(uuid)?.my_role)).toEqual([
+      'editor',
+      'editor',
+      'editor',
+    ]);
+    expect(after.entries.find((entry) => entry.uuid === file)?.resource.version).toBe(
+      held.get(file).version + 1,
+    );
   });
 
   it("tells a grantee of deletes for a folder and what is inside when a restore takes it to its owner's root", async () => {
@@ -433,19 +599,34 @@ describe('Drive changes feed: visibility through shares', () => {
     const project = await makeFolder(owner, 'Project', shared);
     const file = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: project });
     await grant({ folder: shared }, { user: grantee }, 'viewer');
-    expect((await call('POST', `/v1/drive/folders/${project}/trash`, { token: owner.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/folders/${project}/trash`, { token: owner.token })).status).toBe(
+      200,
+    );
     await settle(project);
-    expect((await call('POST', `/v1/drive/folders/${shared}/trash`, { token: owner.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/folders/${shared}/trash`, { token: owner.token })).status).toBe(
+      200,
+    );
     await settle(shared);
     const start = await syncToEnd(grantee);
     expect(start.entries.map((entry) => entry.uuid).sort()).toEqual([shared, project, file].sort());
 
     // Shared stays in the trash, so Project comes back at the owner's root, out of the grantee's reach.
-    const restored = await call('POST', `/v1/drive/folders/${project}`, { token: owner.token, json: { trashed: false } });
+    const restored = await call('POST', `/v1/drive/folders/${project}`, {
+      token: owner.token,
+      json: { trashed: false },
+    });
     expect(restored.body).toMatchObject({ parent_uuid: null, trashed: false });
     const after = await syncToEnd(grantee, start.token);
-    expect(after.entries.filter((entry) => entry.uuid !== shared).map((entry) => [entry.type, entry.uuid]).sort()).toEqual(
-      [['delete', project], ['delete', file]].sort(),
+    expect(
+      after.entries
+        .filter((entry) => entry.uuid !== shared)
+        .map((entry) => [entry.type, entry.uuid])
+        .sort(),
+    ).toEqual(
+      [
+        ['delete', project],
+        ['delete', file],
+      ].sort(),
     );
   });
 
@@ -470,10 +651,19 @@ describe('Drive changes feed: tokens and workspaces', () => {
     const otherWorkspace = await makeWorkspace();
     await createUser(db(), { workspaceUuid: otherWorkspace.uuid, email: owner.email });
     const elsewhere = {
-      token: (await issueAccessToken(db(), { workspaceUuid: otherWorkspace.uuid, userUuid: owner.uuid, scopes: ['drive.read', 'drive.create'], expiresInMs: 600_000 })).access_token,
+      token: (
+        await issueAccessToken(db(), {
+          workspaceUuid: otherWorkspace.uuid,
+          userUuid: owner.uuid,
+          scopes: ['drive.read', 'drive.create'],
+          expiresInMs: 600_000,
+        })
+      ).access_token,
     };
     const here = await makeFolder(owner, 'Here');
-    const there = (await call('POST', '/v1/drive/folders', { token: elsewhere.token, json: { name: 'There' } })).body.uuid;
+    const there = (
+      await call('POST', '/v1/drive/folders', { token: elsewhere.token, json: { name: 'There' } })
+    ).body.uuid;
 
     const hereSync = await syncToEnd(owner);
     const thereSync = await syncToEnd(elsewhere);
@@ -511,7 +701,10 @@ describe('Drive changes feed: tokens and workspaces', () => {
     await makeFolder(owner, 'One');
     const { token } = await syncToEnd(owner);
     await makeFolder(owner, 'Two');
-    const head = await db()('drive_changes').where({ workspace_uuid: owner.workspaceUuid }).max('seq as seq').first();
+    const head = await db()('drive_changes')
+      .where({ workspace_uuid: owner.workspaceUuid })
+      .max('seq as seq')
+      .first();
     await pruneChangeLog(db(), owner.workspaceUuid, String(head!.seq));
 
     const stale = await changes(owner, { since: token });

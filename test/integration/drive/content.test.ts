@@ -39,10 +39,18 @@ describe('Simple upload and download', () => {
         content_hash: '9f7e92f5c4c1a5f7db69caae04515011b7df8ddf6d2c79b359a0164d7d6b94ea',
       }),
     );
-    const download = await call('GET', `/v1/drive/files/${response.body.uuid}/download`, { token: user.token });
+    const download = await call('GET', `/v1/drive/files/${response.body.uuid}/download`, {
+      token: user.token,
+    });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(download.body).toEqual({ uuid: response.body.uuid, name: 'hello.txt', content_type: 'text/plain', size: 12, data: data.toString('base64') });
+    expect(download.body).toEqual({
+      uuid: response.body.uuid,
+      name: 'hello.txt',
+      content_type: 'text/plain',
+      size: 12,
+      data: data.toString('base64'),
+    });
     const listed = await call('GET', '/v1/drive/files', { token: user.token });
     expect(listed.body.files.map((f: { uuid: string }) => f.uuid)).toEqual([response.body.uuid]);
   });
@@ -59,7 +67,9 @@ describe('Simple upload and download', () => {
     const folder = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Docs' } });
     const file = await simpleUpload(user, 'in-folder.bin', randomBytes(5), { folder_uuid: folder.body.uuid });
     expect(file.folder_uuid).toBe(folder.body.uuid);
-    const listed = await call('GET', `/v1/drive/files?folder_uuid=${folder.body.uuid}`, { token: user.token });
+    const listed = await call('GET', `/v1/drive/files?folder_uuid=${folder.body.uuid}`, {
+      token: user.token,
+    });
     expect(listed.body.files.map((f: { name: string }) => f.name)).toEqual(['in-folder.bin']);
   });
 
@@ -87,7 +97,10 @@ describe('Simple upload and download', () => {
   it('refuses missing name or content_type with 422 missing_required_fields', async () => {
     const user = await makeUser();
     const data = Buffer.from('x').toString('base64');
-    const noName = await call('POST', '/v1/drive/files', { token: user.token, json: { content_type: 'text/plain', data } });
+    const noName = await call('POST', '/v1/drive/files', {
+      token: user.token,
+      json: { content_type: 'text/plain', data },
+    });
     expect(noName.status).toBe(422);
     expect(noName.body).toEqual({ error: 'missing_required_fields', fields: ['name'] });
     const neither = await call('POST', '/v1/drive/files', { token: user.token, json: { data } });
@@ -102,11 +115,18 @@ describe('Simple upload and download', () => {
     const user = await makeUser();
     const before = await db()('workspaces').where({ uuid: user.workspaceUuid }).first();
     for (const data of [undefined, null, 42, 'not base64!', 'QUJD-_', 'QQ=', 'Q', 'QUJD====']) {
-      const response = await call('POST', '/v1/drive/files', { token: user.token, json: { name: 'bad', content_type: 'text/plain', data } });
+      const response = await call('POST', '/v1/drive/files', {
+        token: user.token,
+        json: { name: 'bad', content_type: 'text/plain', data },
+      });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'invalid_body', fields: ['data'] });
     }
-    const notJson = await call('POST', '/v1/drive/files', { token: user.token, body: '{"name":', headers: { 'content-type': 'application/json' } });
+    const notJson = await call('POST', '/v1/drive/files', {
+      token: user.token,
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.body).toEqual({ error: 'invalid_body' });
     expect((await call('GET', '/v1/drive/files', { token: user.token })).body.files).toEqual([]);
@@ -116,11 +136,17 @@ describe('Simple upload and download', () => {
 
   it('refuses a content_type that is not a MIME type with 422 invalid, and a taken name with 422 name_taken', async () => {
     const user = await makeUser();
-    const bad = await call('POST', '/v1/drive/files', { token: user.token, json: { name: 'x', content_type: 'not a type', data: '' } });
+    const bad = await call('POST', '/v1/drive/files', {
+      token: user.token,
+      json: { name: 'x', content_type: 'not a type', data: '' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({ error: 'invalid', field: 'content_type' });
     await simpleUpload(user, 'Taken.txt', Buffer.from('1'));
-    const taken = await call('POST', '/v1/drive/files', { token: user.token, json: { name: 'taken.TXT', content_type: 'text/plain', data: 'MQ==' } });
+    const taken = await call('POST', '/v1/drive/files', {
+      token: user.token,
+      json: { name: 'taken.TXT', content_type: 'text/plain', data: 'MQ==' },
+    });
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({ error: 'name_taken' });
   });
@@ -136,7 +162,10 @@ describe('Simple upload and download', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ error: 'not_found' });
     const readOnly = await tokenFor(owner, ['drive.read']);
-    const scoped = await call('POST', '/v1/drive/files', { token: readOnly, json: { name: 'x', content_type: 'text/plain', data: 'eA==' } });
+    const scoped = await call('POST', '/v1/drive/files', {
+      token: readOnly,
+      json: { name: 'x', content_type: 'text/plain', data: 'eA==' },
+    });
     expect(scoped.status).toBe(403);
   });
 
@@ -146,7 +175,11 @@ describe('Simple upload and download', () => {
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'content-length': String(200 * 1000 * 1000) },
+        headers: {
+          authorization: `Bearer ${user.token}`,
+          'content-type': 'application/json',
+          'content-length': String(200 * 1000 * 1000),
+        },
       });
       req.on('response', (res) => {
         let body = '';
@@ -169,7 +202,10 @@ describe('Simple upload and download', () => {
     const piece = Buffer.alloc(4 * MiB, 'A');
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       let answered = false;
-      const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } });
+      const req = request(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      });
       req.on('response', (res) => {
         answered = true;
         let body = '';
@@ -192,20 +228,24 @@ describe('Simple upload and download', () => {
   });
 
   // Moves about 400 MB through the API and the test process: give a busy machine room.
-  it('takes exactly 100,000,000 bytes (the spec\'s 100 MB) and refuses one byte more with 413 file_too_large', { timeout: 180_000 }, async () => {
-    const user = await makeUser();
-    const data = randomBytes(CAP + 1);
-    const over = await call('POST', '/v1/drive/files', {
-      token: user.token,
-      json: { name: 'over', content_type: 'application/octet-stream', data: data.toString('base64') },
-    });
-    expect(over.status).toBe(413);
-    expect(over.body).toEqual({ error: 'file_too_large', max_bytes: CAP });
-    const exact = await simpleUpload(user, 'exact', data.subarray(0, CAP));
-    expect(exact.file_size_bytes).toBe(CAP);
-    const back = await simpleDownload(user, exact.uuid);
-    expect(back.equals(data.subarray(0, CAP))).toBe(true);
-  });
+  it(
+    "takes exactly 100,000,000 bytes (the spec's 100 MB) and refuses one byte more with 413 file_too_large",
+    { timeout: 180_000 },
+    async () => {
+      const user = await makeUser();
+      const data = randomBytes(CAP + 1);
+      const over = await call('POST', '/v1/drive/files', {
+        token: user.token,
+        json: { name: 'over', content_type: 'application/octet-stream', data: data.toString('base64') },
+      });
+      expect(over.status).toBe(413);
+      expect(over.body).toEqual({ error: 'file_too_large', max_bytes: CAP });
+      const exact = await simpleUpload(user, 'exact', data.subarray(0, CAP));
+      expect(exact.file_size_bytes).toBe(CAP);
+      const back = await simpleDownload(user, exact.uuid);
+      expect(back.equals(data.subarray(0, CAP))).toBe(true);
+    },
+  );
 });
 
 describe('Downloads', () => {
@@ -234,8 +274,17 @@ describe('Downloads', () => {
     const client = { token: user.token };
     const data = randomBytes(17 * MiB + 123); // three chunks, the last one partial
     const simple = await simpleUpload(user, 'simple.bin', data);
-    const chunked = await uploadChunked(client, { name: 'chunked.bin', contentType: 'application/octet-stream', size: data.length, source: data });
-    expect(chunked).toMatchObject({ object: 'drive_file', upload_status: 'completed', file_size_bytes: data.length });
+    const chunked = await uploadChunked(client, {
+      name: 'chunked.bin',
+      contentType: 'application/octet-stream',
+      size: data.length,
+      source: data,
+    });
+    expect(chunked).toMatchObject({
+      object: 'drive_file',
+      upload_status: 'completed',
+      file_size_bytes: data.length,
+    });
     for (const uuid of [simple.uuid, chunked.uuid]) {
       expect((await simpleDownload(user, uuid)).equals(data)).toBe(true);
       expect((await downloadChunked(client, uuid))!.equals(data)).toBe(true);
@@ -247,7 +296,11 @@ describe('Downloads', () => {
     const data = Buffer.alloc(1000, 'plaintext!');
     const file = await simpleUpload(user, 'secret.txt', data);
     const version = await db()('drive_file_versions').where({ file_uuid: file.uuid }).first();
-    expect(version).toMatchObject({ uuid: file.uuid, status: 'live', storage_key: `drive/${user.workspaceUuid}/${file.uuid}/${file.uuid}` });
+    expect(version).toMatchObject({
+      uuid: file.uuid,
+      status: 'live',
+      storage_key: `drive/${user.workspaceUuid}/${file.uuid}/${file.uuid}`,
+    });
     const stored = await readObject(version.storage_key);
     expect(stored.length).toBe(1000 + 28);
     expect(stored.includes(Buffer.from('plaintext!'))).toBe(false);
@@ -257,7 +310,11 @@ describe('Downloads', () => {
     // The documented layout opens it: nonce || ciphertext || tag, AAD folio-drive-chunk-v1:<version>:0:1.
     const subtleKey = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['decrypt']);
     const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: stored.subarray(0, 12), additionalData: Buffer.from(`folio-drive-chunk-v1:${file.uuid}:0:1`) },
+      {
+        name: 'AES-GCM',
+        iv: stored.subarray(0, 12),
+        additionalData: Buffer.from(`folio-drive-chunk-v1:${file.uuid}:0:1`),
+      },
       subtleKey,
       stored.subarray(12),
     );
@@ -271,7 +328,9 @@ describe('Downloads', () => {
     const stored = await readObject(key);
     stored[100]! ^= 0xff;
     await storage().putObject(bucket(), key, stored);
-    const response = await fetchApi(`/v1/drive/files/${file.uuid}/download`, { headers: { authorization: `Bearer ${user.token}` } });
+    const response = await fetchApi(`/v1/drive/files/${file.uuid}/download`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     const outcome = await response.text().then(
       (text) => ({ complete: true, text }),
       () => ({ complete: false, text: '' }),

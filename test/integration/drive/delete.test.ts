@@ -8,21 +8,35 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeUser,
+  tokenFor,
+  type TestUser,
+  makeFolder,
+} from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
 import { lastSeq } from '../../support/drive-rows.js';
 import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
-
-const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
+const file = (user: TestUser, name: string, folderUuid: string | null = null) =>
+  insertDriveFile(user, { name, folderUuid });
 
 /**
  * A version of a file with its bytes in the bucket, accounted in the workspace pool as the content routes do.
  * A staged version has a multipart upload in flight instead of an object.
  */
-async function storedVersion(user: TestUser, fileUuid: string, status: 'live' | 'retired' | 'staged', bytes: number) {
+async function storedVersion(
+  user: TestUser,
+  fileUuid: string,
+  status: 'live' | 'retired' | 'staged',
+  bytes: number,
+) {
   const versionUuid = randomUUID();
   const key = `drive/${user.workspaceUuid}/${fileUuid}/${versionUuid}`;
   let uploadId: string | null = null;
@@ -45,15 +59,16 @@ async function storedVersion(user: TestUser, fileUuid: string, status: 'live' | 
   return { key, uploadId };
 }
 
-
 const changesSince = (seq: number, uuids: string[]) =>
   db()('drive_changes')
     .where('seq', '>', seq)
     .whereIn('item_uuid', uuids)
     .orderBy('seq')
     .select('item_uuid', 'change_type', 'resource_type', 'item_version', 'parent_uuid', 'ancestor_uuids');
-const usedBytes = async (user: TestUser) => Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
-const versionOf = async (uuid: string): Promise<number> => (await db()('drive_items').where({ uuid }).first()).version;
+const usedBytes = async (user: TestUser) =>
+  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
+const versionOf = async (uuid: string): Promise<number> =>
+  (await db()('drive_items').where({ uuid }).first()).version;
 
 describe('DELETE /v1/drive/files/{uuid}', () => {
   it('answers 204 with an empty body; the file, every version, its objects and pool bytes go, with one delete change', async () => {
@@ -82,7 +97,14 @@ describe('DELETE /v1/drive/files/{uuid}', () => {
     expect(await storage().findUploadId(bucket(), staged.key)).toBeFalsy();
     expect(await usedBytes(user)).toBe(0);
     expect(await changesSince(before, [uuid])).toEqual([
-      { item_uuid: uuid, change_type: 'delete', resource_type: 'file', item_version: version + 1, parent_uuid: parent, ancestor_uuids: [parent] },
+      {
+        item_uuid: uuid,
+        change_type: 'delete',
+        resource_type: 'file',
+        item_version: version + 1,
+        parent_uuid: parent,
+        ancestor_uuids: [parent],
+      },
     ]);
   });
 
@@ -121,17 +143,31 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
     const subsub = await makeFolder(owner, 'Subsub', sub);
     const earlier = await makeFolder(owner, 'Trashed earlier', top);
     const c = await file(owner, 'c.txt', earlier);
-    const objects = [await storedVersion(owner, a, 'live', 10), await storedVersion(owner, a, 'retired', 20), await storedVersion(owner, b, 'live', 30), await storedVersion(owner, c, 'live', 40)];
+    const objects = [
+      await storedVersion(owner, a, 'live', 10),
+      await storedVersion(owner, a, 'retired', 20),
+      await storedVersion(owner, b, 'live', 30),
+      await storedVersion(owner, c, 'live', 40),
+    ];
     const upload = await storedVersion(owner, b, 'staged', 50);
     const untouched = await file(owner, 'elsewhere.txt');
     const untouchedObject = await storedVersion(owner, untouched, 'live', 5);
     await grant({ folder: sub }, { user: viewer }, 'viewer');
     const linkUuid = randomUUID();
-    await db()('drive_public_links').insert({ uuid: linkUuid, item_uuid: a, ...sealPublicLinkToken(config().masterKey, linkUuid, randomUUID()), status: 'ready' });
-    expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: owner.token })).status).toBe(200);
+    await db()('drive_public_links').insert({
+      uuid: linkUuid,
+      item_uuid: a,
+      ...sealPublicLinkToken(config().masterKey, linkUuid, randomUUID()),
+      status: 'ready',
+    });
+    expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: owner.token })).status).toBe(
+      200,
+    );
     await settle(earlier);
     const everything = [top, a, sub, b, subsub, earlier, c];
-    const versions = new Map(await Promise.all(everything.map(async (uuid) => [uuid, await versionOf(uuid)] as const)));
+    const versions = new Map(
+      await Promise.all(everything.map(async (uuid) => [uuid, await versionOf(uuid)] as const)),
+    );
     const before = await lastSeq();
 
     const response = await call('DELETE', `/v1/drive/folders/${top}`, { token: owner.token });
@@ -184,7 +220,9 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
         }))
         .sort((x, y) => x.item_uuid.localeCompare(y.item_uuid)),
     );
-    expect(await operationsOn(db(), top)).toEqual([expect.objectContaining({ kind: 'delete', status: 'completed', items_changed: 7 })]);
+    expect(await operationsOn(db(), top)).toEqual([
+      expect.objectContaining({ kind: 'delete', status: 'completed', items_changed: 7 }),
+    ]);
   });
 
   it('frees the name at once, and deletes an item that is in the trash', async () => {
@@ -221,7 +259,9 @@ describe('DELETE /v1/drive/folders/{uuid}', () => {
   it('needs the drive.delete scope: 403 insufficient_scope', async () => {
     const user = await makeUser();
     const uuid = await makeFolder(user, 'Kept');
-    const response = await call('DELETE', `/v1/drive/folders/${uuid}`, { token: await tokenFor(user, ['drive.read', 'drive.update']) });
+    const response = await call('DELETE', `/v1/drive/folders/${uuid}`, {
+      token: await tokenFor(user, ['drive.read', 'drive.update']),
+    });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.delete' });
     expect(await db()('drive_items').where({ uuid }).first()).toMatchObject({ deleted_at: null, version: 1 });
@@ -242,7 +282,11 @@ describe('roles for permanent delete', () => {
     const strangers = [await makeColleague(owner), await makeUser()];
 
     for (const role of ['viewer', 'commenter', 'editor']) {
-      for (const path of [`/v1/drive/files/${target}`, `/v1/drive/folders/${subfolder}`, `/v1/drive/folders/${shared}`]) {
+      for (const path of [
+        `/v1/drive/files/${target}`,
+        `/v1/drive/folders/${subfolder}`,
+        `/v1/drive/folders/${shared}`,
+      ]) {
         const response = await call('DELETE', path, { token: people[role]!.token });
         expect(response.status).toBe(403);
         expect(response.body).toEqual({ error: 'not_authorized' });
@@ -253,10 +297,16 @@ describe('roles for permanent delete', () => {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: 'not_found' });
     }
-    expect(await db()('drive_items').whereIn('uuid', [shared, subfolder, target]).whereNotNull('deleted_at')).toEqual([]);
+    expect(
+      await db()('drive_items').whereIn('uuid', [shared, subfolder, target]).whereNotNull('deleted_at'),
+    ).toEqual([]);
 
-    expect((await call('DELETE', `/v1/drive/files/${target}`, { token: people.manager!.token })).status).toBe(204);
-    expect((await call('DELETE', `/v1/drive/folders/${subfolder}`, { token: people.manager!.token })).status).toBe(204);
+    expect((await call('DELETE', `/v1/drive/files/${target}`, { token: people.manager!.token })).status).toBe(
+      204,
+    );
+    expect(
+      (await call('DELETE', `/v1/drive/folders/${subfolder}`, { token: people.manager!.token })).status,
+    ).toBe(204);
     expect((await call('DELETE', `/v1/drive/folders/${shared}`, { token: owner.token })).status).toBe(204);
     for (const uuid of [target, subfolder, shared]) await settle(uuid);
     expect(await db()('drive_items').whereIn('uuid', [shared, subfolder, target])).toEqual([]);

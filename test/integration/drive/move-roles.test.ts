@@ -15,10 +15,20 @@ import type { ItemKind } from '../../../domain/drive/rows.js';
 import { roleRank, type GrantRole, type Role } from '../../../domain/roles.js';
 import type { UnitOfWork, WorkflowRequests } from '../../../domain/unit-of-work.js';
 import { db } from '../../../platform/database.js';
-import { call, grant, insertDriveFile, makeColleague, makeFolder, makeUser, makeWorkspace } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeFolder,
+  makeUser,
+  makeWorkspace,
+} from '../../support/api.js';
 
-const moveFile = (token: string, file: string, folder: string | null) => call('POST', `/v1/drive/files/${file}`, { token, json: { folder_uuid: folder } });
-const moveFolder = (token: string, folder: string, parent: string | null) => call('POST', `/v1/drive/folders/${folder}`, { token, json: { parent_uuid: parent } });
+const moveFile = (token: string, file: string, folder: string | null) =>
+  call('POST', `/v1/drive/files/${file}`, { token, json: { folder_uuid: folder } });
+const moveFolder = (token: string, folder: string, parent: string | null) =>
+  call('POST', `/v1/drive/folders/${folder}`, { token, json: { parent_uuid: parent } });
 
 describe('Moving does not raise anyone’s role', () => {
   it("refuses an editor moving the sharer's file into their own folder, so they never manage (or delete) it", async () => {
@@ -73,16 +83,34 @@ describe('Moving does not raise anyone’s role', () => {
     const bobsOwn = await makeFolder(bob, 'Bob files');
     const bobsFile = await insertDriveFile(bob, { name: 'bob.txt' });
 
-    expect((await moveFile(bob.token, file, archive)).body).toMatchObject({ folder_uuid: archive, my_role: 'editor' });
-    expect((await moveFolder(bob.token, folder, archive)).body).toMatchObject({ parent_uuid: archive, my_role: 'editor' });
-    expect((await moveFile(bob.token, file, shared)).body).toMatchObject({ folder_uuid: shared, my_role: 'editor' });
+    expect((await moveFile(bob.token, file, archive)).body).toMatchObject({
+      folder_uuid: archive,
+      my_role: 'editor',
+    });
+    expect((await moveFolder(bob.token, folder, archive)).body).toMatchObject({
+      parent_uuid: archive,
+      my_role: 'editor',
+    });
+    expect((await moveFile(bob.token, file, shared)).body).toMatchObject({
+      folder_uuid: shared,
+      my_role: 'editor',
+    });
     // Bob's own file goes where Bob wants it, Alice's shared folder included: he is its owner.
-    expect((await moveFile(bob.token, bobsFile, archive)).body).toMatchObject({ folder_uuid: archive, my_role: 'owner' });
+    expect((await moveFile(bob.token, bobsFile, archive)).body).toMatchObject({
+      folder_uuid: archive,
+      my_role: 'owner',
+    });
     // The owner decides: Alice may put her file in Bob's folder, and Bob then manages it.
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: alice.token, json: { folder_uuid: null } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: alice.token, json: { folder_uuid: null } }))
+        .status,
+    ).toBe(200);
     await grant({ folder: bobsOwn }, { user: alice }, 'editor');
     expect((await moveFile(alice.token, file, bobsOwn)).status).toBe(200);
-    expect((await call('GET', `/v1/drive/files/${file}`, { token: bob.token })).body).toMatchObject({ my_role: 'manager', owner: { self: false } });
+    expect((await call('GET', `/v1/drive/files/${file}`, { token: bob.token })).body).toMatchObject({
+      my_role: 'manager',
+      owner: { self: false },
+    });
   });
 });
 
@@ -92,15 +120,48 @@ const USERS = 4;
 const GRANT_ROLES: GrantRole[] = ['viewer', 'commenter', 'editor', 'manager'];
 
 /** A node of the starting tree: a folder or a file, its owner, and (for index > 0) an earlier folder as parent. */
-const nodeArb = fc.record({ folder: fc.boolean(), owner: fc.nat(USERS - 1), parent: fc.option(fc.nat(), { nil: null }) });
+const nodeArb = fc.record({
+  folder: fc.boolean(),
+  owner: fc.nat(USERS - 1),
+  parent: fc.option(fc.nat(), { nil: null }),
+});
 
 const stepArb = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ type: fc.constant('move' as const), actor: fc.nat(USERS - 1), item: fc.nat(), to: fc.option(fc.nat(), { nil: null, freq: 6 }) }) },
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('grant' as const), item: fc.nat(), to: fc.option(fc.nat(USERS - 1), { nil: null, freq: 5 }), role: fc.constantFrom(...GRANT_ROLES) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant('move' as const),
+      actor: fc.nat(USERS - 1),
+      item: fc.nat(),
+      to: fc.option(fc.nat(), { nil: null, freq: 6 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('grant' as const),
+      item: fc.nat(),
+      to: fc.option(fc.nat(USERS - 1), { nil: null, freq: 5 }),
+      role: fc.constantFrom(...GRANT_ROLES),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('revoke' as const), grant: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('trash' as const), actor: fc.nat(USERS - 1), item: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('restore' as const), actor: fc.nat(USERS - 1), item: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('create' as const), actor: fc.nat(USERS - 1), parent: fc.option(fc.nat(), { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('trash' as const), actor: fc.nat(USERS - 1), item: fc.nat() }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant('restore' as const), actor: fc.nat(USERS - 1), item: fc.nat() }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('create' as const),
+      actor: fc.nat(USERS - 1),
+      parent: fc.option(fc.nat(), { nil: null }),
+    }),
+  },
 );
 type Step = typeof stepArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -116,11 +177,14 @@ const noWorkflows: WorkflowRequests = {
   retryWebhookDelivery: () => {},
   terminateWebhookDelivery: () => {},
 };
-const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>) => db().transaction((tx) => work({ tx, workflows: noWorkflows }));
+const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>) =>
+  db().transaction((tx) => work({ tx, workflows: noWorkflows }));
 
 /** A refusal the API would answer with a 4xx (or the operator CLI with an error): the step changed nothing. */
 const isRefusal = (error: unknown) =>
-  (error instanceof AppError && error.status < 500) || error instanceof SharingError || (error as { code?: string }).code === '23505';
+  (error instanceof AppError && error.status < 500) ||
+  error instanceof SharingError ||
+  (error as { code?: string }).code === '23505';
 
 interface Item {
   uuid: string;
@@ -148,13 +212,23 @@ async function roleMatrix(workspaceUuid: string): Promise<Map<string, Map<string
 }
 
 /** What a step did that may legitimately raise a role: a grant (with what it gave), or a move by the moved item's owner. */
-type Effect = { grant: { itemUuid: string; to: string | 'workspace'; role: GrantRole } } | { ownerMoved: string } | null;
+type Effect =
+  { grant: { itemUuid: string; to: string | 'workspace'; role: GrantRole } } | { ownerMoved: string } | null;
 
-async function runScenario(nodes: { folder: boolean; owner: number; parent: number | null }[], steps: Step[]) {
+async function runScenario(
+  nodes: { folder: boolean; owner: number; parent: number | null }[],
+  steps: Step[],
+) {
   const workspace = await makeWorkspace();
   const users: string[] = [];
-  for (let n = 0; n < USERS; n++) users.push((await createUser(db(), { workspaceUuid: workspace.uuid, email: `${randomUUID()}@example.test` })).uuid);
-  const callerOf = (index: number): Caller => ({ userUuid: users[index % USERS]!, workspaceUuid: workspace.uuid });
+  for (let n = 0; n < USERS; n++)
+    users.push(
+      (await createUser(db(), { workspaceUuid: workspace.uuid, email: `${randomUUID()}@example.test` })).uuid,
+    );
+  const callerOf = (index: number): Caller => ({
+    userUuid: users[index % USERS]!,
+    workspaceUuid: workspace.uuid,
+  });
 
   // The starting tree, written straight to the table: mixed owners at any depth, as creations by grantees make it.
   const items: Item[] = [];
@@ -162,7 +236,8 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
   for (const node of nodes) {
     const kind: ItemKind = node.folder || items.length === 0 ? 'folder' : 'file';
     const parents = folders();
-    const parent = node.parent === null || parents.length === 0 ? null : parents[node.parent % parents.length]!;
+    const parent =
+      node.parent === null || parents.length === 0 ? null : parents[node.parent % parents.length]!;
     const parentRow = parent ? await db()('drive_items').where({ uuid: parent.uuid }).first() : undefined;
     const [row] = await db()('drive_items')
       .insert({
@@ -172,7 +247,9 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
         parent_uuid: parent?.uuid ?? null,
         name: `n${items.length}-${randomUUID().slice(0, 8)}`,
         depth: parentRow ? parentRow.depth + 1 : 0,
-        ...(kind === 'file' ? { content_type: 'text/plain', file_size_bytes: 1, upload_status: 'completed' } : {}),
+        ...(kind === 'file'
+          ? { content_type: 'text/plain', file_size_bytes: 1, upload_status: 'completed' }
+          : {}),
       })
       .returning('*');
     items.push({ uuid: row.uuid, kind, owner: row.owner_uuid });
@@ -202,12 +279,32 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
       }
       case 'grant': {
         const item = pick(step.item);
-        const principal = step.to === null ? ({ type: 'workspace', workspaceUuid: workspace.uuid } as const) : ({ type: 'user', userUuid: users[step.to]! } as const);
-        await db().transaction((tx) => grantAccess(tx, { itemUuid: item.uuid, kind: item.kind, principal, role: step.role, status: 'accepted' }));
-        return { grant: { itemUuid: item.uuid, to: step.to === null ? 'workspace' : users[step.to]!, role: step.role } };
+        const principal =
+          step.to === null
+            ? ({ type: 'workspace', workspaceUuid: workspace.uuid } as const)
+            : ({ type: 'user', userUuid: users[step.to]! } as const);
+        await db().transaction((tx) =>
+          grantAccess(tx, {
+            itemUuid: item.uuid,
+            kind: item.kind,
+            principal,
+            role: step.role,
+            status: 'accepted',
+          }),
+        );
+        return {
+          grant: {
+            itemUuid: item.uuid,
+            to: step.to === null ? 'workspace' : users[step.to]!,
+            role: step.role,
+          },
+        };
       }
       case 'revoke': {
-        const live = await db()('drive_grants').where({ workspace_uuid: workspace.uuid }).whereNot({ status: 'revoked' }).orderBy(['created_at', 'uuid']);
+        const live = await db()('drive_grants')
+          .where({ workspace_uuid: workspace.uuid })
+          .whereNot({ status: 'revoked' })
+          .orderBy(['created_at', 'uuid']);
         if (live.length) await db().transaction((tx) => revokeGrant(tx, live[step.grant % live.length].uuid));
         return null;
       }
@@ -215,7 +312,12 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
         const candidates = folders();
         const parent = step.parent === null ? null : candidates[step.parent % candidates.length]!.uuid;
         const caller = callerOf(step.actor);
-        const uuid = await inUnit((unit) => createFolder(unit.tx, caller, { name: `c${items.length}-${randomUUID().slice(0, 8)}`, parentUuid: parent }));
+        const uuid = await inUnit((unit) =>
+          createFolder(unit.tx, caller, {
+            name: `c${items.length}-${randomUUID().slice(0, 8)}`,
+            parentUuid: parent,
+          }),
+        );
         items.push({ uuid, kind: 'folder', owner: caller.userUuid });
         return null;
       }
@@ -238,14 +340,26 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
         if (user === item.owner) continue;
         const now = after.get(item.uuid)!.get(user) ?? null;
         if (rank(now) <= rank(was.get(user) ?? null)) continue;
-        const chain = [item.uuid, ...(await ancestorUuids(db(), (await db()('drive_items').where({ uuid: item.uuid }).first()).parent_uuid))];
+        const chain = [
+          item.uuid,
+          ...(await ancestorUuids(
+            db(),
+            (await db()('drive_items').where({ uuid: item.uuid }).first()).parent_uuid,
+          )),
+        ];
         // A raise is fine only when the owner of the moved item moved it (with this item in its subtree), or a
         // grant on the item or a folder above it gave this user (or everyone) at least that much.
         const byOwner = effect !== null && 'ownerMoved' in effect && chain.includes(effect.ownerMoved);
         const byGrant =
-          effect !== null && 'grant' in effect && chain.includes(effect.grant.itemUuid) && (effect.grant.to === user || effect.grant.to === 'workspace') &&
+          effect !== null &&
+          'grant' in effect &&
+          chain.includes(effect.grant.itemUuid) &&
+          (effect.grant.to === user || effect.grant.to === 'workspace') &&
           rank(now) <= rank(effect.grant.role);
-        expect(byOwner || byGrant, `step ${index} ${JSON.stringify(step)} raised ${user} on ${item.uuid} from ${was.get(user)} to ${now}`).toBe(true);
+        expect(
+          byOwner || byGrant,
+          `step ${index} ${JSON.stringify(step)} raised ${user} on ${item.uuid} from ${was.get(user)} to ${now}`,
+        ).toBe(true);
       }
     }
     before = after;
@@ -254,11 +368,19 @@ async function runScenario(nodes: { folder: boolean; owner: number; parent: numb
 
 describe('Moving does not raise anyone’s role: property', () => {
   // 12 runs × up to 30 steps: a few hundred moves, grants, revokes, trashes, restores and creates on random trees.
-  it('no sequence of moves, grants, revokes, trashes and restores raises a role above what an owner or a grant gave', { timeout: 120_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(nodeArb, { minLength: 3, maxLength: 12 }), fc.array(stepArb, { minLength: 10, maxLength: 30 }), runScenario),
-      // No shrinking: each run is a database scenario, and the failing step is named in the message anyway.
-      { numRuns: 12, endOnFailure: true },
-    );
-  });
+  it(
+    'no sequence of moves, grants, revokes, trashes and restores raises a role above what an owner or a grant gave',
+    { timeout: 120_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(nodeArb, { minLength: 3, maxLength: 12 }),
+          fc.array(stepArb, { minLength: 10, maxLength: 30 }),
+          runScenario,
+        ),
+        // No shrinking: each run is a database scenario, and the failing step is named in the message anyway.
+        { numRuns: 12, endOnFailure: true },
+      );
+    },
+  );
 });

@@ -24,12 +24,22 @@ const UPPER_NFD = 'CAFE\u0301.txt';
 const upload = (user: TestUser, name: string, text: string, folderUuid: string | null = null) =>
   call('POST', '/v1/drive/files', {
     token: user.token,
-    json: { name, content_type: 'text/plain', data: Buffer.from(text).toString('base64'), ...(folderUuid ? { folder_uuid: folderUuid } : {}) },
+    json: {
+      name,
+      content_type: 'text/plain',
+      data: Buffer.from(text).toString('base64'),
+      ...(folderUuid ? { folder_uuid: folderUuid } : {}),
+    },
   });
 
 const listed = async (user: TestUser, folderUuid: string | null = null) => {
-  const response = await call('GET', `/v1/drive/files${folderUuid ? `?folder_uuid=${folderUuid}` : ''}`, { token: user.token });
-  return { files: response.body.files.map((f: { name: string }) => f.name), folders: response.body.folders.map((f: { name: string }) => f.name) };
+  const response = await call('GET', `/v1/drive/files${folderUuid ? `?folder_uuid=${folderUuid}` : ''}`, {
+    token: user.token,
+  });
+  return {
+    files: response.body.files.map((f: { name: string }) => f.name),
+    folders: response.body.folders.map((f: { name: string }) => f.name),
+  };
 };
 
 describe('Drive names under Unicode normalisation', () => {
@@ -79,10 +89,16 @@ describe('Drive names under Unicode normalisation', () => {
   it('refuses a folder create of a normalisation variant with 422 name_taken (the unique index alone decides)', async () => {
     const user = await makeUser();
     const parent = await makeFolder(user, 'Parent');
-    const created = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'R\u00e9sum\u00e9s', parent_uuid: parent } });
+    const created = await call('POST', '/v1/drive/folders', {
+      token: user.token,
+      json: { name: 'R\u00e9sum\u00e9s', parent_uuid: parent },
+    });
     expect(created.status).toBe(201);
 
-    const variant = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Re\u0301sume\u0301s', parent_uuid: parent } });
+    const variant = await call('POST', '/v1/drive/folders', {
+      token: user.token,
+      json: { name: 'Re\u0301sume\u0301s', parent_uuid: parent },
+    });
 
     expect(variant.status).toBe(422);
     expect(variant.body).toEqual({ error: 'name_taken' });
@@ -106,7 +122,10 @@ describe('Drive names under Unicode normalisation', () => {
     const other = await insertDriveFile(user, { name: 'draft.txt', folderUuid: folder });
     const watched = await watchItem(other);
 
-    const response = await call('POST', `/v1/drive/files/${other}`, { token: user.token, json: { name: UPPER_NFD } });
+    const response = await call('POST', `/v1/drive/files/${other}`, {
+      token: user.token,
+      json: { name: UPPER_NFD },
+    });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
@@ -123,8 +142,14 @@ describe('Drive names under Unicode normalisation', () => {
     const watchedFile = await watchItem(moving);
     const watchedFolder = await watchItem(movingFolder);
 
-    const file = await call('POST', `/v1/drive/files/${moving}`, { token: user.token, json: { folder_uuid: target } });
-    const folder = await call('POST', `/v1/drive/folders/${movingFolder}`, { token: user.token, json: { parent_uuid: target } });
+    const file = await call('POST', `/v1/drive/files/${moving}`, {
+      token: user.token,
+      json: { folder_uuid: target },
+    });
+    const folder = await call('POST', `/v1/drive/folders/${movingFolder}`, {
+      token: user.token,
+      json: { parent_uuid: target },
+    });
 
     expect(file.status).toBe(422);
     expect(file.body).toEqual({ error: 'name_taken' });
@@ -137,11 +162,16 @@ describe('Drive names under Unicode normalisation', () => {
   it('refuses to restore an item whose name a normalisation variant took meanwhile with 422 name_taken', async () => {
     const user = await makeUser();
     const trashed = await simpleUpload(user, NFC, Buffer.from('old'));
-    expect((await call('POST', `/v1/drive/files/${trashed.uuid}/trash`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/files/${trashed.uuid}/trash`, { token: user.token })).status).toBe(
+      200,
+    );
     expect((await upload(user, NFD, 'new')).status).toBe(201);
     const watched = await watchItem(trashed.uuid);
 
-    const response = await call('POST', `/v1/drive/files/${trashed.uuid}`, { token: user.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${trashed.uuid}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
@@ -158,14 +188,23 @@ describe('Drive names under Unicode normalisation', () => {
     // live sibling that took the name meanwhile (a race with the restore): both clash, with it and with each other.
     const decomposed = await insertDriveFile(user, { name: UPPER_NFD, folderUuid: folder });
     const { trashed_at } = await row(folder);
-    await db()('drive_items').where({ uuid: decomposed }).update({ trashed: true, trashed_with: folder, trashed_at });
+    await db()('drive_items')
+      .where({ uuid: decomposed })
+      .update({ trashed: true, trashed_with: folder, trashed_at });
     const live = await insertDriveFile(user, { name: 'Caf\u00e9.txt', folderUuid: folder });
 
-    const response = await call('POST', `/v1/drive/folders/${folder}`, { token: user.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/folders/${folder}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(200);
     expect(await settle(folder)).toEqual({ outcome: 'completed', itemsChanged: 2 });
-    const names = { composed: (await row(composed)).name, decomposed: (await row(decomposed)).name, live: (await row(live)).name };
+    const names = {
+      composed: (await row(composed)).name,
+      decomposed: (await row(decomposed)).name,
+      live: (await row(live)).name,
+    };
     expect(names.live).toBe('Caf\u00e9.txt');
     // Each keeps its own spelling, with the first number free of the other's.
     expect([`caf\u00e9 (1).txt`, `caf\u00e9 (2).txt`]).toContain(names.composed);
@@ -185,14 +224,33 @@ describe('Drive names under Unicode normalisation', () => {
 
     expect(variant.status).toBe(422);
     expect(variant.body).toEqual({ error: 'name_taken' });
-    expect((await listed(user, folder)).files.sort()).toEqual(['STRASSE.txt', 'Stra\u00dfe.txt', 'str\u00f6me.txt'].sort());
+    expect((await listed(user, folder)).files.sort()).toEqual(
+      ['STRASSE.txt', 'Stra\u00dfe.txt', 'str\u00f6me.txt'].sort(),
+    );
   });
 
   it("keys names in SQL as JavaScript's NFD, toLowerCase(), NFC would, whatever the database's locale", async () => {
     // Full lowercase mapping (İ → i + U+0307, final sigma), compatibility characters left alone (ﬁ, ㎏), canonical
     // singletons folded (Ångström sign), Hangul syllables and their jamo one name.
-    const names = ['CAF\u00c9', UPPER_NFD, '\u0130stanbul', '\u03a3\u0391\u03a3', '\u212b', '\u00c5', '\ufb01le', '\u338f', '\u1100\u1161', '\uac00', 'Stra\u00dfe', 'STRASSE', 'Dz\u01c4'];
-    const { rows } = (await db().raw('select n, drive_name_key(n) as key, drive_name_key(n collate "C") as c_key from unnest(?::text[]) as t(n)', [names])) as {
+    const names = [
+      'CAF\u00c9',
+      UPPER_NFD,
+      '\u0130stanbul',
+      '\u03a3\u0391\u03a3',
+      '\u212b',
+      '\u00c5',
+      '\ufb01le',
+      '\u338f',
+      '\u1100\u1161',
+      '\uac00',
+      'Stra\u00dfe',
+      'STRASSE',
+      'Dz\u01c4',
+    ];
+    const { rows } = (await db().raw(
+      'select n, drive_name_key(n) as key, drive_name_key(n collate "C") as c_key from unnest(?::text[]) as t(n)',
+      [names],
+    )) as {
       rows: { n: string; key: string; c_key: string }[];
     };
     for (const { n, key, c_key } of rows) {
@@ -203,71 +261,128 @@ describe('Drive names under Unicode normalisation', () => {
 });
 
 describe('migration 024: live siblings that already collide under the new key', () => {
-  it('keeps the name for the first created, renames each later one name (n).ext with a change, and records it', { timeout: 120_000 }, async () => {
-    const serverUrl = process.env.FOLIO_DATABASE_URL!.replace(/\/[^/]*$/, '');
-    const database = `folio_names_${randomUUID().slice(0, 8)}`;
-    await createDatabaseIfMissing(serverUrl, database);
-    const knex = createDb(`${serverUrl}/${database}`);
-    try {
-      await migrateLatest(knex);
-      // Back to the indexes before 024 (lower(name) only), so the rows below can exist as they could then.
-      await knex.transaction((tx) => driveNameKey.down(tx));
-      const [workspace] = await knex('workspaces').insert({ name: 'names', storage_limit_bytes: 1_000_000 }).returning('uuid');
-      const [owner] = await knex('users').insert({ email: 'names@example.test' }).returning('uuid');
-      const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
-      const item = async (name: string, second: number, extra: Record<string, unknown> = {}): Promise<string> => {
-        const [inserted] = await knex('drive_items')
-          .insert({ workspace_uuid: workspace.uuid, owner_uuid: owner.uuid, kind: 'file', upload_status: 'completed', name, created_at: at(second), ...extra })
+  it(
+    'keeps the name for the first created, renames each later one name (n).ext with a change, and records it',
+    { timeout: 120_000 },
+    async () => {
+      const serverUrl = process.env.FOLIO_DATABASE_URL!.replace(/\/[^/]*$/, '');
+      const database = `folio_names_${randomUUID().slice(0, 8)}`;
+      await createDatabaseIfMissing(serverUrl, database);
+      const knex = createDb(`${serverUrl}/${database}`);
+      try {
+        await migrateLatest(knex);
+        // Back to the indexes before 024 (lower(name) only), so the rows below can exist as they could then.
+        await knex.transaction((tx) => driveNameKey.down(tx));
+        const [workspace] = await knex('workspaces')
+          .insert({ name: 'names', storage_limit_bytes: 1_000_000 })
           .returning('uuid');
-        return inserted.uuid;
-      };
-      // Before 024, siblings differing in case only already collided; those differing in normal form did not.
-      const first = await item(NFC, 1);
-      const taken = await item('caf\u00e9 (1).txt', 2);
-      const later = await item(UPPER_NFD, 3);
-      const trashed = await item(NFD, 4, { trashed: true, trashed_at: at(4) });
-      const folder = await item('Notes', 0, { kind: 'folder', upload_status: null });
-      const inFolder = await item('Re\u0301sume\u0301.pdf', 5, { parent_uuid: folder, depth: 1 });
-      const inFolderLater = await item('r\u00e9sum\u00e9.PDF', 6, { parent_uuid: folder, depth: 1 });
-      const inFolderFirst = await item(NFC, 7, { parent_uuid: folder, depth: 1 });
-      const uploading = await item(UPPER_NFD, 8, { parent_uuid: folder, depth: 1, upload_status: 'uploading' });
-      const otherOwner = (await knex('users').insert({ email: 'other@example.test' }).returning('uuid'))[0].uuid;
-      const elsewhere = await item(NFD, 9, { owner_uuid: otherOwner });
+        const [owner] = await knex('users').insert({ email: 'names@example.test' }).returning('uuid');
+        const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second));
+        const item = async (
+          name: string,
+          second: number,
+          extra: Record<string, unknown> = {},
+        ): Promise<string> => {
+          const [inserted] = await knex('drive_items')
+            .insert({
+              workspace_uuid: workspace.uuid,
+              owner_uuid: owner.uuid,
+              kind: 'file',
+              upload_status: 'completed',
+              name,
+              created_at: at(second),
+              ...extra,
+            })
+            .returning('uuid');
+          return inserted.uuid;
+        };
+        // Before 024, siblings differing in case only already collided; those differing in normal form did not.
+        const first = await item(NFC, 1);
+        const taken = await item('caf\u00e9 (1).txt', 2);
+        const later = await item(UPPER_NFD, 3);
+        const trashed = await item(NFD, 4, { trashed: true, trashed_at: at(4) });
+        const folder = await item('Notes', 0, { kind: 'folder', upload_status: null });
+        const inFolder = await item('Re\u0301sume\u0301.pdf', 5, { parent_uuid: folder, depth: 1 });
+        const inFolderLater = await item('r\u00e9sum\u00e9.PDF', 6, { parent_uuid: folder, depth: 1 });
+        const inFolderFirst = await item(NFC, 7, { parent_uuid: folder, depth: 1 });
+        const uploading = await item(UPPER_NFD, 8, {
+          parent_uuid: folder,
+          depth: 1,
+          upload_status: 'uploading',
+        });
+        const otherOwner = (await knex('users').insert({ email: 'other@example.test' }).returning('uuid'))[0]
+          .uuid;
+        const elsewhere = await item(NFD, 9, { owner_uuid: otherOwner });
 
-      await knex.transaction((tx) => driveNameKey.up(tx));
+        await knex.transaction((tx) => driveNameKey.up(tx));
 
-      const rows = new Map((await knex('drive_items').select('uuid', 'name', 'version')).map((r) => [r.uuid, r]));
-      const items = [first, taken, later, trashed, inFolder, inFolderLater, inFolderFirst, uploading, elsewhere];
-      expect(Object.fromEntries(items.map((uuid) => [uuid, rows.get(uuid)]))).toEqual({
-        [first]: { uuid: first, name: NFC, version: 1 },
-        [taken]: { uuid: taken, name: 'caf\u00e9 (1).txt', version: 1 },
-        [later]: { uuid: later, name: 'CAFE\u0301 (2).txt', version: 2 },
-        [trashed]: { uuid: trashed, name: NFD, version: 1 },
-        [inFolder]: { uuid: inFolder, name: 'Re\u0301sume\u0301.pdf', version: 1 },
-        [inFolderLater]: { uuid: inFolderLater, name: 'r\u00e9sum\u00e9 (1).PDF', version: 2 },
-        [inFolderFirst]: { uuid: inFolderFirst, name: NFC, version: 1 },
-        [uploading]: { uuid: uploading, name: 'CAFE\u0301 (1).txt', version: 2 },
-        [elsewhere]: { uuid: elsewhere, name: NFD, version: 1 },
-      });
-      // A change for each rename a reader can see (an upload in flight gets its create change at completion).
-      const changes = await knex('drive_changes').orderBy('seq').select('item_uuid', 'change_type', 'item_version', 'parent_uuid');
-      expect(changes).toEqual([
-        { item_uuid: later, change_type: 'update', item_version: 2, parent_uuid: null },
-        { item_uuid: inFolderLater, change_type: 'update', item_version: 2, parent_uuid: folder },
-      ]);
-      const renames = await knex('drive_name_key_renames').orderBy('renamed_at').select('item_uuid', 'workspace_uuid', 'old_name', 'new_name');
-      expect(renames.sort((a, b) => a.new_name.localeCompare(b.new_name))).toEqual(
-        [
-          { item_uuid: later, workspace_uuid: workspace.uuid, old_name: UPPER_NFD, new_name: 'CAFE\u0301 (2).txt' },
-          { item_uuid: inFolderLater, workspace_uuid: workspace.uuid, old_name: 'r\u00e9sum\u00e9.PDF', new_name: 'r\u00e9sum\u00e9 (1).PDF' },
-          { item_uuid: uploading, workspace_uuid: workspace.uuid, old_name: UPPER_NFD, new_name: 'CAFE\u0301 (1).txt' },
-        ].sort((a, b) => a.new_name.localeCompare(b.new_name)),
-      );
-      // The database now refuses a variant itself.
-      await expect(item('CAF\u00c9.txt', 9)).rejects.toMatchObject({ code: '23505', constraint: 'drive_items_live_name_at_root' });
-    } finally {
-      await knex.destroy();
-      await dropDatabase(serverUrl, database);
-    }
-  });
+        const rows = new Map(
+          (await knex('drive_items').select('uuid', 'name', 'version')).map((r) => [r.uuid, r]),
+        );
+        const items = [
+          first,
+          taken,
+          later,
+          trashed,
+          inFolder,
+          inFolderLater,
+          inFolderFirst,
+          uploading,
+          elsewhere,
+        ];
+        expect(Object.fromEntries(items.map((uuid) => [uuid, rows.get(uuid)]))).toEqual({
+          [first]: { uuid: first, name: NFC, version: 1 },
+          [taken]: { uuid: taken, name: 'caf\u00e9 (1).txt', version: 1 },
+          [later]: { uuid: later, name: 'CAFE\u0301 (2).txt', version: 2 },
+          [trashed]: { uuid: trashed, name: NFD, version: 1 },
+          [inFolder]: { uuid: inFolder, name: 'Re\u0301sume\u0301.pdf', version: 1 },
+          [inFolderLater]: { uuid: inFolderLater, name: 'r\u00e9sum\u00e9 (1).PDF', version: 2 },
+          [inFolderFirst]: { uuid: inFolderFirst, name: NFC, version: 1 },
+          [uploading]: { uuid: uploading, name: 'CAFE\u0301 (1).txt', version: 2 },
+          [elsewhere]: { uuid: elsewhere, name: NFD, version: 1 },
+        });
+        // A change for each rename a reader can see (an upload in flight gets its create change at completion).
+        const changes = await knex('drive_changes')
+          .orderBy('seq')
+          .select('item_uuid', 'change_type', 'item_version', 'parent_uuid');
+        expect(changes).toEqual([
+          { item_uuid: later, change_type: 'update', item_version: 2, parent_uuid: null },
+          { item_uuid: inFolderLater, change_type: 'update', item_version: 2, parent_uuid: folder },
+        ]);
+        const renames = await knex('drive_name_key_renames')
+          .orderBy('renamed_at')
+          .select('item_uuid', 'workspace_uuid', 'old_name', 'new_name');
+        expect(renames.sort((a, b) => a.new_name.localeCompare(b.new_name))).toEqual(
+          [
+            {
+              item_uuid: later,
+              workspace_uuid: workspace.uuid,
+              old_name: UPPER_NFD,
+              new_name: 'CAFE\u0301 (2).txt',
+            },
+            {
+              item_uuid: inFolderLater,
+              workspace_uuid: workspace.uuid,
+              old_name: 'r\u00e9sum\u00e9.PDF',
+              new_name: 'r\u00e9sum\u00e9 (1).PDF',
+            },
+            {
+              item_uuid: uploading,
+              workspace_uuid: workspace.uuid,
+              old_name: UPPER_NFD,
+              new_name: 'CAFE\u0301 (1).txt',
+            },
+          ].sort((a, b) => a.new_name.localeCompare(b.new_name)),
+        );
+        // The database now refuses a variant itself.
+        await expect(item('CAF\u00c9.txt', 9)).rejects.toMatchObject({
+          code: '23505',
+          constraint: 'drive_items_live_name_at_root',
+        });
+      } finally {
+        await knex.destroy();
+        await dropDatabase(serverUrl, database);
+      }
+    },
+  );
 });

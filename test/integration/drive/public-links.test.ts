@@ -30,15 +30,23 @@ interface Visit {
 /** A GET (or HEAD) with no credential from the given loopback address, the body kept as bytes. */
 function visit(url: string, options: { from: string; accept?: string; method?: string }): Promise<Visit> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', localAddress: options.from, headers: options.accept ? { accept: options.accept } : {} }, (res) => {
-      const pieces: Buffer[] = [];
-      res.on('data', (piece: Buffer) => pieces.push(piece));
-      res.on('end', () => {
-        const body = Buffer.concat(pieces);
-        resolve({ status: res.statusCode!, headers: res.headers, body, text: body.toString('utf8') });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        localAddress: options.from,
+        headers: options.accept ? { accept: options.accept } : {},
+      },
+      (res) => {
+        const pieces: Buffer[] = [];
+        res.on('data', (piece: Buffer) => pieces.push(piece));
+        res.on('end', () => {
+          const body = Buffer.concat(pieces);
+          resolve({ status: res.statusCode!, headers: res.headers, body, text: body.toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -55,7 +63,9 @@ async function trash(user: TestUser, kind: 'files' | 'folders', uuid: string) {
 }
 
 async function restore(user: TestUser, kind: 'files' | 'folders', uuid: string) {
-  expect((await call('POST', `/v1/drive/${kind}/${uuid}`, { token: user.token, json: { trashed: false } })).status).toBe(200);
+  expect(
+    (await call('POST', `/v1/drive/${kind}/${uuid}`, { token: user.token, json: { trashed: false } })).status,
+  ).toBe(200);
 }
 
 function expectStrictPageHeaders(headers: IncomingHttpHeaders) {
@@ -81,7 +91,9 @@ describe('GET /s/<token> for a file', () => {
   it('downloads the plaintext of a simple upload with its type, an attachment name, its length and strict headers, to anyone', async () => {
     const owner = await makeUser();
     const data = randomBytes(300_000);
-    const file = await simpleUpload(owner, 'Résumé "final"; v2.pdf', data, { content_type: 'application/pdf' });
+    const file = await simpleUpload(owner, 'Résumé "final"; v2.pdf', data, {
+      content_type: 'application/pdf',
+    });
     const link = await linkTo('file', file.uuid);
     expect(link).toMatchObject({ status: 'ready', url: `${config().publicUrl}/s/${link.token}` });
 
@@ -91,7 +103,9 @@ describe('GET /s/<token> for a file', () => {
     expect(got.body.equals(data)).toBe(true);
     expect(got.headers['content-type']).toBe('application/pdf');
     expect(got.headers['content-length']).toBe(String(data.length));
-    expect(got.headers['content-disposition']).toBe(`attachment; filename="R_sum_ _final__ v2.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%3B%20v2.pdf`);
+    expect(got.headers['content-disposition']).toBe(
+      `attachment; filename="R_sum_ _final__ v2.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%3B%20v2.pdf`,
+    );
     expectStrictPageHeaders(got.headers);
     expect(got.headers['content-security-policy']).toContain('sandbox');
 
@@ -105,7 +119,10 @@ describe('GET /s/<token> for a file', () => {
   it('downloads the plaintext of a chunked upload (three chunks, the last partial)', async () => {
     const owner = await makeUser();
     const data = randomBytes(17 * MiB + 123);
-    const file = await uploadChunked({ token: owner.token }, { name: 'big.bin', contentType: 'application/octet-stream', size: data.length, source: data });
+    const file = await uploadChunked(
+      { token: owner.token },
+      { name: 'big.bin', contentType: 'application/octet-stream', size: data.length, source: data },
+    );
     const link = await linkTo('file', file.uuid);
     const got = await visit(link.url, { from: freshAddress() });
     expect(got.status).toBe(200);
@@ -117,7 +134,11 @@ describe('GET /s/<token> for a file', () => {
     const owner = await makeUser();
     const client = { token: owner.token };
     const data = randomBytes(1000);
-    const transfer = await initiateUpload(client, { name: 'coming.bin', contentType: 'application/octet-stream', size: data.length });
+    const transfer = await initiateUpload(client, {
+      name: 'coming.bin',
+      contentType: 'application/octet-stream',
+      size: data.length,
+    });
     const link = await linkTo('file', transfer.fileUuid);
     expect(link.status).toBe('pending');
 
@@ -125,9 +146,17 @@ describe('GET /s/<token> for a file', () => {
     const unknown = await refusal(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, from);
     expect(await refusal(link.url, from)).toEqual(unknown);
 
-    const parts = await sendChunks(client, `/v1/drive/uploads/${transfer.fileUuid}/part_urls`, transfer, data.length, data);
+    const parts = await sendChunks(
+      client,
+      `/v1/drive/uploads/${transfer.fileUuid}/part_urls`,
+      transfer,
+      data.length,
+      data,
+    );
     await api(client, 'POST', `/v1/drive/uploads/${transfer.fileUuid}/complete`, { parts });
-    const settings = await call('GET', `/v1/drive/files/${transfer.fileUuid}/sharing`, { token: owner.token });
+    const settings = await call('GET', `/v1/drive/files/${transfer.fileUuid}/sharing`, {
+      token: owner.token,
+    });
     expect(settings.body.public_link).toMatchObject({ uuid: link.uuid, token: link.token, status: 'ready' });
     expect(Date.parse(settings.body.public_link.updated_at)).toBeGreaterThan(link.updated_at.getTime());
     const got = await visit(link.url, { from });
@@ -145,8 +174,14 @@ describe('GET /s/<token> for a folder', () => {
     const deeper = await makeFolder(owner, 'Deeper', sub);
     const deepBytes = randomBytes(5000);
     const files = {
-      script: await simpleUpload(owner, 'z<img src=x onerror=alert(1)>.txt', Buffer.from('x'), { folder_uuid: shared, content_type: 'text/html' }),
-      amp: await simpleUpload(owner, 'a&b "q".txt', Buffer.from('hello'), { folder_uuid: shared, content_type: 'text/plain' }),
+      script: await simpleUpload(owner, 'z<img src=x onerror=alert(1)>.txt', Buffer.from('x'), {
+        folder_uuid: shared,
+        content_type: 'text/html',
+      }),
+      amp: await simpleUpload(owner, 'a&b "q".txt', Buffer.from('hello'), {
+        folder_uuid: shared,
+        content_type: 'text/plain',
+      }),
       sub: await simpleUpload(owner, 'sub.txt', Buffer.from('in sub'), { folder_uuid: sub }),
       deep: await simpleUpload(owner, 'deep.txt', deepBytes, { folder_uuid: deeper }),
       trashed: await simpleUpload(owner, 'trashed.txt', Buffer.from('gone'), { folder_uuid: shared }),
@@ -154,7 +189,10 @@ describe('GET /s/<token> for a folder', () => {
     };
     await trash(owner, 'files', files.trashed.uuid);
     // Still uploading: not listed, not served.
-    const uploading = await initiateUpload({ token: owner.token }, { name: 'uploading.bin', contentType: 'text/plain', size: 10, folderUuid: shared });
+    const uploading = await initiateUpload(
+      { token: owner.token },
+      { name: 'uploading.bin', contentType: 'text/plain', size: 10, folderUuid: shared },
+    );
     const link = await linkTo('folder', shared);
     return { owner, shared, sub, deeper, files, deepBytes, uploading, link };
   }
@@ -170,7 +208,10 @@ describe('GET /s/<token> for a folder', () => {
     expect(page.text).not.toContain('<b>');
     expect(page.text).toContain('<title>Shared &lt;b&gt;folder</title>');
     expect(page.text).toContain('<h1>Shared &lt;b&gt;folder</h1>');
-    const anchors = [...page.text.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map(([, href, label]) => [href, label]);
+    const anchors = [...page.text.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map(([, href, label]) => [
+      href,
+      label,
+    ]);
     expect(anchors).toEqual([
       [`${link.url}/${sub}`, 'Sub/'],
       [`${link.url}/${files.amp.uuid}`, 'a&amp;b &quot;q&quot;.txt'],
@@ -178,7 +219,9 @@ describe('GET /s/<token> for a folder', () => {
     ]);
     // The page's one inline style is allowed by its hash, not by 'unsafe-inline'.
     const style = /<style>([^<]*)<\/style>/.exec(page.text)![1]!;
-    expect(page.headers['content-security-policy']).toContain(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(page.headers['content-security-policy']).toContain(
+      `style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
   });
 
   it('answers the same listing as JSON for Accept: application/json', async () => {
@@ -196,8 +239,22 @@ describe('GET /s/<token> for a folder', () => {
       parent_url: null,
       folders: [{ uuid: sub, name: 'Sub', url: `${link.url}/${sub}`, updated_at: at }],
       files: [
-        { uuid: files.amp.uuid, name: 'a&b "q".txt', content_type: 'text/plain', size_bytes: 5, url: `${link.url}/${files.amp.uuid}`, updated_at: at },
-        { uuid: files.script.uuid, name: 'z<img src=x onerror=alert(1)>.txt', content_type: 'text/html', size_bytes: 1, url: `${link.url}/${files.script.uuid}`, updated_at: at },
+        {
+          uuid: files.amp.uuid,
+          name: 'a&b "q".txt',
+          content_type: 'text/plain',
+          size_bytes: 5,
+          url: `${link.url}/${files.amp.uuid}`,
+          updated_at: at,
+        },
+        {
+          uuid: files.script.uuid,
+          name: 'z<img src=x onerror=alert(1)>.txt',
+          content_type: 'text/html',
+          size_bytes: 1,
+          url: `${link.url}/${files.script.uuid}`,
+          updated_at: at,
+        },
       ],
       truncated: false,
     });
@@ -208,12 +265,24 @@ describe('GET /s/<token> for a folder', () => {
     const from = freshAddress();
     const deep = await visit(`${link.url}/${files.deep.uuid}`, { from });
     expect(deep.status).toBe(200);
-    expect(deep.headers['content-disposition']).toBe(`attachment; filename="deep.txt"; filename*=UTF-8''deep.txt`);
+    expect(deep.headers['content-disposition']).toBe(
+      `attachment; filename="deep.txt"; filename*=UTF-8''deep.txt`,
+    );
     expect(deep.body.equals(deepBytes)).toBe(true);
 
-    const listing = JSON.parse((await visit(`${link.url}/${deeper}`, { from, accept: 'application/json' })).text);
-    expect(listing).toMatchObject({ uuid: deeper, url: `${link.url}/${deeper}`, parent_url: `${link.url}/${sub}`, folders: [], files: [{ uuid: files.deep.uuid }] });
-    expect(JSON.parse((await visit(`${link.url}/${sub}`, { from, accept: 'application/json' })).text)).toMatchObject({ parent_url: link.url });
+    const listing = JSON.parse(
+      (await visit(`${link.url}/${deeper}`, { from, accept: 'application/json' })).text,
+    );
+    expect(listing).toMatchObject({
+      uuid: deeper,
+      url: `${link.url}/${deeper}`,
+      parent_url: `${link.url}/${sub}`,
+      folders: [],
+      files: [{ uuid: files.deep.uuid }],
+    });
+    expect(
+      JSON.parse((await visit(`${link.url}/${sub}`, { from, accept: 'application/json' })).text),
+    ).toMatchObject({ parent_url: link.url });
     const subPage = await visit(`${link.url}/${sub}`, { from });
     expect(subPage.text).toContain(`<a href="${link.url}">Up one folder</a>`);
     expect((await visit(`${link.url}/${files.script.uuid}`, { from })).text).toBe('x');
@@ -224,7 +293,10 @@ describe('GET /s/<token> for a folder', () => {
     const from = freshAddress();
     const unknown = await refusal(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, from);
     expect(unknown.status).toEqual([404, 404]);
-    expect(unknown.json).toEqual({ error: 'not_found', error_description: 'This link does not exist or no longer shares anything.' });
+    expect(unknown.json).toEqual({
+      error: 'not_found',
+      error_description: 'This link does not exist or no longer shares anything.',
+    });
     expect(await refusal(`${link.url}/${files.outside.uuid}`, from)).toEqual(unknown);
     expect(await refusal(`${link.url}/${files.trashed.uuid}`, from)).toEqual(unknown);
     expect(await refusal(`${link.url}/${uploading.fileUuid}`, from)).toEqual(unknown);
@@ -233,7 +305,14 @@ describe('GET /s/<token> for a folder', () => {
 
     // Moved out of the shared folder: out of reach at once.
     expect((await visit(`${link.url}/${files.sub.uuid}`, { from })).status).toBe(200);
-    expect((await call('POST', `/v1/drive/files/${files.sub.uuid}`, { token: owner.token, json: { folder_uuid: null } })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/v1/drive/files/${files.sub.uuid}`, {
+          token: owner.token,
+          json: { folder_uuid: null },
+        })
+      ).status,
+    ).toBe(200);
     expect(await refusal(`${link.url}/${files.sub.uuid}`, from)).toEqual(unknown);
   });
 
@@ -263,33 +342,45 @@ describe('GET /s/<token> for a folder', () => {
 });
 
 describe('the life of a link', () => {
-  it('a trashed file answers 404 until it is restored; a removed link answers 404 for good, and a new link gets a new url', { timeout: 300_000 }, async () => {
-    const owner = await makeUser();
-    const file = await simpleUpload(owner, 'notes.txt', Buffer.from('my notes'), { content_type: 'text/plain' });
-    const link = await folio('share', 'link', '--file', file.uuid);
-    const from = freshAddress();
-    const unknown = await refusal(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, from);
-    expect((await visit(link.url, { from })).text).toBe('my notes');
+  it(
+    'a trashed file answers 404 until it is restored; a removed link answers 404 for good, and a new link gets a new url',
+    { timeout: 300_000 },
+    async () => {
+      const owner = await makeUser();
+      const file = await simpleUpload(owner, 'notes.txt', Buffer.from('my notes'), {
+        content_type: 'text/plain',
+      });
+      const link = await folio('share', 'link', '--file', file.uuid);
+      const from = freshAddress();
+      const unknown = await refusal(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, from);
+      expect((await visit(link.url, { from })).text).toBe('my notes');
 
-    await trash(owner, 'files', file.uuid);
-    expect(await refusal(link.url, from)).toEqual(unknown);
-    await restore(owner, 'files', file.uuid);
-    expect((await visit(link.url, { from })).text).toBe('my notes');
+      await trash(owner, 'files', file.uuid);
+      expect(await refusal(link.url, from)).toEqual(unknown);
+      await restore(owner, 'files', file.uuid);
+      expect((await visit(link.url, { from })).text).toBe('my notes');
 
-    const before = (await call('GET', `/v1/drive/files/${file.uuid}`, { token: owner.token })).body;
-    expect(before.shared).toBe(true);
-    expect(await folio('share', 'unlink', '--file', file.uuid)).toEqual({ removed: link });
-    expect(await refusal(link.url, from)).toEqual(unknown);
-    const after = (await call('GET', `/v1/drive/files/${file.uuid}`, { token: owner.token })).body;
-    expect(after).toMatchObject({ shared: false, version: before.version + 1 });
-    expect((await call('GET', `/v1/drive/files/${file.uuid}/sharing`, { token: owner.token })).body.public_link).toBeNull();
-    expect(await db().transaction((tx) => removePublicLink(tx, { itemUuid: file.uuid, kind: 'file' }, linkKeys()))).toBeNull();
+      const before = (await call('GET', `/v1/drive/files/${file.uuid}`, { token: owner.token })).body;
+      expect(before.shared).toBe(true);
+      expect(await folio('share', 'unlink', '--file', file.uuid)).toEqual({ removed: link });
+      expect(await refusal(link.url, from)).toEqual(unknown);
+      const after = (await call('GET', `/v1/drive/files/${file.uuid}`, { token: owner.token })).body;
+      expect(after).toMatchObject({ shared: false, version: before.version + 1 });
+      expect(
+        (await call('GET', `/v1/drive/files/${file.uuid}/sharing`, { token: owner.token })).body.public_link,
+      ).toBeNull();
+      expect(
+        await db().transaction((tx) =>
+          removePublicLink(tx, { itemUuid: file.uuid, kind: 'file' }, linkKeys()),
+        ),
+      ).toBeNull();
 
-    const again = await linkTo('file', file.uuid);
-    expect(again.token).not.toBe(link.token);
-    expect(await refusal(link.url, from)).toEqual(unknown);
-    expect((await visit(again.url, { from })).text).toBe('my notes');
-  });
+      const again = await linkTo('file', file.uuid);
+      expect(again.token).not.toBe(link.token);
+      expect(await refusal(link.url, from)).toEqual(unknown);
+      expect((await visit(again.url, { from })).text).toBe('my notes');
+    },
+  );
 
   it('answers malformed tokens and item ids with the same 404, needs no credential and stays read-only', async () => {
     const owner = await makeUser();
@@ -299,12 +390,24 @@ describe('the life of a link', () => {
     const from = freshAddress();
     const base = config().publicUrl;
     const unknown = await refusal(`${base}/s/${randomBytes(24).toString('base64url')}`, from);
-    for (const url of [`${base}/s/short`, `${base}/s/${link.token}x`, `${base}/s/${'%00'.repeat(32)}`, `${link.url}/not-a-uuid`, `${base}/s/${link.token.toUpperCase()}`]) {
+    for (const url of [
+      `${base}/s/short`,
+      `${base}/s/${link.token}x`,
+      `${base}/s/${'%00'.repeat(32)}`,
+      `${link.url}/not-a-uuid`,
+      `${base}/s/${link.token.toUpperCase()}`,
+    ]) {
       expect(await refusal(url, from)).toEqual(unknown);
     }
     // The token of one link never opens another's items, nor the API.
     expect(await refusal(`${link.url}/${file.uuid}`, from)).toEqual(unknown);
-    expect((await call('GET', `/v1/drive/folders/${folder}`, { headers: { authorization: `Bearer ${link.token}` } })).status).toBe(401);
+    expect(
+      (
+        await call('GET', `/v1/drive/folders/${folder}`, {
+          headers: { authorization: `Bearer ${link.token}` },
+        })
+      ).status,
+    ).toBe(401);
     const post = await new Promise<{ status: number; allow: unknown }>((resolve, reject) => {
       const req = request(link.url, { method: 'POST', localAddress: from }, (res) => {
         res.resume();
@@ -327,7 +430,10 @@ describe('rate limits', () => {
     const perIp = 40; // FOLIO_PUBLIC_LINK_RATE_PER_IP in test/setup/global.ts
     expect((await visit(link.url, { from })).status).toBe(200);
     // A guesser's requests count: each is a token that does not exist.
-    for (let n = 1; n < perIp; n++) expect((await visit(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, { from })).status).toBe(404);
+    for (let n = 1; n < perIp; n++)
+      expect(
+        (await visit(`${config().publicUrl}/s/${randomBytes(24).toString('base64url')}`, { from })).status,
+      ).toBe(404);
     const limited = await visit(link.url, { from, accept: 'application/json' });
     expect(limited.status).toBe(429);
     expect(JSON.parse(limited.text)).toMatchObject({ error: 'too_many_requests' });
@@ -345,7 +451,8 @@ describe('rate limits', () => {
     const other = await linkTo('folder', await makeFolder(owner, 'Quiet'));
     const perToken = 15; // FOLIO_PUBLIC_LINK_RATE_PER_TOKEN in test/setup/global.ts
     const from = freshAddress();
-    for (let n = 0; n < perToken; n++) expect((await visit(link.url, { from: n % 2 ? from : freshAddress() })).status).toBe(200);
+    for (let n = 0; n < perToken; n++)
+      expect((await visit(link.url, { from: n % 2 ? from : freshAddress() })).status).toBe(200);
     const limited = await visit(link.url, { from: freshAddress() });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);

@@ -15,7 +15,16 @@ import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { thumbnailWorkflowId } from '../../../workflows/ids.js';
-import { call, grant, makeColleague, makeFolder, makeUser, makeWorkspace, tokenFor, type TestUser } from '../../support/api.js';
+import {
+  call,
+  grant,
+  makeColleague,
+  makeFolder,
+  makeUser,
+  makeWorkspace,
+  tokenFor,
+  type TestUser,
+} from '../../support/api.js';
 import { apnsServerPool, type ApnsServer } from '../../support/apns-server.js';
 import { settle, waitUntil } from '../../support/cascades.js';
 import { CLI_TIMEOUT_MS, folio, folioFails } from '../../support/cli.js';
@@ -45,16 +54,34 @@ async function apnsClient(server: ApnsServer, workspaceUuid: string | null = nul
   );
 }
 
-async function webPushClient(server: WebPushServer, workspaceUuid: string | null = null): Promise<PushClientRow> {
+async function webPushClient(
+  server: WebPushServer,
+  workspaceUuid: string | null = null,
+): Promise<PushClientRow> {
   return db().transaction((tx) =>
-    createPushClient(tx, config().masterKey, { kind: 'webpush', workspaceUuid, subject: 'mailto:ops@folio.test', endpointOrigins: [server.origin] }),
+    createPushClient(tx, config().masterKey, {
+      kind: 'webpush',
+      workspaceUuid,
+      subject: 'mailto:ops@folio.test',
+      endpointOrigins: [server.origin],
+    }),
   );
 }
 
-async function subscribe(user: TestUser, client: { uuid: string }, deviceToken: string, container = CONTAINER) {
+async function subscribe(
+  user: TestUser,
+  client: { uuid: string },
+  deviceToken: string,
+  container = CONTAINER,
+) {
   const response = await call('POST', '/v1/drive/push_subscriptions', {
     token: user.token,
-    json: { push_client_uuid: client.uuid, device_token: deviceToken, container_identifier: container, domain_identifier: user.workspaceUuid },
+    json: {
+      push_client_uuid: client.uuid,
+      device_token: deviceToken,
+      container_identifier: container,
+      domain_identifier: user.workspaceUuid,
+    },
   });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
@@ -63,8 +90,13 @@ async function subscribe(user: TestUser, client: { uuid: string }, deviceToken: 
 /** A fan-out round has covered every change the workspace's log holds (a round's sends end before its cursor moves). */
 async function pushedThroughHead(workspaceUuid: string): Promise<void> {
   await waitUntil(async () => {
-    const head = await db()('drive_changes').where({ workspace_uuid: workspaceUuid }).max('seq as seq').first();
-    const cursor = await db()('drive_push_cursors').where({ workspace_uuid: workspaceUuid }).first('through_seq');
+    const head = await db()('drive_changes')
+      .where({ workspace_uuid: workspaceUuid })
+      .max('seq as seq')
+      .first();
+    const cursor = await db()('drive_push_cursors')
+      .where({ workspace_uuid: workspaceUuid })
+      .first('through_seq');
     return BigInt(cursor?.through_seq ?? -1) >= BigInt(head?.seq ?? 0);
   });
 }
@@ -78,7 +110,12 @@ describe('POST /v1/drive/push_subscriptions', () => {
     const client = await apnsClient(apns);
     const response = await call('POST', '/v1/drive/push_subscriptions', {
       token: user.token,
-      json: { push_client_uuid: client.uuid, device_token: APNS_TOKEN, container_identifier: CONTAINER, domain_identifier: user.workspaceUuid },
+      json: {
+        push_client_uuid: client.uuid,
+        device_token: APNS_TOKEN,
+        container_identifier: CONTAINER,
+        domain_identifier: user.workspaceUuid,
+      },
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
@@ -114,7 +151,7 @@ describe('POST /v1/drive/push_subscriptions', () => {
     expect(other.uuid).not.toBe(first.uuid);
   });
 
-  it('refuses a domain_identifier that is not the token\'s workspace with 422 invalid, and stores nothing', async () => {
+  it("refuses a domain_identifier that is not the token's workspace with 422 invalid, and stores nothing", async () => {
     const apns = await startApns();
     const user = await makeUser();
     const client = await apnsClient(apns);
@@ -122,7 +159,12 @@ describe('POST /v1/drive/push_subscriptions', () => {
     for (const domain of [elsewhere.uuid, 'my-domain', '']) {
       const response = await call('POST', '/v1/drive/push_subscriptions', {
         token: user.token,
-        json: { push_client_uuid: client.uuid, device_token: APNS_TOKEN, container_identifier: CONTAINER, domain_identifier: domain },
+        json: {
+          push_client_uuid: client.uuid,
+          device_token: APNS_TOKEN,
+          container_identifier: CONTAINER,
+          domain_identifier: domain,
+        },
       });
       expect(response.status).toBe(422);
       expect(response.body).toMatchObject({ error: 'invalid', field: 'domain_identifier' });
@@ -137,7 +179,13 @@ describe('POST /v1/drive/push_subscriptions', () => {
     const client = await apnsClient(apns);
     const foreign = await apnsClient(apns, (await makeWorkspace()).uuid);
     const webClient = await webPushClient(web);
-    const body = (fields: object) => ({ push_client_uuid: client.uuid, device_token: APNS_TOKEN, container_identifier: CONTAINER, domain_identifier: user.workspaceUuid, ...fields });
+    const body = (fields: object) => ({
+      push_client_uuid: client.uuid,
+      device_token: APNS_TOKEN,
+      container_identifier: CONTAINER,
+      domain_identifier: user.workspaceUuid,
+      ...fields,
+    });
     const cases: [object, string][] = [
       [{ device_token: 'not-hex!' }, 'device_token'],
       [{ device_token: 'abc' }, 'device_token'],
@@ -152,13 +200,18 @@ describe('POST /v1/drive/push_subscriptions', () => {
       [
         {
           push_client_uuid: webClient.uuid,
-          device_token: Buffer.from(JSON.stringify({ ...web.subscribe().json, endpoint: 'https://attacker.example/push/x' })).toString('hex'),
+          device_token: Buffer.from(
+            JSON.stringify({ ...web.subscribe().json, endpoint: 'https://attacker.example/push/x' }),
+          ).toString('hex'),
         },
         'device_token',
       ],
     ];
     for (const [fields, field] of cases) {
-      const response = await call('POST', '/v1/drive/push_subscriptions', { token: user.token, json: body(fields) });
+      const response = await call('POST', '/v1/drive/push_subscriptions', {
+        token: user.token,
+        json: body(fields),
+      });
       expect(response.status, JSON.stringify(fields).slice(0, 80)).toBe(422);
       expect(response.body).toMatchObject({ error: 'invalid', field });
     }
@@ -167,23 +220,46 @@ describe('POST /v1/drive/push_subscriptions', () => {
 
   it('answers 422 missing_required_fields for absent fields and 400 invalid_body for wrong types', async () => {
     const user = await makeUser();
-    const missing = await call('POST', '/v1/drive/push_subscriptions', { token: user.token, json: { device_token: APNS_TOKEN } });
+    const missing = await call('POST', '/v1/drive/push_subscriptions', {
+      token: user.token,
+      json: { device_token: APNS_TOKEN },
+    });
     expect(missing.status).toBe(422);
-    expect(missing.body).toMatchObject({ error: 'missing_required_fields', fields: ['push_client_uuid', 'container_identifier', 'domain_identifier'] });
+    expect(missing.body).toMatchObject({
+      error: 'missing_required_fields',
+      fields: ['push_client_uuid', 'container_identifier', 'domain_identifier'],
+    });
     const wrong = await call('POST', '/v1/drive/push_subscriptions', {
       token: user.token,
-      json: { push_client_uuid: randomUUID(), device_token: 1234, container_identifier: CONTAINER, domain_identifier: user.workspaceUuid },
+      json: {
+        push_client_uuid: randomUUID(),
+        device_token: 1234,
+        container_identifier: CONTAINER,
+        domain_identifier: user.workspaceUuid,
+      },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'invalid_body' });
-    const notJson = await call('POST', '/v1/drive/push_subscriptions', { token: user.token, body: '{', headers: { 'content-type': 'application/json' } });
+    const notJson = await call('POST', '/v1/drive/push_subscriptions', {
+      token: user.token,
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
   });
 
   it('needs drive.read, a valid token, and a user (not a workspace API key)', async () => {
     const user = await makeUser();
-    const json = { push_client_uuid: randomUUID(), device_token: APNS_TOKEN, container_identifier: CONTAINER, domain_identifier: user.workspaceUuid };
-    const noScope = await call('POST', '/v1/drive/push_subscriptions', { token: await tokenFor(user, ['drive.create']), json });
+    const json = {
+      push_client_uuid: randomUUID(),
+      device_token: APNS_TOKEN,
+      container_identifier: CONTAINER,
+      domain_identifier: user.workspaceUuid,
+    };
+    const noScope = await call('POST', '/v1/drive/push_subscriptions', {
+      token: await tokenFor(user, ['drive.create']),
+      json,
+    });
     expect(noScope.status).toBe(403);
     expect(noScope.body).toEqual({ error: 'insufficient_scope', scope: 'drive.read' });
     expect((await call('POST', '/v1/drive/push_subscriptions', { json })).status).toBe(401);
@@ -191,7 +267,9 @@ describe('POST /v1/drive/push_subscriptions', () => {
     const apiKey = await call('POST', '/v1/drive/push_subscriptions', { token: api_key, json });
     expect(apiKey.status).toBe(403);
     expect(apiKey.body).toMatchObject({ error: 'forbidden' });
-    const noScopeDelete = await call('DELETE', `/v1/drive/push_subscriptions/${randomUUID()}`, { token: await tokenFor(user, ['drive.delete']) });
+    const noScopeDelete = await call('DELETE', `/v1/drive/push_subscriptions/${randomUUID()}`, {
+      token: await tokenFor(user, ['drive.delete']),
+    });
     expect(noScopeDelete.status).toBe(403);
   });
 });
@@ -201,15 +279,23 @@ describe('DELETE /v1/drive/push_subscriptions/{uuid}', () => {
     const apns = await startApns();
     const user = await makeUser();
     const subscription = await subscribe(user, await apnsClient(apns), APNS_TOKEN);
-    const first = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, { token: user.token });
+    const first = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, {
+      token: user.token,
+    });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ ...subscription, updated_at: expect.any(String), unregistered_at: expect.any(String) });
-    const second = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, { token: user.token });
+    expect(first.body).toEqual({
+      ...subscription,
+      updated_at: expect.any(String),
+      unregistered_at: expect.any(String),
+    });
+    const second = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, {
+      token: user.token,
+    });
     expect(second.status).toBe(200);
     expect(second.body.unregistered_at).toBe(first.body.unregistered_at);
   });
 
-  it('answers 404 not_found for someone else\'s subscription, an unknown uuid and a malformed one, changing nothing', async () => {
+  it("answers 404 not_found for someone else's subscription, an unknown uuid and a malformed one, changing nothing", async () => {
     const apns = await startApns();
     const user = await makeUser();
     const colleague = await makeColleague(user);
@@ -228,59 +314,117 @@ describe('DELETE /v1/drive/push_subscriptions/{uuid}', () => {
 });
 
 describe('folio push-client', () => {
-  it('creates, lists and removes clients; signing keys are stored sealed and never printed', async () => {
-    const apns = await startApns();
-    const workspace = await makeWorkspace();
-    const dir = mkdtempSync(join(tmpdir(), 'folio-apns-key-'));
-    writeFileSync(join(dir, 'AuthKey.p8'), apns.keyPem);
-    const created = await folio(
-      'push-client', 'create', '--kind', 'apns', '--workspace', workspace.uuid, '--key-file', join(dir, 'AuthKey.p8'),
-      '--key-id', apns.keyId, '--team-id', apns.teamId, '--topic', apns.topic, '--environment', 'sandbox', '--apns-address', apns.address,
-    );
-    expect(created).toEqual({
-      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      kind: 'apns',
-      workspace_uuid: workspace.uuid,
-      created_at: expect.any(String),
-      key_id: apns.keyId,
-      team_id: apns.teamId,
-      topic: apns.topic,
-      environment: 'sandbox',
-      apns_address: apns.address,
-    });
-    const web = await folio('push-client', 'create', '--kind', 'webpush', '--subject', 'mailto:ops@folio.test');
-    expect(web).toEqual({
-      uuid: expect.any(String),
-      kind: 'webpush',
-      workspace_uuid: null,
-      created_at: expect.any(String),
-      // Generated: the raw P-256 point web apps pass to pushManager.subscribe as applicationServerKey.
-      vapid_public_key: expect.stringMatching(/^[\w-]{87}$/),
-      subject: 'mailto:ops@folio.test',
-      endpoint_origins: ['https://fcm.googleapis.com', 'https://updates.push.services.mozilla.com', 'https://web.push.apple.com', 'https://*.notify.windows.com'],
-    });
-    const rows = await db()('push_clients').whereIn('uuid', [created.uuid, web.uuid]);
-    const pemBody = apns.keyPem.split('\n')[1]!;
-    for (const row of rows) expect(Buffer.concat([row.credential_sealed, Buffer.from(JSON.stringify(row.settings))]).toString('latin1')).not.toContain(pemBody);
+  it(
+    'creates, lists and removes clients; signing keys are stored sealed and never printed',
+    async () => {
+      const apns = await startApns();
+      const workspace = await makeWorkspace();
+      const dir = mkdtempSync(join(tmpdir(), 'folio-apns-key-'));
+      writeFileSync(join(dir, 'AuthKey.p8'), apns.keyPem);
+      const created = await folio(
+        'push-client',
+        'create',
+        '--kind',
+        'apns',
+        '--workspace',
+        workspace.uuid,
+        '--key-file',
+        join(dir, 'AuthKey.p8'),
+        '--key-id',
+        apns.keyId,
+        '--team-id',
+        apns.teamId,
+        '--topic',
+        apns.topic,
+        '--environment',
+        'sandbox',
+        '--apns-address',
+        apns.address,
+      );
+      expect(created).toEqual({
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        kind: 'apns',
+        workspace_uuid: workspace.uuid,
+        created_at: expect.any(String),
+        key_id: apns.keyId,
+        team_id: apns.teamId,
+        topic: apns.topic,
+        environment: 'sandbox',
+        apns_address: apns.address,
+      });
+      const web = await folio(
+        'push-client',
+        'create',
+        '--kind',
+        'webpush',
+        '--subject',
+        'mailto:ops@folio.test',
+      );
+      expect(web).toEqual({
+        uuid: expect.any(String),
+        kind: 'webpush',
+        workspace_uuid: null,
+        created_at: expect.any(String),
+        // Generated: the raw P-256 point web apps pass to pushManager.subscribe as applicationServerKey.
+        vapid_public_key: expect.stringMatching(/^[\w-]{87}$/),
+        subject: 'mailto:ops@folio.test',
+        endpoint_origins: [
+          'https://fcm.googleapis.com',
+          'https://updates.push.services.mozilla.com',
+          'https://web.push.apple.com',
+          'https://*.notify.windows.com',
+        ],
+      });
+      const rows = await db()('push_clients').whereIn('uuid', [created.uuid, web.uuid]);
+      const pemBody = apns.keyPem.split('\n')[1]!;
+      for (const row of rows)
+        expect(
+          Buffer.concat([row.credential_sealed, Buffer.from(JSON.stringify(row.settings))]).toString(
+            'latin1',
+          ),
+        ).not.toContain(pemBody);
 
-    const listed = await folio('push-client', 'list', '--workspace', workspace.uuid);
-    expect(listed.data.map((client: { uuid: string }) => client.uuid)).toEqual(expect.arrayContaining([created.uuid, web.uuid]));
-    expect(JSON.stringify(listed)).not.toContain(pemBody);
+      const listed = await folio('push-client', 'list', '--workspace', workspace.uuid);
+      expect(listed.data.map((client: { uuid: string }) => client.uuid)).toEqual(
+        expect.arrayContaining([created.uuid, web.uuid]),
+      );
+      expect(JSON.stringify(listed)).not.toContain(pemBody);
 
-    const removed = await folio('push-client', 'remove', created.uuid);
-    expect(removed).toEqual({ uuid: created.uuid, subscriptions_removed: 0, removed: true });
-    expect(await db()('push_clients').where({ uuid: created.uuid }).first()).toBeUndefined();
-  }, CLI_TIMEOUT_MS);
+      const removed = await folio('push-client', 'remove', created.uuid);
+      expect(removed).toEqual({ uuid: created.uuid, subscriptions_removed: 0, removed: true });
+      expect(await db()('push_clients').where({ uuid: created.uuid }).first()).toBeUndefined();
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('refuses bad options with a message and creates nothing', async () => {
-    const before = (await db()('push_clients').count('* as n').first())!.n;
-    expect(await folioFails('push-client', 'create', '--kind', 'fcm')).toMatch(/--kind/);
-    expect(await folioFails('push-client', 'create', '--kind', 'apns', '--key-id', 'ABC123DEFG')).toMatch(/--key-file/);
-    expect(await folioFails('push-client', 'create', '--kind', 'webpush', '--subject', 'ops')).toMatch(/--subject/);
-    expect(await folioFails('push-client', 'create', '--kind', 'webpush', '--subject', 'mailto:a@b.c', '--endpoint-origin', 'http://push.example')).toMatch(/--endpoint-origin/);
-    expect(await folioFails('push-client', 'remove', randomUUID())).toMatch(/no push client/);
-    expect((await db()('push_clients').count('* as n').first())!.n).toBe(before);
-  }, CLI_TIMEOUT_MS);
+  it(
+    'refuses bad options with a message and creates nothing',
+    async () => {
+      const before = (await db()('push_clients').count('* as n').first())!.n;
+      expect(await folioFails('push-client', 'create', '--kind', 'fcm')).toMatch(/--kind/);
+      expect(await folioFails('push-client', 'create', '--kind', 'apns', '--key-id', 'ABC123DEFG')).toMatch(
+        /--key-file/,
+      );
+      expect(await folioFails('push-client', 'create', '--kind', 'webpush', '--subject', 'ops')).toMatch(
+        /--subject/,
+      );
+      expect(
+        await folioFails(
+          'push-client',
+          'create',
+          '--kind',
+          'webpush',
+          '--subject',
+          'mailto:a@b.c',
+          '--endpoint-origin',
+          'http://push.example',
+        ),
+      ).toMatch(/--endpoint-origin/);
+      expect(await folioFails('push-client', 'remove', randomUUID())).toMatch(/no push client/);
+      expect((await db()('push_clients').count('* as n').first())!.n).toBe(before);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 // Each waits for real fan-out rounds (a 2 s window, then sends with backoff): slower than a request on a busy machine.
@@ -298,10 +442,12 @@ describe('push delivery', { timeout: 180_000 }, () => {
     expect(request!.payload).toEqual({ 'container-identifier': CONTAINER, domain: user.workspaceUuid });
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests).toHaveLength(1);
-    expect((await db()('drive_push_subscriptions').where({ user_uuid: user.uuid }).first()).last_pushed_at).not.toBeNull();
+    expect(
+      (await db()('drive_push_subscriptions').where({ user_uuid: user.uuid }).first()).last_pushed_at,
+    ).not.toBeNull();
   });
 
-  it('pushes a Web Push message: VAPID for the push service\'s origin, aes128gcm the device decrypts, TTL and topic', async () => {
+  it("pushes a Web Push message: VAPID for the push service's origin, aes128gcm the device decrypts, TTL and topic", async () => {
     const web = await startWebPush();
     const user = await makeUser();
     const client = await webPushClient(web);
@@ -315,7 +461,11 @@ describe('push delivery', { timeout: 180_000 }, () => {
     expect(request!.headers['content-encoding']).toBe('aes128gcm');
     expect(Number(request!.headers.ttl)).toBeGreaterThan(0);
     expect(request!.headers.topic).toBe('foliodrivechanges');
-    expect(request!.payload).toEqual({ type: 'drive.changes', container_identifier: 'web-app', domain_identifier: user.workspaceUuid });
+    expect(request!.payload).toEqual({
+      type: 'drive.changes',
+      container_identifier: 'web-app',
+      domain_identifier: user.workspaceUuid,
+    });
   });
 
   it('pushes only subscriptions whose user can see a changed item, and after a share the grantee too', async () => {
@@ -336,7 +486,9 @@ describe('push delivery', { timeout: 180_000 }, () => {
     await grant({ folder }, { user: outsider }, 'viewer');
     await makeFolder(owner, 'Inside', folder);
     await pushedThroughHead(owner.workspaceUuid);
-    expect(apns.requests.filter((request) => request.deviceToken === outsiderToken).length).toBeGreaterThanOrEqual(1);
+    expect(
+      apns.requests.filter((request) => request.deviceToken === outsiderToken).length,
+    ).toBeGreaterThanOrEqual(1);
 
     // Deleted: the outsider could see it, so the delete reaches them too.
     const seen = apns.requests.length;
@@ -344,7 +496,9 @@ describe('push delivery', { timeout: 180_000 }, () => {
     expect(deleted.status).toBe(204);
     await settle(folder);
     await pushedThroughHead(owner.workspaceUuid);
-    expect(new Set(apns.requests.slice(seen).map((request) => request.deviceToken))).toEqual(new Set([ownerToken, outsiderToken]));
+    expect(new Set(apns.requests.slice(seen).map((request) => request.deviceToken))).toEqual(
+      new Set([ownerToken, outsiderToken]),
+    );
   });
 
   it('coalesces a burst of 1,000 changes into a handful of pushes per device', async () => {
@@ -378,7 +532,10 @@ describe('push delivery', { timeout: 180_000 }, () => {
     await settle(folder);
     release();
     await pushedThroughHead(user.workspaceUuid);
-    const changes = (await db()('drive_changes').where({ workspace_uuid: user.workspaceUuid }).count('* as n').first())!.n;
+    const changes = (await db()('drive_changes')
+      .where({ workspace_uuid: user.workspaceUuid })
+      .count('* as n')
+      .first())!.n;
     expect(Number(changes)).toBeGreaterThan(2000);
     expect(apns.requests.length).toBeGreaterThanOrEqual(1);
     expect(apns.requests.length).toBeLessThanOrEqual(3);
@@ -405,7 +562,9 @@ describe('push delivery', { timeout: 180_000 }, () => {
     await makeFolder(user, 'Two');
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests.filter((request) => request.deviceToken === APNS_TOKEN)).toHaveLength(1);
-    expect(apns.requests.filter((request) => request.deviceToken === healthy).length).toBeGreaterThanOrEqual(2);
+    expect(apns.requests.filter((request) => request.deviceToken === healthy).length).toBeGreaterThanOrEqual(
+      2,
+    );
   });
 
   it.each([404, 410])('unregisters a Web Push subscription answered %i', async (status) => {
@@ -416,7 +575,9 @@ describe('push delivery', { timeout: 180_000 }, () => {
     await makeFolder(user, 'One');
     await pushedThroughHead(user.workspaceUuid);
     expect((await subscriptionRow(subscription.uuid)).unregistered_at).not.toBeNull();
-    const deleted = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, { token: user.token });
+    const deleted = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, {
+      token: user.token,
+    });
     expect(deleted.status).toBe(200);
     expect(deleted.body.unregistered_at).not.toBeNull();
   });
@@ -424,7 +585,13 @@ describe('push delivery', { timeout: 180_000 }, () => {
   it('backs off and retries an APNs 429 and 503, then delivers once', async () => {
     const apns = await startApns();
     const user = await makeUser();
-    apns.answer((index) => (index === 1 ? { status: 429, reason: 'TooManyRequests' } : index === 2 ? { status: 503, reason: 'ServiceUnavailable' } : { status: 200 }));
+    apns.answer((index) =>
+      index === 1
+        ? { status: 429, reason: 'TooManyRequests' }
+        : index === 2
+          ? { status: 503, reason: 'ServiceUnavailable' }
+          : { status: 200 },
+    );
     const subscription = await subscribe(user, await apnsClient(apns), APNS_TOKEN);
     await makeFolder(user, 'Retried');
     await pushedThroughHead(user.workspaceUuid);
@@ -463,13 +630,21 @@ describe('push delivery', { timeout: 180_000 }, () => {
     const apns = await startApns();
     const user = await makeUser();
     await subscribe(user, await apnsClient(apns), APNS_TOKEN);
-    const file = await simpleUpload(user, 'announced.png', readFileSync(fileURLToPath(new URL('../../fixtures/images/alpha.png', import.meta.url))), {
-      content_type: 'image/png',
-    });
+    const file = await simpleUpload(
+      user,
+      'announced.png',
+      readFileSync(fileURLToPath(new URL('../../fixtures/images/alpha.png', import.meta.url))),
+      {
+        content_type: 'image/png',
+      },
+    );
     const render = (await temporalClient()).workflow.getHandle(thumbnailWorkflowId(file.uuid, file.uuid));
     expect(await render.result()).toEqual({ outcome: 'ready' });
     // The sweep starts only rows older than 30 s: a fan-out still waiting here would reach the device a minute late.
-    const waiting = await db()('workflow_outbox').whereRaw(`request->>'type' = 'drivePush' and request->>'workspaceUuid' = ?`, [user.workspaceUuid]);
+    const waiting = await db()('workflow_outbox').whereRaw(
+      `request->>'type' = 'drivePush' and request->>'workspaceUuid' = ?`,
+      [user.workspaceUuid],
+    );
     expect(waiting).toEqual([]);
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests.length).toBeGreaterThanOrEqual(1);

@@ -7,7 +7,13 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { replaceWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, tokenFor, type TestUser } from '../../support/api.js';
-import { contentHash, downloadChunked, initiateReplace, replaceChunked, sendChunks } from '../../support/folio-client.js';
+import {
+  contentHash,
+  downloadChunked,
+  initiateReplace,
+  replaceChunked,
+  sendChunks,
+} from '../../support/folio-client.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { objectExists } from '../../support/storage.js';
 
@@ -15,9 +21,11 @@ afterAll(closeTemporalClient);
 
 const MiB = 1024 * 1024;
 
-const usedBytes = async (user: TestUser) => Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
+const usedBytes = async (user: TestUser) =>
+  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
-const lifecycleResult = async (versionUuid: string) => (await temporalClient()).workflow.getHandle(replaceWorkflowId(versionUuid)).result();
+const lifecycleResult = async (versionUuid: string) =>
+  (await temporalClient()).workflow.getHandle(replaceWorkflowId(versionUuid)).result();
 
 async function grant(user: TestUser, itemUuid: string, role: string) {
   await db()('drive_grants').insert({
@@ -30,11 +38,14 @@ async function grant(user: TestUser, itemUuid: string, role: string) {
   });
 }
 
-describe('Replacing a file\'s contents', () => {
+describe("Replacing a file's contents", () => {
   it('initiates with a new version uuid and key, 201 with the replace initiate fields', async () => {
     const user = await makeUser();
     const file = await simpleUpload(user, 'doc.bin', randomBytes(100));
-    const response = await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 9 * MiB } });
+    const response = await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+      token: user.token,
+      json: { plaintext_size_bytes: 9 * MiB },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       version_uuid: expect.any(String),
@@ -47,24 +58,40 @@ describe('Replacing a file\'s contents', () => {
     const init = await call('GET', `/v1/drive/files/${file.uuid}/download_init`, { token: user.token });
     expect(response.body.data_key).not.toBe(init.body.data_key);
     const staged = await db()('drive_file_versions').where({ uuid: response.body.version_uuid }).first();
-    expect(staged).toMatchObject({ status: 'staged', storage_key: `drive/${user.workspaceUuid}/${file.uuid}/${response.body.version_uuid}` });
+    expect(staged).toMatchObject({
+      status: 'staged',
+      storage_key: `drive/${user.workspaceUuid}/${file.uuid}/${response.body.version_uuid}`,
+    });
   });
 
   it('refuses a second initiate while one is in flight with 422 invalid_upload_status, even when they race', async () => {
     const user = await makeUser();
     const file = await simpleUpload(user, 'busy.bin', randomBytes(10));
-    const first = await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 5 } });
+    const first = await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+      token: user.token,
+      json: { plaintext_size_bytes: 5 },
+    });
     expect(first.status).toBe(201);
-    const second = await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 5 } });
+    const second = await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+      token: user.token,
+      json: { plaintext_size_bytes: 5 },
+    });
     expect(second.status).toBe(422);
     expect(second.body).toEqual({ error: 'invalid_upload_status' });
 
     const other = await simpleUpload(user, 'race.bin', randomBytes(10));
     const racing = await Promise.all(
-      Array.from({ length: 4 }, () => call('POST', `/v1/drive/files/${other.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 5 } })),
+      Array.from({ length: 4 }, () =>
+        call('POST', `/v1/drive/files/${other.uuid}/replace`, {
+          token: user.token,
+          json: { plaintext_size_bytes: 5 },
+        }),
+      ),
     );
     expect(racing.map((r) => r.status).sort()).toEqual([201, 422, 422, 422]);
-    expect(await db()('drive_file_versions').where({ file_uuid: other.uuid, status: 'staged' })).toHaveLength(1);
+    expect(await db()('drive_file_versions').where({ file_uuid: other.uuid, status: 'staged' })).toHaveLength(
+      1,
+    );
   });
 
   it('completes atomically: new content both ways, ctag and version +1, new size and type, one update change', async () => {
@@ -73,7 +100,11 @@ describe('Replacing a file\'s contents', () => {
     const original = randomBytes(1000);
     const file = await simpleUpload(user, 'report.txt', original, { content_type: 'text/plain' });
     const replacement = randomBytes(8 * MiB + 5);
-    const updated = await replaceChunked(client, file.uuid, { size: replacement.length, source: replacement, contentType: 'application/pdf' });
+    const updated = await replaceChunked(client, file.uuid, {
+      size: replacement.length,
+      source: replacement,
+      contentType: 'application/pdf',
+    });
     expect(updated).toEqual({
       ...file,
       content_type: 'application/pdf',
@@ -94,8 +125,13 @@ describe('Replacing a file\'s contents', () => {
 
   it('keeps the content type when the replacement names none', async () => {
     const user = await makeUser();
-    const file = await simpleUpload(user, 'same-type.txt', Buffer.from('one'), { content_type: 'text/plain' });
-    const updated = await replaceChunked({ token: user.token }, file.uuid, { size: 3, source: Buffer.from('two') });
+    const file = await simpleUpload(user, 'same-type.txt', Buffer.from('one'), {
+      content_type: 'text/plain',
+    });
+    const updated = await replaceChunked({ token: user.token }, file.uuid, {
+      size: 3,
+      source: Buffer.from('two'),
+    });
     expect(updated).toMatchObject({ content_type: 'text/plain', ctag: 1 });
     expect((await simpleDownload(user, file.uuid)).toString()).toBe('two');
   });
@@ -106,7 +142,13 @@ describe('Replacing a file\'s contents', () => {
     const original = randomBytes(500);
     const file = await simpleUpload(user, 'stay.bin', original);
     const transfer = await initiateReplace(client, file.uuid, { size: 300 });
-    await sendChunks(client, `/v1/drive/files/${file.uuid}/replace/part_urls`, transfer, 300, randomBytes(300));
+    await sendChunks(
+      client,
+      `/v1/drive/files/${file.uuid}/replace/part_urls`,
+      transfer,
+      300,
+      randomBytes(300),
+    );
     const staged = await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first();
 
     const abort = await call('POST', `/v1/drive/files/${file.uuid}/replace/abort`, { token: user.token });
@@ -114,16 +156,26 @@ describe('Replacing a file\'s contents', () => {
     expect(abort.body).toEqual(file);
     expect((await simpleDownload(user, file.uuid)).equals(original)).toBe(true);
     expect((await downloadChunked(client, file.uuid))!.equals(original)).toBe(true);
-    expect(await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first()).toMatchObject({ status: 'aborted' });
+    expect(await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first()).toMatchObject({
+      status: 'aborted',
+    });
     let open = 0;
-    for await (const upload of storage().listIncompleteUploads(bucket(), staged.storage_key, true)) if (upload) open++;
+    for await (const upload of storage().listIncompleteUploads(bucket(), staged.storage_key, true))
+      if (upload) open++;
     expect(open).toBe(0);
     expect(await lifecycleResult(transfer.versionUuid)).toEqual({ outcome: 'aborted', purgedVersions: 0 });
 
     const again = await call('POST', `/v1/drive/files/${file.uuid}/replace/abort`, { token: user.token });
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ error: 'not_found' });
-    expect((await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 1 } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+          token: user.token,
+          json: { plaintext_size_bytes: 1 },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('keeps the previous version for the retention period, then purges its object and row and frees its bytes', async () => {
@@ -134,12 +186,24 @@ describe('Replacing a file\'s contents', () => {
     const replacement = randomBytes(300);
     const transfer = await initiateReplace({ token: user.token }, file.uuid, { size: 300 });
     expect(await usedBytes(user)).toBe(1000);
-    const parts = await sendChunks({ token: user.token }, `/v1/drive/files/${file.uuid}/replace/part_urls`, transfer, 300, replacement);
-    const done = await call('POST', `/v1/drive/files/${file.uuid}/replace/complete`, { token: user.token, json: { parts } });
+    const parts = await sendChunks(
+      { token: user.token },
+      `/v1/drive/files/${file.uuid}/replace/part_urls`,
+      transfer,
+      300,
+      replacement,
+    );
+    const done = await call('POST', `/v1/drive/files/${file.uuid}/replace/complete`, {
+      token: user.token,
+      json: { parts },
+    });
     expect(done.status).toBe(200);
 
     expect(await objectExists(oldKey)).toBe(true);
-    expect(await db()('drive_file_versions').where({ uuid: file.uuid }).first()).toMatchObject({ status: 'retired', superseded_by: transfer.versionUuid });
+    expect(await db()('drive_file_versions').where({ uuid: file.uuid }).first()).toMatchObject({
+      status: 'retired',
+      superseded_by: transfer.versionUuid,
+    });
     expect(await usedBytes(user)).toBe(1000);
 
     expect(await lifecycleResult(transfer.versionUuid)).toEqual({ outcome: 'completed', purgedVersions: 1 });
@@ -156,12 +220,22 @@ describe('Replacing a file\'s contents', () => {
     expect(await usedBytes(user)).toBe(120);
     expect(await lifecycleResult(transfer.versionUuid)).toEqual({ outcome: 'expired', purgedVersions: 0 });
     expect(await usedBytes(user)).toBe(50);
-    const complete = await call('POST', `/v1/drive/files/${file.uuid}/replace/complete`, { token: user.token, json: { parts: [] } });
+    const complete = await call('POST', `/v1/drive/files/${file.uuid}/replace/complete`, {
+      token: user.token,
+      json: { parts: [] },
+    });
     expect(complete.status).toBe(404);
     expect(complete.body).toEqual({ error: 'not_found' });
     const current = await call('GET', `/v1/drive/files/${file.uuid}`, { token: user.token });
     expect(current.body).toMatchObject({ ctag: 0, version: 1, file_size_bytes: 50 });
-    expect((await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 1 } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+          token: user.token,
+          json: { plaintext_size_bytes: 1 },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('needs the editor role: a viewer gets 403 not_authorized, a stranger 404, and drive.update scope', async () => {
@@ -172,7 +246,8 @@ describe('Replacing a file\'s contents', () => {
     const file = await simpleUpload(owner, 'shared.bin', randomBytes(10));
     await grant(viewer, file.uuid, 'viewer');
     await grant(editor, file.uuid, 'editor');
-    const replace = (token: string) => call('POST', `/v1/drive/files/${file.uuid}/replace`, { token, json: { plaintext_size_bytes: 4 } });
+    const replace = (token: string) =>
+      call('POST', `/v1/drive/files/${file.uuid}/replace`, { token, json: { plaintext_size_bytes: 4 } });
     const asViewer = await replace(viewer.token);
     expect(asViewer.status).toBe(403);
     expect(asViewer.body).toEqual({ error: 'not_authorized' });
@@ -183,7 +258,10 @@ describe('Replacing a file\'s contents', () => {
     expect(noScope.status).toBe(403);
     expect(noScope.body).toMatchObject({ error: 'insufficient_scope' });
 
-    const updated = await replaceChunked({ token: editor.token }, file.uuid, { size: 4, source: Buffer.from('edit') });
+    const updated = await replaceChunked({ token: editor.token }, file.uuid, {
+      size: 4,
+      source: Buffer.from('edit'),
+    });
     expect(updated).toMatchObject({ ctag: 1, my_role: 'editor' });
     expect((await simpleDownload(owner, file.uuid)).toString()).toBe('edit');
   });
@@ -194,29 +272,51 @@ describe('Replacing a file\'s contents', () => {
     const file = await simpleUpload(owner, 'mine-in-flight.bin', randomBytes(10));
     await grant(editor, file.uuid, 'editor');
     await initiateReplace({ token: owner.token }, file.uuid, { size: 4 });
-    for (const [action, json] of [['part_urls', { part_numbers: [1] }], ['complete', { parts: [] }], ['abort', undefined]] as const) {
-      const response = await call('POST', `/v1/drive/files/${file.uuid}/replace/${action}`, { token: editor.token, json });
+    for (const [action, json] of [
+      ['part_urls', { part_numbers: [1] }],
+      ['complete', { parts: [] }],
+      ['abort', undefined],
+    ] as const) {
+      const response = await call('POST', `/v1/drive/files/${file.uuid}/replace/${action}`, {
+        token: editor.token,
+        json,
+      });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: 'not_found' });
     }
-    const second = await call('POST', `/v1/drive/files/${file.uuid}/replace`, { token: editor.token, json: { plaintext_size_bytes: 4 } });
+    const second = await call('POST', `/v1/drive/files/${file.uuid}/replace`, {
+      token: editor.token,
+      json: { plaintext_size_bytes: 4 },
+    });
     expect(second.body).toEqual({ error: 'invalid_upload_status' });
   });
 
   it('replaces a trashed file too; it stays in the trash with its new content', async () => {
     const user = await makeUser();
     const file = await simpleUpload(user, 'binned.bin', randomBytes(20));
-    const trashed = await call('POST', `/v1/drive/files/${file.uuid}`, { token: user.token, json: { trashed: true } });
+    const trashed = await call('POST', `/v1/drive/files/${file.uuid}`, {
+      token: user.token,
+      json: { trashed: true },
+    });
     expect(trashed.body.trashed).toBe(true);
-    const updated = await replaceChunked({ token: user.token }, file.uuid, { size: 6, source: Buffer.from('binned') });
+    const updated = await replaceChunked({ token: user.token }, file.uuid, {
+      size: 6,
+      source: Buffer.from('binned'),
+    });
     expect(updated).toMatchObject({ trashed: true, ctag: 1, file_size_bytes: 6 });
     expect((await simpleDownload(user, file.uuid)).toString()).toBe('binned');
   });
 
   it('refuses a replacement of a file still uploading with 422 invalid_upload_status', async () => {
     const user = await makeUser();
-    const upload = await call('POST', '/v1/drive/uploads', { token: user.token, json: { name: 'u.bin', content_type: 'text/plain', plaintext_size_bytes: 3 } });
-    const response = await call('POST', `/v1/drive/files/${upload.body.file_uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 3 } });
+    const upload = await call('POST', '/v1/drive/uploads', {
+      token: user.token,
+      json: { name: 'u.bin', content_type: 'text/plain', plaintext_size_bytes: 3 },
+    });
+    const response = await call('POST', `/v1/drive/files/${upload.body.file_uuid}/replace`, {
+      token: user.token,
+      json: { plaintext_size_bytes: 3 },
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'invalid_upload_status' });
   });
@@ -231,7 +331,10 @@ describe('Replacing a file\'s contents', () => {
     const bad = await call('POST', path, { token: user.token, json: { plaintext_size_bytes: -5 } });
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({ error: 'invalid_file_size' });
-    const type = await call('POST', path, { token: user.token, json: { plaintext_size_bytes: 5, content_type: 'nope' } });
+    const type = await call('POST', path, {
+      token: user.token,
+      json: { plaintext_size_bytes: 5, content_type: 'nope' },
+    });
     expect(type.status).toBe(422);
     expect(type.body).toEqual({ error: 'invalid', field: 'content_type' });
     const parts = await call('POST', `${path}/part_urls`, { token: user.token, json: { part_numbers: [1] } });

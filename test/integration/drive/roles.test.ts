@@ -3,7 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../../domain/roles.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, revokeGrantFor, type TestUser, makeFolder } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeUser,
+  revokeGrantFor,
+  type TestUser,
+  makeFolder,
+} from '../../support/api.js';
 import { simpleUpload } from '../../support/drive-files.js';
 
 /** G (the owner's root folder) → F → {S (folder), X (file)}. Operations act on F and X. */
@@ -15,16 +24,24 @@ interface Tree {
   x: string;
 }
 
-
 /** A real file with bytes (simple upload), so the content routes have something to serve. */
 async function upload(user: TestUser, name: string, folderUuid: string) {
-  return (await simpleUpload(user, name, Buffer.from('hello'), { content_type: 'text/plain', folder_uuid: folderUuid })).uuid as string;
+  return (
+    await simpleUpload(user, name, Buffer.from('hello'), {
+      content_type: 'text/plain',
+      folder_uuid: folderUuid,
+    })
+  ).uuid as string;
 }
 
 /** Trashes the item through POST …/trash and, when that worked, restores it, so the next role finds the tree as it was. */
 async function trashThenRestore(actor: TestUser, kind: 'files' | 'folders', uuid: string) {
   const trashed = await call('POST', `/v1/drive/${kind}/${uuid}/trash`, { token: actor.token });
-  if (trashed.status === 200) expect((await call('POST', `/v1/drive/${kind}/${uuid}`, { token: actor.token, json: { trashed: false } })).status).toBe(200);
+  if (trashed.status === 200)
+    expect(
+      (await call('POST', `/v1/drive/${kind}/${uuid}`, { token: actor.token, json: { trashed: false } }))
+        .status,
+    ).toBe(200);
   return trashed;
 }
 
@@ -56,7 +73,14 @@ interface Scenario {
 }
 
 const scenarios: Scenario[] = [
-  { name: 'the owner', role: 'owner', setup: async () => { const tree = await makeTree(); return { actor: tree.owner, tree }; } },
+  {
+    name: 'the owner',
+    role: 'owner',
+    setup: async () => {
+      const tree = await makeTree();
+      return { actor: tree.owner, tree };
+    },
+  },
   ...(['manager', 'editor', 'commenter', 'viewer'] as const).map((role) => ({
     name: `a user granted ${role} on F`,
     role,
@@ -65,7 +89,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a member through a workspace grant of editor on F',
     role: 'editor',
-    setup: colleagueOnTree((tree) => grant({ folder: tree.f }, { workspace: tree.owner.workspaceUuid }, 'editor')),
+    setup: colleagueOnTree((tree) =>
+      grant({ folder: tree.f }, { workspace: tree.owner.workspaceUuid }, 'editor'),
+    ),
   },
   {
     name: 'a user granted editor on the ancestor G (inherited)',
@@ -73,7 +99,7 @@ const scenarios: Scenario[] = [
     setup: colleagueOnTree((tree, actor) => grant({ folder: tree.g }, { user: actor }, 'editor')),
   },
   {
-    name: "the owner of G, on items a grantee created inside it (manager by owning an ancestor)",
+    name: 'the owner of G, on items a grantee created inside it (manager by owning an ancestor)',
     role: 'manager',
     setup: async () => {
       const owner = await makeUser();
@@ -94,7 +120,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a user whose editor grant on F was revoked',
     role: null,
-    setup: colleagueOnTree(async (tree, actor) => revokeGrantFor(await grant({ folder: tree.f }, { user: actor }, 'editor'))),
+    setup: colleagueOnTree(async (tree, actor) =>
+      revokeGrantFor(await grant({ folder: tree.f }, { user: actor }, 'editor')),
+    ),
   },
   {
     name: 'a colleague without any grant',
@@ -114,7 +142,10 @@ const scenarios: Scenario[] = [
   },
 ];
 
-const atLeast = (role: Role | null, needed: Role) => role !== null && ['viewer', 'commenter', 'editor', 'manager', 'owner'].indexOf(role) >= ['viewer', 'commenter', 'editor', 'manager', 'owner'].indexOf(needed);
+const atLeast = (role: Role | null, needed: Role) =>
+  role !== null &&
+  ['viewer', 'commenter', 'editor', 'manager', 'owner'].indexOf(role) >=
+    ['viewer', 'commenter', 'editor', 'manager', 'owner'].indexOf(needed);
 
 interface Operation {
   name: string;
@@ -132,14 +163,16 @@ const operations: Operation[] = [
     needs: 'viewer',
     ok: 200,
     run: (actor, tree) => call('GET', `/v1/drive/folders/${tree.f}`, { token: actor.token }),
-    check: (body, role, tree) => expect(body).toMatchObject({ object: 'drive_folder', uuid: tree.f, my_role: role }),
+    check: (body, role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_folder', uuid: tree.f, my_role: role }),
   },
   {
     name: 'GET file X',
     needs: 'viewer',
     ok: 200,
     run: (actor, tree) => call('GET', `/v1/drive/files/${tree.x}`, { token: actor.token }),
-    check: (body, role, tree) => expect(body).toMatchObject({ object: 'drive_file', uuid: tree.x, my_role: role }),
+    check: (body, role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_file', uuid: tree.x, my_role: role }),
   },
   {
     name: 'list folder F',
@@ -156,27 +189,34 @@ const operations: Operation[] = [
     needs: 'viewer',
     ok: 200,
     run: (actor, tree) => call('GET', `/v1/drive/folders/${tree.f}/sharing`, { token: actor.token }),
-    check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_sharing', resource_type: 'folder', resource_uuid: tree.f }),
+    check: (body, _role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_sharing', resource_type: 'folder', resource_uuid: tree.f }),
   },
   {
     name: 'GET sharing of X',
     needs: 'viewer',
     ok: 200,
     run: (actor, tree) => call('GET', `/v1/drive/files/${tree.x}/sharing`, { token: actor.token }),
-    check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_sharing', resource_type: 'file', resource_uuid: tree.x }),
+    check: (body, _role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_sharing', resource_type: 'file', resource_uuid: tree.x }),
   },
   {
     name: 'recolor folder F',
     needs: 'editor',
     ok: 200,
-    run: (actor, tree) => call('POST', `/v1/drive/folders/${tree.f}`, { token: actor.token, json: { color: '#112233' } }),
+    run: (actor, tree) =>
+      call('POST', `/v1/drive/folders/${tree.f}`, { token: actor.token, json: { color: '#112233' } }),
     check: (body) => expect(body).toMatchObject({ color: '#112233' }),
   },
   {
     name: 'rename file X',
     needs: 'editor',
     ok: 200,
-    run: (actor, tree) => call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { name: `x-${randomUUID().slice(0, 6)}.txt` } }),
+    run: (actor, tree) =>
+      call('POST', `/v1/drive/files/${tree.x}`, {
+        token: actor.token,
+        json: { name: `x-${randomUUID().slice(0, 6)}.txt` },
+      }),
     check: (body) => expect(body.name).toMatch(/^x-.+\.txt$/),
   },
   {
@@ -184,8 +224,19 @@ const operations: Operation[] = [
     needs: 'editor',
     ok: 200,
     run: async (actor, tree) => {
-      const moved = await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { folder_uuid: tree.s } });
-      if (moved.status === 200) expect((await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { folder_uuid: tree.f } })).status).toBe(200);
+      const moved = await call('POST', `/v1/drive/files/${tree.x}`, {
+        token: actor.token,
+        json: { folder_uuid: tree.s },
+      });
+      if (moved.status === 200)
+        expect(
+          (
+            await call('POST', `/v1/drive/files/${tree.x}`, {
+              token: actor.token,
+              json: { folder_uuid: tree.f },
+            })
+          ).status,
+        ).toBe(200);
       return moved;
     },
     check: (body, _role, tree) => expect(body.folder_uuid).toBe(tree.s),
@@ -194,7 +245,11 @@ const operations: Operation[] = [
     name: 'create a folder in F',
     needs: 'editor',
     ok: 201,
-    run: (actor, tree) => call('POST', '/v1/drive/folders', { token: actor.token, json: { name: `new-${randomUUID().slice(0, 6)}`, parent_uuid: tree.f } }),
+    run: (actor, tree) =>
+      call('POST', '/v1/drive/folders', {
+        token: actor.token,
+        json: { name: `new-${randomUUID().slice(0, 6)}`, parent_uuid: tree.f },
+      }),
     check: (body, _role, tree) => expect(body).toMatchObject({ parent_uuid: tree.f, my_role: 'owner' }),
   },
   {
@@ -202,8 +257,15 @@ const operations: Operation[] = [
     needs: 'editor',
     ok: 200,
     run: async (actor, tree) => {
-      const trashed = await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { trashed: true } });
-      if (trashed.status === 200) expect((await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { trashed: false } })).status).toBe(200);
+      const trashed = await call('POST', `/v1/drive/files/${tree.x}`, {
+        token: actor.token,
+        json: { trashed: true },
+      });
+      if (trashed.status === 200)
+        expect(
+          (await call('POST', `/v1/drive/files/${tree.x}`, { token: actor.token, json: { trashed: false } }))
+            .status,
+        ).toBe(200);
       return trashed;
     },
     check: (body) => expect(body.trashed).toBe(true),
@@ -213,7 +275,14 @@ const operations: Operation[] = [
     needs: 'viewer',
     ok: 200,
     run: (actor, tree) => call('GET', `/v1/drive/files/${tree.x}/download`, { token: actor.token }),
-    check: (body, _role, tree) => expect(body).toEqual({ uuid: tree.x, name: expect.any(String), content_type: 'text/plain', size: 5, data: Buffer.from('hello').toString('base64') }),
+    check: (body, _role, tree) =>
+      expect(body).toEqual({
+        uuid: tree.x,
+        name: expect.any(String),
+        content_type: 'text/plain',
+        size: 5,
+        data: Buffer.from('hello').toString('base64'),
+      }),
   },
   {
     name: 'download_init X',
@@ -227,8 +296,14 @@ const operations: Operation[] = [
     needs: 'editor',
     ok: 201,
     run: async (actor, tree) => {
-      const started = await call('POST', `/v1/drive/files/${tree.x}/replace`, { token: actor.token, json: { plaintext_size_bytes: 7 } });
-      if (started.status === 201) expect((await call('POST', `/v1/drive/files/${tree.x}/replace/abort`, { token: actor.token })).status).toBe(200);
+      const started = await call('POST', `/v1/drive/files/${tree.x}/replace`, {
+        token: actor.token,
+        json: { plaintext_size_bytes: 7 },
+      });
+      if (started.status === 201)
+        expect(
+          (await call('POST', `/v1/drive/files/${tree.x}/replace/abort`, { token: actor.token })).status,
+        ).toBe(200);
       return started;
     },
     check: (body) => expect(body).toMatchObject({ version_uuid: expect.any(String), chunk_count: 1 }),
@@ -238,27 +313,33 @@ const operations: Operation[] = [
     needs: 'editor',
     ok: 200,
     run: (actor, tree) => trashThenRestore(actor, 'files', tree.x),
-    check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_file', uuid: tree.x, trashed: true }),
+    check: (body, _role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_file', uuid: tree.x, trashed: true }),
   },
   {
     name: 'trash (then restore) folder S through POST …/trash',
     needs: 'editor',
     ok: 200,
     run: (actor, tree) => trashThenRestore(actor, 'folders', tree.s),
-    check: (body, _role, tree) => expect(body).toMatchObject({ object: 'drive_folder', uuid: tree.s, trashed: true }),
+    check: (body, _role, tree) =>
+      expect(body).toMatchObject({ object: 'drive_folder', uuid: tree.s, trashed: true }),
   },
   {
     name: 'permanently delete a file in F',
     needs: 'manager',
     ok: 204,
-    run: async (actor, tree) => call('DELETE', `/v1/drive/files/${await insertDriveFile(tree.owner, { folderUuid: tree.f })}`, { token: actor.token }),
+    run: async (actor, tree) =>
+      call('DELETE', `/v1/drive/files/${await insertDriveFile(tree.owner, { folderUuid: tree.f })}`, {
+        token: actor.token,
+      }),
     check: (body) => expect(body).toBe(''),
   },
   {
-    name: 'move F to the caller\'s Drive root',
+    name: "move F to the caller's Drive root",
     needs: 'owner',
     ok: 200,
-    run: (actor, tree) => call('POST', `/v1/drive/folders/${tree.f}`, { token: actor.token, json: { parent_uuid: null } }),
+    run: (actor, tree) =>
+      call('POST', `/v1/drive/folders/${tree.f}`, { token: actor.token, json: { parent_uuid: null } }),
     check: (body) => expect(body.parent_uuid).toBeNull(),
   },
 ];
@@ -273,7 +354,8 @@ describe('Drive role matrix', () => {
       });
 
       for (const operation of operations) {
-        const expected = scenario.role === null ? 404 : atLeast(scenario.role, operation.needs) ? operation.ok : 403;
+        const expected =
+          scenario.role === null ? 404 : atLeast(scenario.role, operation.needs) ? operation.ok : 403;
         it(`${operation.name}: ${expected}`, async () => {
           const response = await operation.run(actor, tree);
           expect(response.status).toBe(expected);

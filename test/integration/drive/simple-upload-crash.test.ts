@@ -15,8 +15,10 @@ import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
-const usedBytes = async (user: TestUser) => Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
-const stagedRowsOf = (user: TestUser) => db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
+const usedBytes = async (user: TestUser) =>
+  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
+const stagedRowsOf = (user: TestUser) =>
+  db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
 
 /**
  * Starts a simple upload that stores its bytes and then waits at its commit: the test holds the workspace row (the
@@ -28,7 +30,11 @@ async function uploadHeldAtCommit(baseUrl: string, user: TestUser, data: Buffer)
   const response = fetch(`${baseUrl}/v1/drive/files`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'held.bin', content_type: 'application/octet-stream', data: data.toString('base64') }),
+    body: JSON.stringify({
+      name: 'held.bin',
+      content_type: 'application/octet-stream',
+      data: data.toString('base64'),
+    }),
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))); // A killed API fails it: kept, not thrown.
   let key = '';
   await waitUntil(async () => {
@@ -44,13 +50,22 @@ describe('Simple upload without a workflow', () => {
     const user = await makeUser();
     const file = await simpleUpload(user, 'plain.txt', Buffer.from('no workflow'));
     const client = await temporalClient();
-    await expect(client.workflow.getHandle(uploadWorkflowId(file.uuid)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(client.workflow.getHandle(uploadWorkflowId(file.uuid)).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
     expect(await stagedRowsOf(user)).toEqual([]);
   });
 
   it('keeps its staged-upload sweep schedule on the Temporal server, every minute, skipping a run while one is going', async () => {
-    const schedule = await (await temporalClient()).schedule.getHandle(STAGED_UPLOAD_SWEEP_SCHEDULE_ID).describe();
-    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'stagedUploadSweepWorkflow' });
+    const schedule = await (
+      await temporalClient()
+    ).schedule
+      .getHandle(STAGED_UPLOAD_SWEEP_SCHEDULE_ID)
+      .describe();
+    expect(schedule.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'stagedUploadSweepWorkflow',
+    });
     expect(schedule.spec.intervals).toMatchObject([{ every: 60_000 }]);
     expect(schedule.policies.overlap).toBe('SKIP');
   });

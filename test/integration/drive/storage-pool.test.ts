@@ -13,13 +13,20 @@ async function userWithPool(limit: number): Promise<TestUser> {
   return makeUser({ workspace: await makeWorkspace({ storageLimitBytes: limit }) });
 }
 
-const usedBytes = async (user: TestUser) => Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
+const usedBytes = async (user: TestUser) =>
+  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
 const simple = (user: TestUser, name: string, size: number) =>
-  call('POST', '/v1/drive/files', { token: user.token, json: { name, content_type: 'application/octet-stream', data: randomBytes(size).toString('base64') } });
+  call('POST', '/v1/drive/files', {
+    token: user.token,
+    json: { name, content_type: 'application/octet-stream', data: randomBytes(size).toString('base64') },
+  });
 
 const initiate = (user: TestUser, name: string, size: number) =>
-  call('POST', '/v1/drive/uploads', { token: user.token, json: { name, content_type: 'application/octet-stream', plaintext_size_bytes: size } });
+  call('POST', '/v1/drive/uploads', {
+    token: user.token,
+    json: { name, content_type: 'application/octet-stream', plaintext_size_bytes: size },
+  });
 
 describe('Workspace storage pool', () => {
   it('counts plaintext bytes of completed files and of uploads in flight', async () => {
@@ -37,7 +44,10 @@ describe('Workspace storage pool', () => {
     for (const response of [
       await simple(user, 'too-big', 401),
       await initiate(user, 'too-big', 401),
-      await call('POST', `/v1/drive/files/${file.body.uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 401 } }),
+      await call('POST', `/v1/drive/files/${file.body.uuid}/replace`, {
+        token: user.token,
+        json: { plaintext_size_bytes: 401 },
+      }),
     ]) {
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ error: 'storage_limit_exceeded', pool_bytes: 1000 });
@@ -53,19 +63,31 @@ describe('Workspace storage pool', () => {
     const user = await userWithPool(1500);
     const results = await Promise.all([simple(user, 'one', 1000), simple(user, 'two', 1000)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
-    expect(results.find((r) => r.status === 422)!.body).toEqual({ error: 'storage_limit_exceeded', pool_bytes: 1500 });
+    expect(results.find((r) => r.status === 422)!.body).toEqual({
+      error: 'storage_limit_exceeded',
+      pool_bytes: 1500,
+    });
     expect(await usedBytes(user)).toBe(1000);
   });
 
   it('lets exactly one of two concurrent chunked uploads through when together they pass the pool', async () => {
     const user = await userWithPool(1500);
     const results = await Promise.allSettled([
-      uploadChunked({ token: user.token }, { name: 'one', contentType: 'application/octet-stream', size: 1000, source: randomBytes(1000) }),
-      uploadChunked({ token: user.token }, { name: 'two', contentType: 'application/octet-stream', size: 1000, source: randomBytes(1000) }),
+      uploadChunked(
+        { token: user.token },
+        { name: 'one', contentType: 'application/octet-stream', size: 1000, source: randomBytes(1000) },
+      ),
+      uploadChunked(
+        { token: user.token },
+        { name: 'two', contentType: 'application/octet-stream', size: 1000, source: randomBytes(1000) },
+      ),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refusal = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!.reason;
-    expect([refusal.status, refusal.body]).toEqual([422, { error: 'storage_limit_exceeded', pool_bytes: 1500 }]);
+    expect([refusal.status, refusal.body]).toEqual([
+      422,
+      { error: 'storage_limit_exceeded', pool_bytes: 1500 },
+    ]);
     expect(await usedBytes(user)).toBe(1000);
   });
 
@@ -73,15 +95,20 @@ describe('Workspace storage pool', () => {
     const user = await userWithPool(1000);
     const upload = await initiate(user, 'pending', 700);
     expect(await usedBytes(user)).toBe(700);
-    expect((await call('POST', `/v1/drive/uploads/${upload.body.file_uuid}/abort`, { token: user.token })).status).toBe(204);
+    expect(
+      (await call('POST', `/v1/drive/uploads/${upload.body.file_uuid}/abort`, { token: user.token })).status,
+    ).toBe(204);
     expect(await usedBytes(user)).toBe(0);
 
     const file = await simple(user, 'versioned', 400);
     const transfer = await initiateReplace({ token: user.token }, file.body.uuid, { size: 500 });
     expect(await usedBytes(user)).toBe(900);
-    expect((await call('POST', `/v1/drive/files/${file.body.uuid}/replace/abort`, { token: user.token })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file.body.uuid}/replace/abort`, { token: user.token })).status,
+    ).toBe(200);
     expect(await usedBytes(user)).toBe(400);
-    expect(await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first()).toMatchObject({ status: 'aborted' });
+    expect(await db()('drive_file_versions').where({ uuid: transfer.versionUuid }).first()).toMatchObject({
+      status: 'aborted',
+    });
   });
-
 });

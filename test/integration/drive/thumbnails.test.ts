@@ -10,7 +10,17 @@ import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import type { ThumbnailResult } from '../../../workflows/thumbnail.js';
 import { replaceWorkflowId, thumbnailWorkflowId } from '../../../workflows/ids.js';
-import { call, fetchApi, grant, makeColleague, makeFolder, makeUser, revokeGrantFor, tokenFor, type TestUser } from '../../support/api.js';
+import {
+  call,
+  fetchApi,
+  grant,
+  makeColleague,
+  makeFolder,
+  makeUser,
+  revokeGrantFor,
+  tokenFor,
+  type TestUser,
+} from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
 import { replaceChunked, uploadChunked } from '../../support/folio-client.js';
 import { simpleUpload } from '../../support/drive-files.js';
@@ -43,14 +53,25 @@ const thumbnail = (user: TestUser, uuid: string, query = '', headers: Record<str
   call('GET', `/v1/drive/files/${uuid}/thumbnail${query}`, { token: user.token, headers });
 
 /** The raw bytes of a thumbnail response (call() reads bodies as text). */
-async function thumbnailBytes(user: TestUser, uuid: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-  const response = await fetchApi(`/v1/drive/files/${uuid}/thumbnail`, { headers: { authorization: `Bearer ${user.token}` } });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+async function thumbnailBytes(
+  user: TestUser,
+  uuid: string,
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await fetchApi(`/v1/drive/files/${uuid}/thumbnail`, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
-const batch = (user: TestUser, json: unknown) => call('POST', '/v1/drive/thumbnails/batch', { token: user.token, json });
+const batch = (user: TestUser, json: unknown) =>
+  call('POST', '/v1/drive/thumbnails/batch', { token: user.token, json });
 
-const thumbnailRows = (fileUuid: string) => db()('drive_thumbnails').where({ file_uuid: fileUuid }).orderBy('created_at');
+const thumbnailRows = (fileUuid: string) =>
+  db()('drive_thumbnails').where({ file_uuid: fileUuid }).orderBy('created_at');
 
 /** Forgets a stored thumbnail, as if no render had run: what a request then finds is "none". */
 async function forgetThumbnail(fileUuid: string) {
@@ -72,13 +93,18 @@ describe('The thumbnail render', () => {
       { item_uuid: file.uuid, change_type: 'update', item_version: 2 },
     ]);
     const feed = await call('GET', '/v1/drive/changes', { token: user.token });
-    expect(feed.body.changes.find((change: any) => change.resource?.uuid === file.uuid)?.resource).toMatchObject({ has_preview: true, version: 2 });
+    expect(
+      feed.body.changes.find((change: any) => change.resource?.uuid === file.uuid)?.resource,
+    ).toMatchObject({ has_preview: true, version: 2 });
   });
 
   it('starts when a chunked upload completes', async () => {
     const user = await makeUser();
     const data = image('alpha.png');
-    const file = await uploadChunked({ token: user.token }, { name: 'alpha.png', contentType: 'image/png', size: data.length, source: data });
+    const file = await uploadChunked(
+      { token: user.token },
+      { name: 'alpha.png', contentType: 'image/png', size: data.length, source: data },
+    );
     expect(await rendered(file.uuid)).toEqual({ outcome: 'ready' });
     expect((await row(file.uuid)).has_preview).toBe(true);
   });
@@ -87,11 +113,18 @@ describe('The thumbnail render', () => {
     const user = await makeUser();
     const file = await withThumbnail(user);
     const [stored] = await thumbnailRows(file.uuid);
-    expect(stored).toMatchObject({ status: 'ready', variant: '1024_fit', content_type: 'image/jpeg', width: 768, height: 1024 });
+    expect(stored).toMatchObject({
+      status: 'ready',
+      variant: '1024_fit',
+      content_type: 'image/jpeg',
+      width: 768,
+      height: 1024,
+    });
     expect(stored.storage_key).toBe(`thumbnails/${user.workspaceUuid}/${file.uuid}/${file.uuid}/1024_fit`);
     const { storage, bucket } = await import('../../../platform/storage.js');
     const pieces: Buffer[] = [];
-    for await (const piece of await storage().getObject(bucket(), stored.storage_key)) pieces.push(piece as Buffer);
+    for await (const piece of await storage().getObject(bucket(), stored.storage_key))
+      pieces.push(piece as Buffer);
     const object = Buffer.concat(pieces);
     const served = (await thumbnailBytes(user, file.uuid)).bytes;
     expect(object.length).toBe(served.length + 28);
@@ -109,17 +142,20 @@ describe('The thumbnail render', () => {
     ['photo.heic', 'image/heic', 'image/jpeg', 1024, 768],
     // From an iPhone XS: a grid of HEVC tiles, 4032×3024 stored with EXIF orientation 6, camera and GPS tags.
     ['iphone-xs.heic', 'image/heic', 'image/jpeg', 768, 1024],
-  ])('renders %s (%s) to %s, %i×%i, with no metadata', async (name, contentType, servedType, width, height) => {
-    const user = await makeUser();
-    const file = await withThumbnail(user, name, contentType);
-    const { status, headers, bytes } = await thumbnailBytes(user, file.uuid);
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toBe(servedType);
-    const metadata = await sharp(bytes).metadata();
-    expect(metadata).toMatchObject({ width, height, format: servedType === 'image/png' ? 'png' : 'jpeg' });
-    expect(metadata.exif).toBeUndefined();
-    expect(metadata.icc).toBeUndefined();
-  });
+  ])(
+    'renders %s (%s) to %s, %i×%i, with no metadata',
+    async (name, contentType, servedType, width, height) => {
+      const user = await makeUser();
+      const file = await withThumbnail(user, name, contentType);
+      const { status, headers, bytes } = await thumbnailBytes(user, file.uuid);
+      expect(status).toBe(200);
+      expect(headers.get('content-type')).toBe(servedType);
+      const metadata = await sharp(bytes).metadata();
+      expect(metadata).toMatchObject({ width, height, format: servedType === 'image/png' ? 'png' : 'jpeg' });
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.icc).toBeUndefined();
+    },
+  );
 
   it('renders an untyped file named like an image, and a PNG whose name and type say JPEG, by what the bytes are', async () => {
     const user = await makeUser();
@@ -135,21 +171,24 @@ describe('The thumbnail render', () => {
     ['a truncated JPEG', 'truncated.jpg', 'image/jpeg'],
     ['a text file whose extension says JPEG', 'not-an-image.jpg', 'application/octet-stream'],
     ['a text file whose type says JPEG', 'not-an-image.jpg', 'image/jpeg'],
-  ])('ends %s as no preview: 204, has_preview false, version unchanged, the worker still renders', async (_, name, contentType) => {
-    const user = await makeUser();
-    const file = await upload(user, name, contentType);
-    expect(await rendered(file.uuid)).toEqual({ outcome: 'failed' });
-    expect(await thumbnailRows(file.uuid)).toMatchObject([{ status: 'failed', storage_key: null }]);
-    const response = await thumbnail(user, file.uuid);
-    expect(response.status).toBe(204);
-    expect(response.body).toBe('');
-    expect(await row(file.uuid)).toMatchObject({ has_preview: false, version: 1 });
-    // Asking again does not render again: the answer is final for this version.
-    expect((await thumbnail(user, file.uuid)).status).toBe(204);
-    expect(await thumbnailRows(file.uuid)).toHaveLength(1);
-    // The same worker goes on rendering healthy images.
-    await withThumbnail(user, 'alpha.png', 'image/png');
-  });
+  ])(
+    'ends %s as no preview: 204, has_preview false, version unchanged, the worker still renders',
+    async (_, name, contentType) => {
+      const user = await makeUser();
+      const file = await upload(user, name, contentType);
+      expect(await rendered(file.uuid)).toEqual({ outcome: 'failed' });
+      expect(await thumbnailRows(file.uuid)).toMatchObject([{ status: 'failed', storage_key: null }]);
+      const response = await thumbnail(user, file.uuid);
+      expect(response.status).toBe(204);
+      expect(response.body).toBe('');
+      expect(await row(file.uuid)).toMatchObject({ has_preview: false, version: 1 });
+      // Asking again does not render again: the answer is final for this version.
+      expect((await thumbnail(user, file.uuid)).status).toBe(204);
+      expect(await thumbnailRows(file.uuid)).toHaveLength(1);
+      // The same worker goes on rendering healthy images.
+      await withThumbnail(user, 'alpha.png', 'image/png');
+    },
+  );
 
   it('renders again on demand when a request finds none: 202 with Retry-After 1, then 200', async () => {
     const user = await makeUser();
@@ -202,13 +241,20 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
   it('answers 204 for a file that is not an image, and for an image over the size cap, without rendering', async () => {
     const user = await makeUser();
     const text = await upload(user, 'notes.txt', 'text/plain', Buffer.from('hello'));
-    const big = await upload(user, 'huge.png', 'image/png', Buffer.concat([image('alpha.png'), randomBytes(2_000_001)]));
+    const big = await upload(
+      user,
+      'huge.png',
+      'image/png',
+      Buffer.concat([image('alpha.png'), randomBytes(2_000_001)]),
+    );
     for (const file of [text, big]) {
       const response = await thumbnail(user, file.uuid);
       expect(response.status).toBe(204);
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
-    await expect((await temporalClient()).workflow.getHandle(thumbnailWorkflowId(text.uuid, text.uuid)).describe()).rejects.toThrow();
+    await expect(
+      (await temporalClient()).workflow.getHandle(thumbnailWorkflowId(text.uuid, text.uuid)).describe(),
+    ).rejects.toThrow();
     // The upload still asked (the cap is the worker's to apply), and the worker refused without decoding.
     expect(await rendered(big.uuid)).toEqual({ outcome: 'failed' });
     expect((await thumbnailRows(big.uuid))[0].failure).toMatch(/cap/);
@@ -217,7 +263,12 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
   it('refuses an unknown variant with 400 invalid_variant', async () => {
     const user = await makeUser();
     const file = await withThumbnail(user);
-    for (const query of ['?variant=256_fit', '?variant=', '?variant=1024_fit&variant=1024_fit', '?variant=1024_FIT']) {
+    for (const query of [
+      '?variant=256_fit',
+      '?variant=',
+      '?variant=1024_fit&variant=1024_fit',
+      '?variant=1024_FIT',
+    ]) {
       const response = await thumbnail(user, file.uuid, query);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'invalid_variant' });
@@ -229,7 +280,10 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
     const stranger = await makeColleague(user);
     const file = await withThumbnail(user);
     const folder = await makeFolder(user, 'Pictures');
-    const uploading = await call('POST', '/v1/drive/uploads', { token: user.token, json: { name: 'later.png', content_type: 'image/png', plaintext_size_bytes: 10 } });
+    const uploading = await call('POST', '/v1/drive/uploads', {
+      token: user.token,
+      json: { name: 'later.png', content_type: 'image/png', plaintext_size_bytes: 10 },
+    });
     for (const [who, uuid] of [
       [user, randomUUID()],
       [user, 'not-a-uuid'],
@@ -248,7 +302,9 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
   it('needs the drive.read scope', async () => {
     const user = await makeUser();
     const file = await withThumbnail(user);
-    const response = await call('GET', `/v1/drive/files/${file.uuid}/thumbnail`, { token: await tokenFor(user, ['drive.create']) });
+    const response = await call('GET', `/v1/drive/files/${file.uuid}/thumbnail`, {
+      token: await tokenFor(user, ['drive.create']),
+    });
     expect(response.status).toBe(403);
     expect(response.body).toMatchObject({ error: 'insufficient_scope' });
   });
@@ -262,7 +318,9 @@ describe('GET /v1/drive/files/{uuid}/thumbnail', () => {
     expect(shown.status).toBe(200);
     await revokeGrantFor(grantUuid);
     expect((await thumbnail(viewer, file.uuid)).status).toBe(404);
-    expect((await thumbnail(viewer, file.uuid, '', { 'if-none-match': shown.headers.get('etag')! })).status).toBe(404);
+    expect(
+      (await thumbnail(viewer, file.uuid, '', { 'if-none-match': shown.headers.get('etag')! })).status,
+    ).toBe(404);
   });
 });
 
@@ -270,7 +328,9 @@ describe('Thumbnails follow their file', () => {
   it('a trashed file still serves its thumbnail, alone and in a batch', async () => {
     const user = await makeUser();
     const file = await withThumbnail(user);
-    expect((await call('POST', `/v1/drive/files/${file.uuid}/trash`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/files/${file.uuid}/trash`, { token: user.token })).status).toBe(
+      200,
+    );
     expect((await thumbnail(user, file.uuid)).status).toBe(200);
     const listed = await batch(user, { uuids: [file.uuid] });
     expect(listed.body.thumbnails[0]).toMatchObject({ status: 'ready' });
@@ -283,7 +343,11 @@ describe('Thumbnails follow their file', () => {
     const [oldThumbnail] = await thumbnailRows(file.uuid);
     const data = image('alpha.png');
     const before = await lastSeq();
-    const replaced = await replaceChunked({ token: user.token }, file.uuid, { size: data.length, source: data, contentType: 'image/png' });
+    const replaced = await replaceChunked({ token: user.token }, file.uuid, {
+      size: data.length,
+      source: data,
+      contentType: 'image/png',
+    });
     expect(replaced).toMatchObject({ has_preview: false, ctag: 1, version: 3 });
     const versionUuid = (await row(file.uuid)).live_version_uuid;
     expect(await rendered(file.uuid, versionUuid)).toEqual({ outcome: 'ready' });
@@ -308,9 +372,14 @@ describe('Thumbnails follow their file', () => {
     const user = await makeUser();
     const alone = await withThumbnail(user);
     const folder = await makeFolder(user, 'Album');
-    const inside = await simpleUpload(user, 'alpha.png', image('alpha.png'), { content_type: 'image/png', folder_uuid: folder });
+    const inside = await simpleUpload(user, 'alpha.png', image('alpha.png'), {
+      content_type: 'image/png',
+      folder_uuid: folder,
+    });
     expect(await rendered(inside.uuid)).toEqual({ outcome: 'ready' });
-    const keys = [...(await thumbnailRows(alone.uuid)), ...(await thumbnailRows(inside.uuid))].map((thumb) => thumb.storage_key);
+    const keys = [...(await thumbnailRows(alone.uuid)), ...(await thumbnailRows(inside.uuid))].map(
+      (thumb) => thumb.storage_key,
+    );
     expect(keys).toHaveLength(2);
     expect((await call('DELETE', `/v1/drive/files/${alone.uuid}`, { token: user.token })).status).toBe(204);
     expect((await call('DELETE', `/v1/drive/folders/${folder}`, { token: user.token })).status).toBe(204);
@@ -336,11 +405,29 @@ describe('POST /v1/drive/thumbnails/batch', () => {
     expect((await call('DELETE', `/v1/drive/files/${deleted.uuid}`, { token: user.token })).status).toBe(204);
     const unknown = randomUUID();
 
-    const response = await batch(user, { uuids: [ready.uuid, pending.uuid, text.uuid, broken.uuid, theirs.uuid, deleted.uuid, unknown, 'nonsense', ready.uuid] });
+    const response = await batch(user, {
+      uuids: [
+        ready.uuid,
+        pending.uuid,
+        text.uuid,
+        broken.uuid,
+        theirs.uuid,
+        deleted.uuid,
+        unknown,
+        'nonsense',
+        ready.uuid,
+      ],
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const served = await thumbnailBytes(user, ready.uuid);
-    const readyItem = { uuid: ready.uuid, status: 'ready', data: served.bytes.toString('base64'), content_type: 'image/jpeg', version: 2 };
+    const readyItem = {
+      uuid: ready.uuid,
+      status: 'ready',
+      data: served.bytes.toString('base64'),
+      content_type: 'image/jpeg',
+      version: 2,
+    };
     expect(response.body).toEqual({
       object: 'list',
       thumbnails: [
@@ -360,7 +447,11 @@ describe('POST /v1/drive/thumbnails/batch', () => {
     expect(await rendered(pending.uuid)).toEqual({ outcome: 'ready' });
     const later = await batch(user, { uuids: [pending.uuid], variant: '1024_fit' });
     // Version 3: the first render made it 2; forgetting the row did not bump it; storing it again did.
-    expect(later.body.thumbnails[0]).toMatchObject({ status: 'ready', content_type: 'image/png', version: 3 });
+    expect(later.body.thumbnails[0]).toMatchObject({
+      status: 'ready',
+      content_type: 'image/png',
+      version: 3,
+    });
   });
 
   it('takes 25 uuids and an empty list; 26 is 400 too_many_uuids', async () => {
@@ -369,7 +460,10 @@ describe('POST /v1/drive/thumbnails/batch', () => {
     const full = await batch(user, { uuids });
     expect(full.status).toBe(200);
     expect(full.body.thumbnails).toHaveLength(25);
-    expect(await batch(user, { uuids: [] })).toMatchObject({ status: 200, body: { object: 'list', thumbnails: [] } });
+    expect(await batch(user, { uuids: [] })).toMatchObject({
+      status: 200,
+      body: { object: 'list', thumbnails: [] },
+    });
     const over = await batch(user, { uuids: [...uuids, randomUUID()] });
     expect(over.status).toBe(400);
     expect(over.body).toEqual({ error: 'too_many_uuids' });
@@ -377,11 +471,25 @@ describe('POST /v1/drive/thumbnails/batch', () => {
 
   it('refuses a bad body: 422 without uuids, 400 invalid_body for a wrong type, 400 invalid_variant', async () => {
     const user = await makeUser();
-    expect(await batch(user, {})).toMatchObject({ status: 422, body: { error: 'missing_required_fields', fields: ['uuids'] } });
-    expect(await batch(user, { uuids: 'abc' })).toMatchObject({ status: 400, body: { error: 'invalid_body' } });
-    expect(await batch(user, { uuids: [1, 2] })).toMatchObject({ status: 400, body: { error: 'invalid_body' } });
-    expect(await batch(user, { uuids: [randomUUID()], variant: 'small' })).toEqual(expect.objectContaining({ status: 400, body: { error: 'invalid_variant' } }));
-    const scoped = await call('POST', '/v1/drive/thumbnails/batch', { token: await tokenFor(user, ['drive.create']), json: { uuids: [] } });
+    expect(await batch(user, {})).toMatchObject({
+      status: 422,
+      body: { error: 'missing_required_fields', fields: ['uuids'] },
+    });
+    expect(await batch(user, { uuids: 'abc' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_body' },
+    });
+    expect(await batch(user, { uuids: [1, 2] })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_body' },
+    });
+    expect(await batch(user, { uuids: [randomUUID()], variant: 'small' })).toEqual(
+      expect.objectContaining({ status: 400, body: { error: 'invalid_variant' } }),
+    );
+    const scoped = await call('POST', '/v1/drive/thumbnails/batch', {
+      token: await tokenFor(user, ['drive.create']),
+      json: { uuids: [] },
+    });
     expect(scoped.status).toBe(403);
   });
 });

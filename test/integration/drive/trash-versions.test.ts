@@ -22,9 +22,14 @@ function ledger(user: TestUser) {
     shown.set(resource.uuid, versions);
     const object = JSON.stringify(resource);
     const before = versions.get(resource.version);
-    if (before !== undefined) expect(object, `${where}: ${resource.uuid} shown at version ${resource.version} with two states`).toBe(before);
+    if (before !== undefined)
+      expect(object, `${where}: ${resource.uuid} shown at version ${resource.version} with two states`).toBe(
+        before,
+      );
     versions.set(resource.version, object);
-    expect(resource.version, `${where}: ${resource.uuid} went back`).toBeGreaterThanOrEqual(latest.get(resource.uuid) ?? 0);
+    expect(resource.version, `${where}: ${resource.uuid} went back`).toBeGreaterThanOrEqual(
+      latest.get(resource.uuid) ?? 0,
+    );
     latest.set(resource.uuid, resource.version);
     return resource;
   };
@@ -40,9 +45,14 @@ function ledger(user: TestUser) {
       const entries: any[] = [];
       let token = since;
       for (;;) {
-        const response = await call('GET', `/v1/drive/changes${token ? `?since=${encodeURIComponent(token)}` : ''}`, { token: user.token });
+        const response = await call(
+          'GET',
+          `/v1/drive/changes${token ? `?since=${encodeURIComponent(token)}` : ''}`,
+          { token: user.token },
+        );
         expect(response.status).toBe(200);
-        for (const entry of response.body.changes) if (entry.resource) record(entry.resource, `feed ${entry.type}`);
+        for (const entry of response.body.changes)
+          if (entry.resource) record(entry.resource, `feed ${entry.type}`);
         entries.push(...response.body.changes);
         token = response.body.sync_token;
         if (!response.body.has_more) return { entries, token: token! };
@@ -62,7 +72,7 @@ async function makeTree(user: TestUser) {
 }
 
 describe('versions while a folder cascade runs', () => {
-  it("gives every descendant of a trashed folder a new version at once, before the cascade writes it, and the feed agrees with GET", async () => {
+  it('gives every descendant of a trashed folder a new version at once, before the cascade writes it, and the feed agrees with GET', async () => {
     const user = await makeUser();
     const reader = ledger(user);
     const tree = await makeTree(user);
@@ -71,10 +81,18 @@ describe('versions while a folder cascade runs', () => {
     const hold = await holdRow(tree.deep);
     let during: { mid: any; deep: any; deepFolder: any; loose: any };
     try {
-      expect((await call('POST', `/v1/drive/folders/${tree.top}/trash`, { token: user.token })).status).toBe(200);
+      expect((await call('POST', `/v1/drive/folders/${tree.top}/trash`, { token: user.token })).status).toBe(
+        200,
+      );
       await hold.blocking();
       // The cascade's first batch waits on the held row: no descendant row is written yet.
-      expect(await db()('drive_items').whereIn('uuid', [tree.mid, tree.deep]).where({ trashed: true }).count('* as n').first()).toMatchObject({ n: '0' });
+      expect(
+        await db()('drive_items')
+          .whereIn('uuid', [tree.mid, tree.deep])
+          .where({ trashed: true })
+          .count('* as n')
+          .first(),
+      ).toMatchObject({ n: '0' });
 
       during = {
         mid: await reader.get('folders', tree.mid),
@@ -94,25 +112,38 @@ describe('versions while a folder cascade runs', () => {
     }
     expect(await settle(tree.top)).toMatchObject({ outcome: 'completed', itemsChanged: 4 });
 
-    for (const [name, kind] of [['mid', 'folders'], ['deep', 'files'], ['deepFolder', 'folders'], ['loose', 'files']] as const) {
+    for (const [name, kind] of [
+      ['mid', 'folders'],
+      ['deep', 'files'],
+      ['deepFolder', 'folders'],
+      ['loose', 'files'],
+    ] as const) {
       const after = await reader.get(kind, tree[name]);
       expect(after).toMatchObject({ trashed: true });
       expect(after.version).toBeGreaterThanOrEqual(during![name].version);
       // The change log records the cascade's change at the version readers are shown.
-      const logged = await db()('drive_changes').where({ item_uuid: tree[name] }).orderBy('seq', 'desc').first('item_version');
+      const logged = await db()('drive_changes')
+        .where({ item_uuid: tree[name] })
+        .orderBy('seq', 'desc')
+        .first('item_version');
       expect(logged).toEqual({ item_version: after.version });
     }
     // The cascade's changes arrive with the version GET shows (the ledger checks every entry against every GET).
     const feed = await reader.sync(token);
     expect(feed.entries.map((entry) => entry.uuid).sort()).toEqual(Object.values(tree).sort());
-    for (const entry of feed.entries) expect(entry.resource).toEqual(await reader.get(entry.resource_type === 'file' ? 'files' : 'folders', entry.uuid));
+    for (const entry of feed.entries)
+      expect(entry.resource).toEqual(
+        await reader.get(entry.resource_type === 'file' ? 'files' : 'folders', entry.uuid),
+      );
   });
 
   it('gives every descendant of a restored folder a new version at once, before the restore cascade writes it', async () => {
     const user = await makeUser();
     const reader = ledger(user);
     const tree = await makeTree(user);
-    expect((await call('POST', `/v1/drive/folders/${tree.top}/trash`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/folders/${tree.top}/trash`, { token: user.token })).status).toBe(
+      200,
+    );
     await settle(tree.top);
     const { token } = await reader.sync();
     const before = { mid: await reader.get('folders', tree.mid), deep: await reader.get('files', tree.deep) };
@@ -120,9 +151,18 @@ describe('versions while a folder cascade runs', () => {
     const hold = await holdRow(tree.deep);
     let during: { mid: any; deep: any };
     try {
-      expect((await call('POST', `/v1/drive/folders/${tree.top}`, { token: user.token, json: { trashed: false } })).status).toBe(200);
+      expect(
+        (await call('POST', `/v1/drive/folders/${tree.top}`, { token: user.token, json: { trashed: false } }))
+          .status,
+      ).toBe(200);
       await hold.blocking();
-      expect(await db()('drive_items').whereIn('uuid', [tree.mid, tree.deep]).where({ trashed: false }).count('* as n').first()).toMatchObject({ n: '0' });
+      expect(
+        await db()('drive_items')
+          .whereIn('uuid', [tree.mid, tree.deep])
+          .where({ trashed: false })
+          .count('* as n')
+          .first(),
+      ).toMatchObject({ n: '0' });
 
       during = { mid: await reader.get('folders', tree.mid), deep: await reader.get('files', tree.deep) };
       expect(during.mid).toMatchObject({ trashed: false });
@@ -156,9 +196,14 @@ describe('versions while a folder cascade runs', () => {
     );
     const zz = await makeFolder(user, 'zz', top);
     const late = await insertDriveFile(user, { name: 'late.txt', folderUuid: zz });
-    const first = (await db()('drive_items').where({ parent_uuid: top, name: 'f001.txt' }).first('uuid')).uuid as string;
+    const first = (await db()('drive_items').where({ parent_uuid: top, name: 'f001.txt' }).first('uuid'))
+      .uuid as string;
     const { token } = await reader.sync();
-    const shown = async () => ({ zz: await reader.get('folders', zz), late: await reader.get('files', late), first: await reader.get('files', first) });
+    const shown = async () => ({
+      zz: await reader.get('folders', zz),
+      late: await reader.get('files', late),
+      first: await reader.get('files', first),
+    });
     const start = await shown();
 
     const hold = await holdRow(first);
@@ -179,7 +224,11 @@ describe('versions while a folder cascade runs', () => {
     expect((await restoring!).status).toBe(200);
     // zz and late.txt were never reached by the trash: only the versions say that they were in the trash and are back.
     const restored = await shown();
-    expect([restored.zz.trashed, restored.late.trashed, restored.first.trashed]).toEqual([false, false, false]);
+    expect([restored.zz.trashed, restored.late.trashed, restored.first.trashed]).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect(await db()('drive_items').where({ uuid: late }).first('version')).toMatchObject({ version: 1 });
     await reader.sync(token);
     await settle(top);
@@ -209,7 +258,10 @@ describe('versions when a folder moves', () => {
     const { token } = await reader.sync();
     const before = { inner: await reader.get('folders', inner), file: await reader.get('files', file) };
 
-    expect((await call('POST', `/v1/drive/folders/${project}`, { token: user.token, json: { parent_uuid: to } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/folders/${project}`, { token: user.token, json: { parent_uuid: to } }))
+        .status,
+    ).toBe(200);
     const moved = { inner: await reader.get('folders', inner), file: await reader.get('files', file) };
     expect(moved.inner.version).toBeGreaterThan(before.inner.version);
     expect(moved.file.version).toBeGreaterThan(before.file.version);
@@ -218,15 +270,24 @@ describe('versions when a folder moves', () => {
     expect(feed.entries.find((entry) => entry.uuid === inner)?.resource).toEqual(moved.inner);
 
     // Out of the folders whose moves counted for it, and back: the version still only rises.
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: null } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: null } }))
+        .status,
+    ).toBe(200);
     const atRoot = await reader.get('files', file);
     expect(atRoot).toMatchObject({ folder_uuid: null });
-    expect((await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: inner } })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: inner } }))
+        .status,
+    ).toBe(200);
     expect((await reader.get('files', file)).version).toBeGreaterThan(atRoot.version);
     await reader.sync(token);
 
     // Something new under folders that moved starts at version 1 all the same.
-    const created = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'New', parent_uuid: inner } });
+    const created = await call('POST', '/v1/drive/folders', {
+      token: user.token,
+      json: { name: 'New', parent_uuid: inner },
+    });
     expect(created).toMatchObject({ status: 201, body: { version: 1 } });
   });
 });

@@ -5,7 +5,16 @@ import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
-import { call, grant, insertDriveFile, makeColleague, makeUser, tokenFor, type TestUser, makeFolder } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeUser,
+  tokenFor,
+  type TestUser,
+  makeFolder,
+} from '../../support/api.js';
 import { settle, waitUntil } from '../../support/cascades.js';
 import { expectedDriveFile, expectedDriveFolder } from '../../support/drive-files.js';
 import { changesSince, lastSeq, row } from '../../support/drive-rows.js';
@@ -13,9 +22,8 @@ import { itemTrashedInSharedFolder } from '../../support/drive-trees.js';
 
 afterAll(closeTemporalClient);
 
-
-const file = (user: TestUser, name: string, folderUuid: string | null = null) => insertDriveFile(user, { name, folderUuid });
-
+const file = (user: TestUser, name: string, folderUuid: string | null = null) =>
+  insertDriveFile(user, { name, folderUuid });
 
 const rows = async (uuids: string[]) => {
   const found = await db()('drive_items').whereIn('uuid', uuids);
@@ -42,8 +50,14 @@ describe('POST /v1/drive/files/{uuid}/trash', () => {
         owner: { self: true, first_name: 'Ada', last_name: 'Lovelace', display_name: 'Ada Lovelace' },
       }),
     );
-    expect(await changesSince(before, [uuid])).toEqual([{ item_uuid: uuid, change_type: 'update', item_version: 2 }]);
-    expect(await row(uuid)).toMatchObject({ trashed: true, trashed_with: uuid, trashed_at: expect.any(Date) });
+    expect(await changesSince(before, [uuid])).toEqual([
+      { item_uuid: uuid, change_type: 'update', item_version: 2 },
+    ]);
+    expect(await row(uuid)).toMatchObject({
+      trashed: true,
+      trashed_with: uuid,
+      trashed_at: expect.any(Date),
+    });
   });
 
   it('changes nothing when the file is already in the trash, and still answers 200', async () => {
@@ -88,10 +102,16 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
     const top = await makeFolder(user, 'Top');
     const middle = await makeFolder(user, 'Middle', top);
     const bottom = await makeFolder(user, 'Bottom', middle);
-    const [f1, f2, f3] = [await file(user, 'one.txt', top), await file(user, 'two.txt', middle), await file(user, 'three.txt', bottom)];
+    const [f1, f2, f3] = [
+      await file(user, 'one.txt', top),
+      await file(user, 'two.txt', middle),
+      await file(user, 'three.txt', bottom),
+    ];
     const earlier = await makeFolder(user, 'Trashed earlier', middle);
     const inEarlier = await file(user, 'old.txt', earlier);
-    expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/folders/${earlier}/trash`, { token: user.token })).status).toBe(
+      200,
+    );
     await settle(earlier);
     const earlierBefore = await rows([earlier, inEarlier]);
     const before = await lastSeq();
@@ -100,26 +120,45 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual(
-      expectedDriveFolder({ uuid: top, name: 'Top', color: null, trashed: true, version: 2, owner: { self: true, first_name: null, last_name: null, display_name: null } }),
+      expectedDriveFolder({
+        uuid: top,
+        name: 'Top',
+        color: null,
+        trashed: true,
+        version: 2,
+        owner: { self: true, first_name: null, last_name: null, display_name: null },
+      }),
     );
     expect(await settle(top)).toEqual({ outcome: 'completed', itemsChanged: 5 });
 
     const descendants = [middle, bottom, f1, f2, f3];
     const topRow = await row(top);
     for (const item of await rows(descendants)) {
-      expect(item).toMatchObject({ trashed: true, trashed_with: top, version: 2, trashed_at: topRow.trashed_at });
+      expect(item).toMatchObject({
+        trashed: true,
+        trashed_with: top,
+        version: 2,
+        trashed_at: topRow.trashed_at,
+      });
     }
     expect(await rows([earlier, inEarlier])).toEqual(earlierBefore);
     const changes = await changesSince(before, [top, ...descendants, earlier, inEarlier]);
     expect(changes.map((change) => change.item_uuid).sort()).toEqual([top, ...descendants].sort());
     // The log records the version readers see: a descendant's own counter (2) plus Top's epoch (1).
-    expect(changes.every((change) => change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 2 : 3))).toBe(true);
+    expect(
+      changes.every(
+        (change) =>
+          change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 2 : 3),
+      ),
+    ).toBe(true);
     // Top-down: a folder's change precedes its children's.
     const position = (uuid: string) => changes.findIndex((change) => change.item_uuid === uuid);
     expect(position(top)).toBeLessThan(position(middle));
     expect(position(middle)).toBeLessThan(position(bottom));
     expect(position(bottom)).toBeLessThan(position(f3));
-    expect(await operationsOn(db(), top)).toEqual([expect.objectContaining({ kind: 'trash', status: 'completed', items_changed: 5 })]);
+    expect(await operationsOn(db(), top)).toEqual([
+      expect.objectContaining({ kind: 'trash', status: 'completed', items_changed: 5 }),
+    ]);
   });
 
   it('lists trashed items flat in GET /v1/drive/trash and leaves them out of GET /v1/drive/files', async () => {
@@ -139,7 +178,9 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
     expect(trash.body).toMatchObject({ object: 'list', url: '/v1/drive/trash' });
     expect(trash.body.folders.map((item: any) => item.uuid).sort()).toEqual([top, inner].sort());
     expect(trash.body.files.map((item: any) => item.uuid).sort()).toEqual([deep, loose].sort());
-    expect([...trash.body.folders, ...trash.body.files].every((item: any) => item.trashed === true)).toBe(true);
+    expect([...trash.body.folders, ...trash.body.files].every((item: any) => item.trashed === true)).toBe(
+      true,
+    );
 
     const root = await call('GET', '/v1/drive/files', { token: user.token });
     expect(root.status).toBe(200);
@@ -161,7 +202,9 @@ describe('POST /v1/drive/folders/{uuid}/trash', () => {
   it('needs the drive.delete scope: 403 insufficient_scope', async () => {
     const user = await makeUser();
     const uuid = await makeFolder(user, 'Scoped');
-    const response = await call('POST', `/v1/drive/folders/${uuid}/trash`, { token: await tokenFor(user, ['drive.read', 'drive.update']) });
+    const response = await call('POST', `/v1/drive/folders/${uuid}/trash`, {
+      token: await tokenFor(user, ['drive.read', 'drive.update']),
+    });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.delete' });
     expect(await row(uuid)).toMatchObject({ trashed: false, version: 1 });
@@ -180,18 +223,40 @@ describe('trash and restore through the update routes', () => {
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual({ error: 'insufficient_scope', scope: 'drive.delete' });
     }
-    expect(await rows([fileUuid, folderUuid])).toEqual([expect.objectContaining({ trashed: false }), expect.objectContaining({ trashed: false })]);
+    expect(await rows([fileUuid, folderUuid])).toEqual([
+      expect.objectContaining({ trashed: false }),
+      expect.objectContaining({ trashed: false }),
+    ]);
 
     const both = await tokenFor(user, ['drive.read', 'drive.update', 'drive.delete']);
-    const trashedFile = await call('POST', `/v1/drive/files/${fileUuid}`, { token: both, json: { trashed: true } });
+    const trashedFile = await call('POST', `/v1/drive/files/${fileUuid}`, {
+      token: both,
+      json: { trashed: true },
+    });
     expect(trashedFile.status).toBe(200);
-    expect(trashedFile.body).toMatchObject({ object: 'drive_file', uuid: fileUuid, trashed: true, version: 2 });
-    const trashedFolder = await call('POST', `/v1/drive/folders/${folderUuid}`, { token: both, json: { trashed: true } });
+    expect(trashedFile.body).toMatchObject({
+      object: 'drive_file',
+      uuid: fileUuid,
+      trashed: true,
+      version: 2,
+    });
+    const trashedFolder = await call('POST', `/v1/drive/folders/${folderUuid}`, {
+      token: both,
+      json: { trashed: true },
+    });
     expect(trashedFolder.status).toBe(200);
-    expect(trashedFolder.body).toMatchObject({ object: 'drive_folder', uuid: folderUuid, trashed: true, version: 2 });
+    expect(trashedFolder.body).toMatchObject({
+      object: 'drive_folder',
+      uuid: folderUuid,
+      trashed: true,
+      version: 2,
+    });
 
     // Restoring needs drive.update only.
-    const restored = await call('POST', `/v1/drive/files/${fileUuid}`, { token: updateOnly, json: { trashed: false } });
+    const restored = await call('POST', `/v1/drive/files/${fileUuid}`, {
+      token: updateOnly,
+      json: { trashed: false },
+    });
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ uuid: fileUuid, trashed: false, version: 3 });
   });
@@ -208,19 +273,37 @@ describe('trash and restore through the update routes', () => {
     await settle(top);
     const before = await lastSeq();
 
-    const response = await call('POST', `/v1/drive/folders/${top}`, { token: user.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/folders/${top}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ object: 'drive_folder', uuid: top, parent_uuid: null, trashed: false, version: 3 });
+    expect(response.body).toMatchObject({
+      object: 'drive_folder',
+      uuid: top,
+      parent_uuid: null,
+      trashed: false,
+      version: 3,
+    });
     expect(await settle(top)).toEqual({ outcome: 'completed', itemsChanged: 3 });
     for (const item of await rows([top, child, a, b])) {
       expect(item).toMatchObject({ trashed: false, trashed_at: null, trashed_with: null, version: 3 });
     }
-    expect(await row(alreadyTrashed)).toMatchObject({ trashed: true, trashed_with: alreadyTrashed, version: 2 });
+    expect(await row(alreadyTrashed)).toMatchObject({
+      trashed: true,
+      trashed_with: alreadyTrashed,
+      version: 2,
+    });
     const changes = await changesSince(before, [top, child, a, b, alreadyTrashed]);
     expect(changes.map((change) => change.item_uuid).sort()).toEqual([top, child, a, b].sort());
     // Below Top: own counter 3 plus Top's epoch 2 (its trash and its restore).
-    expect(changes.every((change) => change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 3 : 5))).toBe(true);
+    expect(
+      changes.every(
+        (change) =>
+          change.change_type === 'update' && change.item_version === (change.item_uuid === top ? 3 : 5),
+      ),
+    ).toBe(true);
     const listed = await call('GET', `/v1/drive/files?folder_uuid=${child}`, { token: user.token });
     expect(listed.body.files.map((item: any) => item.uuid)).toEqual([b]);
   });
@@ -236,17 +319,31 @@ describe('trash and restore through the update routes', () => {
     await settle(trashedFolder);
     await makeFolder(user, 'Docs');
     const before = await lastSeq();
-    const folderRows = await db()('drive_items').where({ parent_uuid: trashedFolder }).orWhere({ uuid: trashedFolder }).orderBy('uuid');
+    const folderRows = await db()('drive_items')
+      .where({ parent_uuid: trashedFolder })
+      .orWhere({ uuid: trashedFolder })
+      .orderBy('uuid');
 
-    const fileResponse = await call('POST', `/v1/drive/files/${trashedFile}`, { token: user.token, json: { trashed: false } });
-    const folderResponse = await call('POST', `/v1/drive/folders/${trashedFolder}`, { token: user.token, json: { trashed: false } });
+    const fileResponse = await call('POST', `/v1/drive/files/${trashedFile}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
+    const folderResponse = await call('POST', `/v1/drive/folders/${trashedFolder}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(fileResponse.status).toBe(422);
     expect(fileResponse.body).toEqual({ error: 'name_taken' });
     expect(folderResponse.status).toBe(422);
     expect(folderResponse.body).toEqual({ error: 'name_taken' });
     expect(await row(trashedFile)).toMatchObject({ trashed: true, version: 2 });
-    expect(await db()('drive_items').where({ parent_uuid: trashedFolder }).orWhere({ uuid: trashedFolder }).orderBy('uuid')).toEqual(folderRows);
+    expect(
+      await db()('drive_items')
+        .where({ parent_uuid: trashedFolder })
+        .orWhere({ uuid: trashedFolder })
+        .orderBy('uuid'),
+    ).toEqual(folderRows);
     expect(await changesSince(before, [trashedFile, trashedFolder])).toEqual([]);
     expect(await operationsOn(db(), trashedFolder)).toHaveLength(1);
   });
@@ -259,7 +356,10 @@ describe('trash and restore through the update routes', () => {
     await call('POST', `/v1/drive/folders/${parent}/trash`, { token: user.token });
     await settle(parent);
 
-    const response = await call('POST', `/v1/drive/files/${loose}`, { token: user.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${loose}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(200);
     // In the trash it read at 3 (own 2 + the folder's epoch 1); back at the root it keeps counting that epoch.
@@ -280,7 +380,10 @@ describe('trash and restore through the update routes', () => {
     await call('POST', `/v1/drive/folders/${top}/trash`, { token: user.token });
     await settle(top);
 
-    const response = await call('POST', `/v1/drive/folders/${sub}`, { token: user.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/folders/${sub}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(200);
     // In the trash it read at 3 (own 2 + Top's epoch 1): 4 now, while its row holds 3.
@@ -301,7 +404,10 @@ describe('trash and restore through the update routes', () => {
     const { editor, parent, item } = await itemTrashedInSharedFolder();
     const before = await row(item);
 
-    const response = await call('POST', `/v1/drive/files/${item}`, { token: editor.token, json: { trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${item}`, {
+      token: editor.token,
+      json: { trashed: false },
+    });
 
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'not_authorized' });
@@ -327,7 +433,9 @@ describe('roles for trash and restore', () => {
       const trash = await call('POST', `/v1/drive/files/${target}/trash`, { token: people[role]!.token });
       expect(trash.status).toBe(403);
       expect(trash.body).toEqual({ error: 'not_authorized' });
-      const folderTrash = await call('POST', `/v1/drive/folders/${shared}/trash`, { token: people[role]!.token });
+      const folderTrash = await call('POST', `/v1/drive/folders/${shared}/trash`, {
+        token: people[role]!.token,
+      });
       expect(folderTrash.status).toBe(403);
       expect(folderTrash.body).toEqual({ error: 'not_authorized' });
     }
@@ -340,16 +448,32 @@ describe('roles for trash and restore', () => {
 
     const byEditor = await call('POST', `/v1/drive/files/${target}/trash`, { token: people.editor!.token });
     expect(byEditor.status).toBe(200);
-    expect(byEditor.body).toMatchObject({ uuid: target, trashed: true, version: before.version + 1, my_role: 'editor', owner: { self: false } });
+    expect(byEditor.body).toMatchObject({
+      uuid: target,
+      trashed: true,
+      version: before.version + 1,
+      my_role: 'editor',
+      owner: { self: false },
+    });
 
     for (const role of ['viewer', 'commenter']) {
-      const restore = await call('POST', `/v1/drive/files/${target}`, { token: people[role]!.token, json: { trashed: false } });
+      const restore = await call('POST', `/v1/drive/files/${target}`, {
+        token: people[role]!.token,
+        json: { trashed: false },
+      });
       expect(restore.status).toBe(403);
       expect(restore.body).toEqual({ error: 'not_authorized' });
     }
-    const restoredByEditor = await call('POST', `/v1/drive/files/${target}`, { token: people.editor!.token, json: { trashed: false } });
+    const restoredByEditor = await call('POST', `/v1/drive/files/${target}`, {
+      token: people.editor!.token,
+      json: { trashed: false },
+    });
     expect(restoredByEditor.status).toBe(200);
-    expect(restoredByEditor.body).toMatchObject({ uuid: target, trashed: false, version: before.version + 2 });
+    expect(restoredByEditor.body).toMatchObject({
+      uuid: target,
+      trashed: false,
+      version: before.version + 2,
+    });
   });
 });
 
@@ -374,11 +498,13 @@ describe('overlapping operations on one folder', () => {
        select ?, ?, 'file', ?, 'h' || n || '.txt', 'text/plain', 1, 'completed', 3 from generate_series(1, 600) n`,
       [user.workspaceUuid, user.uuid, deeper],
     );
-    const descendants: string[] = (await db().raw(
-      `with recursive sub as (select uuid from drive_items where parent_uuid = ? union all select d.uuid from drive_items d join sub on d.parent_uuid = sub.uuid)
+    const descendants: string[] = (
+      await db().raw(
+        `with recursive sub as (select uuid from drive_items where parent_uuid = ? union all select d.uuid from drive_items d join sub on d.parent_uuid = sub.uuid)
        select uuid from sub`,
-      [top],
-    )).rows.map((item: { uuid: string }) => item.uuid);
+        [top],
+      )
+    ).rows.map((item: { uuid: string }) => item.uuid);
     expect(descendants).toHaveLength(1302);
     const before = await lastSeq();
     // Holding one file of the second level stops the trash cascade in its second batch, which would not be
@@ -393,8 +519,13 @@ describe('overlapping operations on one folder', () => {
     // The first batch committed and the second waits for the held file (on the locker), holding the root's row lock.
     let batchPid: number | undefined;
     await waitUntil(async () => (batchPid = await blockedBy(lockerPid)) !== undefined);
-    expect(Number((await db()('drive_items').where({ trashed_with: top }).count('* as n').first())!.n)).toBeGreaterThan(500);
-    const restoring = call('POST', `/v1/drive/folders/${top}`, { token: user.token, json: { trashed: false } });
+    expect(
+      Number((await db()('drive_items').where({ trashed_with: top }).count('* as n').first())!.n),
+    ).toBeGreaterThan(500);
+    const restoring = call('POST', `/v1/drive/folders/${top}`, {
+      token: user.token,
+      json: { trashed: false },
+    });
     // The restore waits for the root's row lock, held by that very batch; only then let the batch finish, so the
     // restore commits before the cascade's next batch can look at the root.
     await waitUntil(async () => (await blockedBy(batchPid!)) !== undefined);
@@ -404,7 +535,9 @@ describe('overlapping operations on one folder', () => {
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ uuid: top, trashed: false, version: 3 });
     const client = await temporalClient();
-    const trashResult = await client.workflow.getHandle(driveCascadeWorkflowId('trash', top, trashOperation.uuid)).result();
+    const trashResult = await client.workflow
+      .getHandle(driveCascadeWorkflowId('trash', top, trashOperation.uuid))
+      .result();
     expect(trashResult.outcome).toBe('superseded');
     expect(await settle(top)).toMatchObject({ outcome: 'completed' });
 
@@ -427,5 +560,5 @@ describe('overlapping operations on one folder', () => {
 
 /** A backend waiting for a lock that `pid` holds, if any: pins an interleaving to the sessions that make it. */
 const blockedBy = async (pid: number): Promise<number | undefined> =>
-  (await db().raw(`select pid from pg_stat_activity where ? = any(pg_blocking_pids(pid)) limit 1`, [pid])).rows[0]?.pid;
-
+  (await db().raw(`select pid from pg_stat_activity where ? = any(pg_blocking_pids(pid)) limit 1`, [pid]))
+    .rows[0]?.pid;

@@ -16,7 +16,10 @@ describe('an update that fails part way changes nothing', () => {
     await insertDriveFile(user, { name: 'final.txt' });
     const { before, expectUnchanged } = await watchItem(file);
 
-    const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { name: 'final.txt', trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${file}`, {
+      token: user.token,
+      json: { name: 'final.txt', trashed: false },
+    });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
@@ -33,7 +36,10 @@ describe('an update that fails part way changes nothing', () => {
     await makeFolder(user, 'New');
     const { expectUnchanged } = await watchItem(folder);
 
-    const response = await call('POST', `/v1/drive/folders/${folder}`, { token: user.token, json: { name: 'new', trashed: false } });
+    const response = await call('POST', `/v1/drive/folders/${folder}`, {
+      token: user.token,
+      json: { name: 'new', trashed: false },
+    });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
@@ -49,7 +55,10 @@ describe('an update that fails part way changes nothing', () => {
     expect((await call('POST', `/v1/drive/files/${file}/trash`, { token: user.token })).status).toBe(200);
     const { before, expectUnchanged } = await watchItem(file);
 
-    const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { folder_uuid: destination, trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${file}`, {
+      token: user.token,
+      json: { folder_uuid: destination, trashed: false },
+    });
 
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: 'name_taken' });
@@ -61,7 +70,10 @@ describe('an update that fails part way changes nothing', () => {
     const { editor, item: file } = await itemTrashedInSharedFolder();
     const { expectUnchanged } = await watchItem(file);
 
-    const response = await call('POST', `/v1/drive/files/${file}`, { token: editor.token, json: { name: 'renamed.txt', trashed: false } });
+    const response = await call('POST', `/v1/drive/files/${file}`, {
+      token: editor.token,
+      json: { name: 'renamed.txt', trashed: false },
+    });
 
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'not_authorized' });
@@ -75,12 +87,17 @@ describe('an update with several keys is one change', () => {
     const file = await insertDriveFile(user, { name: 'old.txt' });
     const seq = await lastSeq();
 
-    const response = await call('POST', `/v1/drive/files/${file}`, { token: user.token, json: { name: 'new.txt', trashed: true } });
+    const response = await call('POST', `/v1/drive/files/${file}`, {
+      token: user.token,
+      json: { name: 'new.txt', trashed: true },
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ uuid: file, name: 'new.txt', trashed: true, version: 2 });
     expect(await row(file)).toMatchObject({ name: 'new.txt', trashed: true, trashed_with: file, version: 2 });
-    expect(await changesSince(seq, [file])).toEqual([{ item_uuid: file, change_type: 'update', item_version: 2 }]);
+    expect(await changesSince(seq, [file])).toEqual([
+      { item_uuid: file, change_type: 'update', item_version: 2 },
+    ]);
   });
 
   it('renames, recolours and trashes a folder with version +1 and one update change; its descendants get theirs from the cascade', async () => {
@@ -96,12 +113,21 @@ describe('an update with several keys is one change', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ uuid: folder, name: 'After', color: '#00AA00', trashed: true, version: 2 });
+    expect(response.body).toMatchObject({
+      uuid: folder,
+      name: 'After',
+      color: '#00AA00',
+      trashed: true,
+      version: 2,
+    });
     expect(await settle(folder)).toEqual({ outcome: 'completed', itemsChanged: 2 });
     const changes = await changesSince(seq, [folder, child, file]);
-    expect(changes.filter((change) => change.item_uuid === folder)).toEqual([{ item_uuid: folder, change_type: 'update', item_version: 2 }]);
+    expect(changes.filter((change) => change.item_uuid === folder)).toEqual([
+      { item_uuid: folder, change_type: 'update', item_version: 2 },
+    ]);
     expect(changes.map((change) => change.item_uuid)).toEqual([folder, child, file]);
-    for (const uuid of [child, file]) expect(await row(uuid)).toMatchObject({ trashed: true, trashed_with: folder, version: 2 });
+    for (const uuid of [child, file])
+      expect(await row(uuid)).toMatchObject({ trashed: true, trashed_with: folder, version: 2 });
   });
 
   it('moves, renames and restores a file with version +1 and one update change', async () => {
@@ -117,7 +143,15 @@ describe('an update with several keys is one change', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ uuid: file, name: 'is.txt', folder_uuid: destination, trashed: false, version: 3 });
-    expect(await changesSince(seq, [file])).toEqual([{ item_uuid: file, change_type: 'update', item_version: 3 }]);
+    expect(response.body).toMatchObject({
+      uuid: file,
+      name: 'is.txt',
+      folder_uuid: destination,
+      trashed: false,
+      version: 3,
+    });
+    expect(await changesSince(seq, [file])).toEqual([
+      { item_uuid: file, change_type: 'update', item_version: 3 },
+    ]);
   });
 });

@@ -6,7 +6,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { operationsOn } from '../../../domain/drive/trash.js';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
-import { call, grant, insertDriveFile, makeColleague, makeFolder, makeUser, type TestUser } from '../../support/api.js';
+import {
+  call,
+  grant,
+  insertDriveFile,
+  makeColleague,
+  makeFolder,
+  makeUser,
+  type TestUser,
+} from '../../support/api.js';
 import { holdRow } from '../../support/cascades.js';
 import { simpleUpload } from '../../support/drive-files.js';
 import { changesSince, lastSeq, row, watchItem } from '../../support/drive-rows.js';
@@ -20,13 +28,21 @@ const ETAG = /^"[0-9]+-[A-Za-z0-9_-]{16}"$/;
 const get = (user: TestUser, kind: Kind, uuid: string, headers: Record<string, string> = {}) =>
   call('GET', `/v1/drive/${kind}/${uuid}`, { token: user.token, headers });
 const update = (user: TestUser, kind: Kind, uuid: string, json: object, ifMatch?: string) =>
-  call('POST', `/v1/drive/${kind}/${uuid}`, { token: user.token, json, headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } });
+  call('POST', `/v1/drive/${kind}/${uuid}`, {
+    token: user.token,
+    json,
+    headers: ifMatch === undefined ? {} : { 'if-match': ifMatch },
+  });
 const trash = (user: TestUser, kind: Kind, uuid: string, ifMatch: string) =>
   call('POST', `/v1/drive/${kind}/${uuid}/trash`, { token: user.token, headers: { 'if-match': ifMatch } });
 const remove = (user: TestUser, kind: Kind, uuid: string, ifMatch: string) =>
   call('DELETE', `/v1/drive/${kind}/${uuid}`, { token: user.token, headers: { 'if-match': ifMatch } });
 const replace = (user: TestUser, uuid: string, ifMatch: string) =>
-  call('POST', `/v1/drive/files/${uuid}/replace`, { token: user.token, json: { plaintext_size_bytes: 4 }, headers: { 'if-match': ifMatch } });
+  call('POST', `/v1/drive/files/${uuid}/replace`, {
+    token: user.token,
+    json: { plaintext_size_bytes: 4 },
+    headers: { 'if-match': ifMatch },
+  });
 
 /** The item as the caller reads it, with its ETag. */
 async function read(user: TestUser, kind: Kind, uuid: string): Promise<{ body: any; etag: string }> {
@@ -38,36 +54,50 @@ async function read(user: TestUser, kind: Kind, uuid: string): Promise<{ body: a
 }
 
 /** A 412 answers the item as the caller now reads it, and its ETag. */
-async function expectPreconditionFailed(response: Awaited<ReturnType<typeof call>>, user: TestUser, kind: Kind, uuid: string) {
+async function expectPreconditionFailed(
+  response: Awaited<ReturnType<typeof call>>,
+  user: TestUser,
+  kind: Kind,
+  uuid: string,
+) {
   const now = await read(user, kind, uuid);
   expect(response.status).toBe(412);
   expect(response.body).toEqual({ error: 'precondition_failed', current: now.body });
   expect(response.headers.get('etag')).toBe(now.etag);
 }
 
-const stagedVersions = async (fileUuid: string) => Number((await db()('drive_file_versions').where({ file_uuid: fileUuid, status: 'staged' }).count('* as n').first())!.n);
+const stagedVersions = async (fileUuid: string) =>
+  Number(
+    (await db()('drive_file_versions')
+      .where({ file_uuid: fileUuid, status: 'staged' })
+      .count('* as n')
+      .first())!.n,
+  );
 
 describe('ETag and If-None-Match on reads', () => {
-  it.each(['files', 'folders'] as const)('GET /v1/drive/%s/{uuid} answers a strong ETag, and 304 without a body when If-None-Match names it', async (kind) => {
-    const user = await makeUser();
-    const uuid = kind === 'files' ? await insertDriveFile(user) : await makeFolder(user, 'Read me');
-    const { body, etag } = await read(user, kind, uuid);
-    expect(etag.startsWith(`"${body.version}-`)).toBe(true);
+  it.each(['files', 'folders'] as const)(
+    'GET /v1/drive/%s/{uuid} answers a strong ETag, and 304 without a body when If-None-Match names it',
+    async (kind) => {
+      const user = await makeUser();
+      const uuid = kind === 'files' ? await insertDriveFile(user) : await makeFolder(user, 'Read me');
+      const { body, etag } = await read(user, kind, uuid);
+      expect(etag.startsWith(`"${body.version}-`)).toBe(true);
 
-    for (const header of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
-      const response = await get(user, kind, uuid, { 'if-none-match': header });
-      expect(response.status, header).toBe(304);
-      expect(response.body).toBe('');
-      expect(response.headers.get('etag')).toBe(etag);
-    }
-    for (const header of ['"stale"', 'not-a-tag']) {
-      const response = await get(user, kind, uuid, { 'if-none-match': header });
-      expect(response.status, header).toBe(200);
-      expect(response.body).toEqual(body);
-    }
-  });
+      for (const header of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
+        const response = await get(user, kind, uuid, { 'if-none-match': header });
+        expect(response.status, header).toBe(304);
+        expect(response.body).toBe('');
+        expect(response.headers.get('etag')).toBe(etag);
+      }
+      for (const header of ['"stale"', 'not-a-tag']) {
+        const response = await get(user, kind, uuid, { 'if-none-match': header });
+        expect(response.status, header).toBe(200);
+        expect(response.body).toEqual(body);
+      }
+    },
+  );
 
-  it("gives a file a new ETag after each write, the one the write answers, and the old one no longer 304s", async () => {
+  it('gives a file a new ETag after each write, the one the write answers, and the old one no longer 304s', async () => {
     const user = await makeUser();
     const file = (await simpleUpload(user, 'etag.bin', randomBytes(10))).uuid as string;
     const seen = [(await read(user, 'files', file)).etag];
@@ -114,33 +144,54 @@ describe('ETag and If-None-Match on reads', () => {
     expect(after.etag).not.toBe(before.etag);
     expect((await get(user, 'files', file, { 'if-none-match': before.etag })).status).toBe(200);
     // A write held to the old tag is refused: the caller has not seen the item as it is.
-    await expectPreconditionFailed(await update(user, 'files', file, { name: 'x.txt' }, before.etag), user, 'files', file);
+    await expectPreconditionFailed(
+      await update(user, 'files', file, { name: 'x.txt' }, before.etag),
+      user,
+      'files',
+      file,
+    );
   });
 });
 
 describe('If-Match on updates', () => {
-  it.each(['files', 'folders'] as const)('POST /v1/drive/%s/{uuid}: applies on a match, and refuses a stale ETag with 412, the current item and nothing changed', async (kind) => {
-    const user = await makeUser();
-    const uuid = kind === 'files' ? await insertDriveFile(user, { name: 'one.txt' }) : await makeFolder(user, 'One');
-    const first = await read(user, kind, uuid);
+  it.each(['files', 'folders'] as const)(
+    'POST /v1/drive/%s/{uuid}: applies on a match, and refuses a stale ETag with 412, the current item and nothing changed',
+    async (kind) => {
+      const user = await makeUser();
+      const uuid =
+        kind === 'files' ? await insertDriveFile(user, { name: 'one.txt' }) : await makeFolder(user, 'One');
+      const first = await read(user, kind, uuid);
 
-    const applied = await update(user, kind, uuid, { name: 'two' }, first.etag);
-    expect(applied.status).toBe(200);
-    expect(applied.body).toMatchObject({ name: 'two', version: 2 });
+      const applied = await update(user, kind, uuid, { name: 'two' }, first.etag);
+      expect(applied.status).toBe(200);
+      expect(applied.body).toMatchObject({ name: 'two', version: 2 });
 
-    const { expectUnchanged } = await watchItem(uuid);
-    await expectPreconditionFailed(await update(user, kind, uuid, { name: 'three' }, first.etag), user, kind, uuid);
-    // A weak tag never matches (strong comparison), even the current one.
-    const current = await read(user, kind, uuid);
-    await expectPreconditionFailed(await update(user, kind, uuid, { name: 'three' }, `W/${current.etag}`), user, kind, uuid);
-    await expectUnchanged();
+      const { expectUnchanged } = await watchItem(uuid);
+      await expectPreconditionFailed(
+        await update(user, kind, uuid, { name: 'three' }, first.etag),
+        user,
+        kind,
+        uuid,
+      );
+      // A weak tag never matches (strong comparison), even the current one.
+      const current = await read(user, kind, uuid);
+      await expectPreconditionFailed(
+        await update(user, kind, uuid, { name: 'three' }, `W/${current.etag}`),
+        user,
+        kind,
+        uuid,
+      );
+      await expectUnchanged();
 
-    // A list matches when one of its tags does; * matches any item.
-    expect((await update(user, kind, uuid, { name: 'three' }, `${first.etag}, ${current.etag}`)).status).toBe(200);
-    const starred = await update(user, kind, uuid, { name: 'four' }, '*');
-    expect(starred.status).toBe(200);
-    expect(starred.body).toMatchObject({ name: 'four', version: 4 });
-  });
+      // A list matches when one of its tags does; * matches any item.
+      expect(
+        (await update(user, kind, uuid, { name: 'three' }, `${first.etag}, ${current.etag}`)).status,
+      ).toBe(200);
+      const starred = await update(user, kind, uuid, { name: 'four' }, '*');
+      expect(starred.status).toBe(200);
+      expect(starred.body).toMatchObject({ name: 'four', version: 4 });
+    },
+  );
 
   it('refuses a malformed If-Match with 400 invalid_if_match before anything changes', async () => {
     const user = await makeUser();
@@ -177,7 +228,10 @@ describe('If-Match on trash and permanent delete', () => {
     const file = await insertDriveFile(user, { name: 'a.txt' });
     const folder = await makeFolder(user, 'Folder');
     await insertDriveFile(user, { folderUuid: folder });
-    for (const [kind, uuid] of [['files', file], ['folders', folder]] as const) {
+    for (const [kind, uuid] of [
+      ['files', file],
+      ['folders', folder],
+    ] as const) {
       const stale = (await read(user, kind, uuid)).etag;
       await update(user, kind, uuid, { name: `renamed-${kind}` });
       const { expectUnchanged } = await watchItem(uuid);
@@ -194,13 +248,21 @@ describe('If-Match on trash and permanent delete', () => {
     const user = await makeUser();
     const file = await insertDriveFile(user, { name: 'a.txt' });
     const folder = await makeFolder(user, 'Folder');
-    for (const [kind, uuid] of [['files', file], ['folders', folder]] as const) {
+    for (const [kind, uuid] of [
+      ['files', file],
+      ['folders', folder],
+    ] as const) {
       const stale = (await read(user, kind, uuid)).etag;
       await update(user, kind, uuid, { name: `renamed-${kind}` });
       const { expectUnchanged } = await watchItem(uuid);
       await expectPreconditionFailed(await remove(user, kind, uuid, stale), user, kind, uuid);
       await expectUnchanged();
-      const deleted = await remove(user, kind, uuid, kind === 'files' ? (await read(user, kind, uuid)).etag : '*');
+      const deleted = await remove(
+        user,
+        kind,
+        uuid,
+        kind === 'files' ? (await read(user, kind, uuid)).etag : '*',
+      );
       expect(deleted.status).toBe(204);
       expect((await get(user, kind, uuid)).status).toBe(404);
     }
@@ -215,7 +277,9 @@ describe('If-Match on replace initiate', () => {
 
     const onEtag = await replace(user, file, original.etag);
     expect(onEtag.status).toBe(201);
-    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(
+      200,
+    );
 
     await update(user, 'files', file, { name: 'renamed.bin' });
     const { expectUnchanged } = await watchItem(file);
@@ -224,24 +288,38 @@ describe('If-Match on replace initiate', () => {
     expect(await stagedVersions(file)).toBe(0);
     // The bytes did not change: the content tag of ctag 0 still matches.
     expect((await replace(user, file, '"ctag-0"')).status).toBe(201);
-    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(
+      200,
+    );
 
-    await replaceChunked({ token: user.token }, file, { size: 3, source: Buffer.from('two'), ifMatch: '"ctag-0"' });
+    await replaceChunked({ token: user.token }, file, {
+      size: 3,
+      source: Buffer.from('two'),
+      ifMatch: '"ctag-0"',
+    });
     expect((await read(user, 'files', file)).body.ctag).toBe(1);
     await expectPreconditionFailed(await replace(user, file, '"ctag-0"'), user, 'files', file);
     expect(await stagedVersions(file)).toBe(0);
     expect((await replace(user, file, '*')).status).toBe(201);
-    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(200);
+    expect((await call('POST', `/v1/drive/files/${file}/replace/abort`, { token: user.token })).status).toBe(
+      200,
+    );
   });
 
   it('refuses a stale content tag through the TypeScript client with ApiError 412 and the current file', async () => {
     const user = await makeUser();
     const file = (await simpleUpload(user, 'client.bin', randomBytes(10))).uuid as string;
     await replaceChunked({ token: user.token }, file, { size: 3, source: Buffer.from('one') });
-    const refused = await initiateReplace({ token: user.token }, file, { size: 3, ifMatch: '"ctag-0"' }).catch((error: unknown) => error);
+    const refused = await initiateReplace({ token: user.token }, file, {
+      size: 3,
+      ifMatch: '"ctag-0"',
+    }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(412);
-    expect((refused as ApiError).body).toEqual({ error: 'precondition_failed', current: (await read(user, 'files', file)).body });
+    expect((refused as ApiError).body).toEqual({
+      error: 'precondition_failed',
+      current: (await read(user, 'files', file)).body,
+    });
   });
 });
 
@@ -257,12 +335,22 @@ describe('conditional writes on a shared item', () => {
     expect(asEditor.body).toMatchObject({ my_role: 'editor', owner: { self: false } });
     // Another representation (my_role, owner.self), another tag: each client holds to what it read.
     expect(asEditor.etag).not.toBe(asOwner.etag);
-    await expectPreconditionFailed(await update(editor, 'files', file, { name: 'x.txt' }, asOwner.etag), editor, 'files', file);
+    await expectPreconditionFailed(
+      await update(editor, 'files', file, { name: 'x.txt' }, asOwner.etag),
+      editor,
+      'files',
+      file,
+    );
 
     const renamed = await update(editor, 'files', file, { name: 'by-editor.txt' }, asEditor.etag);
     expect(renamed.status).toBe(200);
     expect(renamed.headers.get('etag')).toBe((await read(editor, 'files', file)).etag);
-    await expectPreconditionFailed(await update(owner, 'files', file, { name: 'by-owner.txt' }, asOwner.etag), owner, 'files', file);
+    await expectPreconditionFailed(
+      await update(owner, 'files', file, { name: 'by-owner.txt' }, asOwner.etag),
+      owner,
+      'files',
+      file,
+    );
     await expectPreconditionFailed(await trash(editor, 'files', file, asEditor.etag), editor, 'files', file);
     expect((await row(file)).name).toBe('by-editor.txt');
   });
@@ -278,7 +366,10 @@ describe('two sync clients holding the same ETag', () => {
     // Both requests reach the item's locked read while a transaction of the test holds the row: a check made before
     // the lock (read, compare, then write) would let both through here, and the second would overwrite the first.
     const hold = await holdRow(file);
-    const racing = [update(user, 'files', file, { name: 'from-a.txt' }, etag), update(user, 'files', file, { name: 'from-b.txt' }, etag)];
+    const racing = [
+      update(user, 'files', file, { name: 'from-a.txt' }, etag),
+      update(user, 'files', file, { name: 'from-b.txt' }, etag),
+    ];
     try {
       await hold.blocking(2);
     } finally {
@@ -293,6 +384,8 @@ describe('two sync clients holding the same ETag', () => {
     expect(now.body).toMatchObject({ name: winner.body.name, version: 2 });
     expect(loser.body).toEqual({ error: 'precondition_failed', current: now.body });
     expect(loser.headers.get('etag')).toBe(now.etag);
-    expect(await changesSince(seq, [file])).toEqual([{ item_uuid: file, change_type: 'update', item_version: 2 }]);
+    expect(await changesSince(seq, [file])).toEqual([
+      { item_uuid: file, change_type: 'update', item_version: 2 },
+    ]);
   });
 });

@@ -7,15 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { call, firstApiUrl, makeColleague, makeFolder, makeUser, type TestUser } from '../../support/api.js';
 import { until } from '../../support/webhook-receivers.js';
 
-const changes = (user: TestUser, query: string) => call('GET', `/v1/drive/changes${query}`, { token: user.token });
-const waitPath = (token: string, timeout: number) => `/v1/drive/changes/wait?sync_token=${encodeURIComponent(token)}&timeout=${timeout}`;
+const changes = (user: TestUser, query: string) =>
+  call('GET', `/v1/drive/changes${query}`, { token: user.token });
+const waitPath = (token: string, timeout: number) =>
+  `/v1/drive/changes/wait?sync_token=${encodeURIComponent(token)}&timeout=${timeout}`;
 // The bound is per API process, and the gauge read is the first process's: these go to that one.
-const wait = (user: TestUser, token: string, timeout = 60) => call('GET', waitPath(token, timeout), { token: user.token, api: firstApiUrl() });
+const wait = (user: TestUser, token: string, timeout = 60) =>
+  call('GET', waitPath(token, timeout), { token: user.token, api: firstApiUrl() });
 
 /** A long-poll on a connection of its own, for a test to drop: destroying the request closes the socket. */
 function openWait(user: TestUser, token: string): http.ClientRequest {
   const url = new URL(waitPath(token, 120), firstApiUrl());
-  const request = (url.protocol === 'https:' ? https : http).request(url, { headers: { authorization: `Bearer ${user.token}` }, agent: false });
+  const request = (url.protocol === 'https:' ? https : http).request(url, {
+    headers: { authorization: `Bearer ${user.token}` },
+    agent: false,
+  });
   request.on('error', () => undefined); // The test destroys it.
   request.end();
   return request;
@@ -26,9 +32,11 @@ async function parkedWaits(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${process.env.FOLIO_METRICS_PORT}/metrics`)).text();
   return Number(/^folio_drive_change_waits (\d+)/m.exec(text)?.[1] ?? 0);
 }
-const parked = (count: number) => until(`${count} parked long-polls`, async () => (await parkedWaits()) >= count, 60_000, 50);
+const parked = (count: number) =>
+  until(`${count} parked long-polls`, async () => (await parkedWaits()) >= count, 60_000, 50);
 // Well inside the waits' 120 s timeout: only a release on the closed connection gets there.
-const unparked = (count: number) => until(`at most ${count} parked long-polls`, async () => (await parkedWaits()) <= count, 30_000, 50);
+const unparked = (count: number) =>
+  until(`at most ${count} parked long-polls`, async () => (await parkedWaits()) <= count, 30_000, 50);
 
 async function latestToken(user: TestUser): Promise<string> {
   const page = await changes(user, '?sync_token=latest');
@@ -42,12 +50,21 @@ describe('sync_token=latest', () => {
     await makeFolder(user, 'Before');
     const latest = await changes(user, '?sync_token=latest');
     expect(latest.status).toBe(200);
-    expect(latest.body).toMatchObject({ object: 'list', has_more: false, changes: [], sync_token: expect.any(String) });
+    expect(latest.body).toMatchObject({
+      object: 'list',
+      has_more: false,
+      changes: [],
+      sync_token: expect.any(String),
+    });
     const after = await makeFolder(user, 'After');
     const next = await changes(user, `?since=${encodeURIComponent(latest.body.sync_token)}`);
     expect(next.body.changes.map((change: any) => change.uuid)).toEqual([after]);
 
-    for (const query of [`?sync_token=latest&since=${encodeURIComponent(latest.body.sync_token)}`, '?sync_token=earliest', '?sync_token=latest&sync_token=latest']) {
+    for (const query of [
+      `?sync_token=latest&since=${encodeURIComponent(latest.body.sync_token)}`,
+      '?sync_token=earliest',
+      '?sync_token=latest&sync_token=latest',
+    ]) {
       const refused = await changes(user, query);
       expect(refused.status, query).toBe(400);
       expect(refused.body.error).toBe('invalid_body');
@@ -100,7 +117,11 @@ describe('GET /v1/drive/changes/wait', () => {
     expect(refused.body).toEqual({ error: 'too_many_waits', max_waits: 3 });
     expect(refused.headers.get('retry-after')).toBe('30');
     await makeFolder(user, 'Wake all');
-    expect((await Promise.all(waits)).map((answer) => answer.body)).toEqual([{ changes: true }, { changes: true }, { changes: true }]);
+    expect((await Promise.all(waits)).map((answer) => answer.body)).toEqual([
+      { changes: true },
+      { changes: true },
+      { changes: true },
+    ]);
     // Their slots are free again.
     await makeFolder(user, 'Again');
     expect((await wait(user, token)).body).toEqual({ changes: true });
@@ -121,7 +142,11 @@ describe('GET /v1/drive/changes/wait', () => {
     const again = wait(user, token, 120);
     await parked(before + 3);
     await makeFolder(user, 'Wake the rest');
-    expect((await Promise.all([...kept, again])).map((answer) => answer.body)).toEqual([{ changes: true }, { changes: true }, { changes: true }]);
+    expect((await Promise.all([...kept, again])).map((answer) => answer.body)).toEqual([
+      { changes: true },
+      { changes: true },
+      { changes: true },
+    ]);
   });
 
   it('refuses a token of another server or person with 410, and a missing token or a bad timeout with 400', async () => {
@@ -132,8 +157,11 @@ describe('GET /v1/drive/changes/wait', () => {
     const missing = await call('GET', '/v1/drive/changes/wait', { token: user.token });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_body');
-    for (const timeout of [0, 121]) expect((await wait(user, await latestToken(user), timeout)).status).toBe(400);
-    const readOnlyScope = await call('GET', `/v1/drive/changes/wait?sync_token=x`, { token: (await makeUser({ scopes: ['docs.read'] })).token });
+    for (const timeout of [0, 121])
+      expect((await wait(user, await latestToken(user), timeout)).status).toBe(400);
+    const readOnlyScope = await call('GET', `/v1/drive/changes/wait?sync_token=x`, {
+      token: (await makeUser({ scopes: ['docs.read'] })).token,
+    });
     expect(readOnlyScope.status).toBe(403);
   });
 });

@@ -10,8 +10,14 @@ const status = (token: string, uuid: string) => call('GET', `/v1/drive/uploads/$
 describe('GET /v1/drive/uploads/{file_uuid}', () => {
   it('lists the parts storage holds with their size and ETag, and expires_at', async () => {
     const user = await makeUser();
-    const probe = await initiateUpload({ token: user.token }, { name: 'probe.bin', contentType: 'application/octet-stream', size: 1 });
-    const transfer = await initiateUpload({ token: user.token }, { name: 'three.bin', contentType: 'application/octet-stream', size: 2 * probe.chunkSizeBytes + 10 });
+    const probe = await initiateUpload(
+      { token: user.token },
+      { name: 'probe.bin', contentType: 'application/octet-stream', size: 1 },
+    );
+    const transfer = await initiateUpload(
+      { token: user.token },
+      { name: 'three.bin', contentType: 'application/octet-stream', size: 2 * probe.chunkSizeBytes + 10 },
+    );
     expect(transfer.chunkCount).toBe(3);
     const started = Date.now();
 
@@ -41,7 +47,10 @@ describe('GET /v1/drive/uploads/{file_uuid}', () => {
       { part_numbers: [1, 3] },
     );
     const sent = new Map<number, { size: number; etag: string }>();
-    for (const [number, size] of [[3, 300], [1, 1000]] as const) {
+    for (const [number, size] of [
+      [3, 300],
+      [1, 1000],
+    ] as const) {
       const url = urls.part_urls.find((part: any) => part.part_number === number).url;
       const response = await fetch(url, { method: 'PUT', body: Buffer.alloc(size, number) });
       expect(response.status).toBe(200);
@@ -54,10 +63,13 @@ describe('GET /v1/drive/uploads/{file_uuid}', () => {
     ]);
   });
 
-  it('is the uploader\'s alone: 404 for anyone else, an unknown or malformed id; 422 once completed', async () => {
+  it("is the uploader's alone: 404 for anyone else, an unknown or malformed id; 422 once completed", async () => {
     const user = await makeUser();
     const colleague = await makeColleague(user);
-    const transfer = await initiateUpload({ token: user.token }, { name: 'mine.bin', contentType: 'application/octet-stream', size: 5 });
+    const transfer = await initiateUpload(
+      { token: user.token },
+      { name: 'mine.bin', contentType: 'application/octet-stream', size: 5 },
+    );
     expect((await status(colleague.token, transfer.fileUuid)).status).toBe(404);
     expect((await status(user.token, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await status(user.token, 'not-a-uuid')).status).toBe(404);

@@ -25,14 +25,21 @@ describe('an API started before object storage is reachable', () => {
     const root = process.env.FOLIO_TEST_ROOT!;
     const [apiPort, storagePort] = [await freePort(), await freePort()];
     const log = join(root, 'api-late.log');
-    const env = { ...process.env, ...replicaEnv('api', apiPort), FOLIO_S3_ENDPOINT: `http://127.0.0.1:${storagePort}` };
+    const env = {
+      ...process.env,
+      ...replicaEnv('api', apiPort),
+      FOLIO_S3_ENDPOINT: `http://127.0.0.1:${storagePort}`,
+    };
     const api = startApi(env, log, undefined, 'api-late');
     stopApi = async () => {
       if (api.child.exitCode === null) await stopPid(api.child.pid!);
     };
 
     // It has failed to reach object storage at least twice (so it retried), is still running, and does not listen yet.
-    await waitUntil(async () => existsSync(log) && readFileSync(log, 'utf8').split(WAITING).length > 2, 120_000);
+    await waitUntil(
+      async () => existsSync(log) && readFileSync(log, 'utf8').split(WAITING).length > 2,
+      120_000,
+    );
     expect(api.child.exitCode).toBeNull();
     expect(readFileSync(log, 'utf8')).not.toContain('api listening');
 

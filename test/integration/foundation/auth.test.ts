@@ -21,17 +21,24 @@ describe('bearer authentication', () => {
     const documents = await call('GET', '/v1/documents', { token: 'garbage' });
     expect(documents.status).toBe(401);
     expect(documents.headers.get('www-authenticate')).toContain('Bearer');
-    expect(documents.body).toEqual({ error: 'invalid_token', error_description: 'The access token is unknown, expired or revoked.' });
+    expect(documents.body).toEqual({
+      error: 'invalid_token',
+      error_description: 'The access token is unknown, expired or revoked.',
+    });
   });
 
   it('answers 401 for a malformed Authorization header', async () => {
-    const response = await call('GET', '/v1/drive/files', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const response = await call('GET', '/v1/drive/files', {
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+    });
     expect(response.status).toBe(401);
   });
 
   it('answers 401 for an expired token', async () => {
     const user = await makeUser();
-    await db()('access_tokens').where({ user_uuid: user.uuid }).update({ expires_at: new Date(Date.now() - 1000) });
+    await db()('access_tokens')
+      .where({ user_uuid: user.uuid })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const response = await call('GET', '/v1/drive/files', { token: user.token });
     expect(response.status).toBe(401);
   });
@@ -44,20 +51,26 @@ describe('bearer authentication', () => {
     expect(await revokeAccessToken(db(), user.token)).toBe(false);
   });
 
-  it('refuses a token revoked with `folio token revoke` on the very next request to every API process, though each had it cached', { timeout: CLI_TIMEOUT_MS }, async () => {
-    const user = await makeUser();
-    const other = await startExtraApi('revocation-api-1');
-    try {
-      const apis = [process.env.FOLIO_API_URL!, other.url];
-      const status = async (base: string) => (await fetch(`${base}/v1/drive/files`, { headers: { authorization: `Bearer ${user.token}` } })).status;
-      // Twice each: the second answer comes from that process's credential cache.
-      for (const base of apis) expect([await status(base), await status(base)]).toEqual([200, 200]);
-      expect(await folio('token', 'revoke', user.token)).toEqual({ revoked: true });
-      for (const base of apis) expect(await status(base)).toBe(401);
-    } finally {
-      await other.stop();
-    }
-  });
+  it(
+    'refuses a token revoked with `folio token revoke` on the very next request to every API process, though each had it cached',
+    { timeout: CLI_TIMEOUT_MS },
+    async () => {
+      const user = await makeUser();
+      const other = await startExtraApi('revocation-api-1');
+      try {
+        const apis = [process.env.FOLIO_API_URL!, other.url];
+        const status = async (base: string) =>
+          (await fetch(`${base}/v1/drive/files`, { headers: { authorization: `Bearer ${user.token}` } }))
+            .status;
+        // Twice each: the second answer comes from that process's credential cache.
+        for (const base of apis) expect([await status(base), await status(base)]).toEqual([200, 200]);
+        expect(await folio('token', 'revoke', user.token)).toEqual({ revoked: true });
+        for (const base of apis) expect(await status(base)).toBe(401);
+      } finally {
+        await other.stop();
+      }
+    },
+  );
 
   it('refuses a workspace API key on Drive and Documents routes with 403 forbidden', async () => {
     const user = await makeUser();
@@ -75,7 +88,9 @@ describe('bearer authentication', () => {
     const response = await call('POST', '/v1/drive/folders', { token: readOnly, json: { name: 'Nope' } });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'insufficient_scope', scope: 'drive.create' });
-    expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="drive.create"');
+    expect(response.headers.get('www-authenticate')).toContain(
+      'error="insufficient_scope", scope="drive.create"',
+    );
     const list = await call('GET', '/v1/drive/files', { token: readOnly });
     expect(list.body.folders).toEqual([]);
   });
@@ -95,7 +110,10 @@ describe('request bodies', () => {
 
   it('answers 413 for a JSON body over the route limit', async () => {
     const user = await makeUser();
-    const response = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'x'.repeat(2 * 1024 * 1024) } });
+    const response = await call('POST', '/v1/drive/folders', {
+      token: user.token,
+      json: { name: 'x'.repeat(2 * 1024 * 1024) },
+    });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ error: 'request_too_large' });
   });
@@ -118,14 +136,22 @@ describe('request bodies', () => {
 
     // A path with a parameter, and Documents' error shape.
     const folder = await call('POST', '/v1/drive/folders', { token: user.token, json: { name: 'Kept' } });
-    const put = await call('PUT', `/v1/drive/folders/${folder.body.uuid}`, { token: user.token, json: { name: 'Renamed' } });
+    const put = await call('PUT', `/v1/drive/folders/${folder.body.uuid}`, {
+      token: user.token,
+      json: { name: 'Renamed' },
+    });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toContain('POST');
-    expect((await call('GET', `/v1/drive/folders/${folder.body.uuid}`, { token: user.token })).body.name).toBe('Kept');
+    expect(
+      (await call('GET', `/v1/drive/folders/${folder.body.uuid}`, { token: user.token })).body.name,
+    ).toBe('Kept');
     const documents = await call('PATCH', '/v1/documents', { token: user.token });
     expect(documents.status).toBe(405);
     expect(documents.headers.get('allow')).toBe('GET, HEAD, POST');
-    expect(documents.body).toMatchObject({ error: 'method_not_allowed', error_description: expect.stringContaining('PATCH') });
+    expect(documents.body).toMatchObject({
+      error: 'method_not_allowed',
+      error_description: expect.stringContaining('PATCH'),
+    });
   });
 
   it('still answers 401 to a wrong method under /v1 without a credential', async () => {

@@ -9,14 +9,22 @@ import { makeAdmin } from '../../support/mail.js';
 
 const DEPTH_REFUSAL = 'The request body nests arrays and objects deeper than 64 levels.';
 
-const itemCount = async (user: TestUser) => Number((await db()('drive_items').where({ workspace_uuid: user.workspaceUuid }).count({ n: '*' }).first())!.n);
-const documentCount = async (user: TestUser) => Number((await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count({ n: '*' }).first())!.n);
+const itemCount = async (user: TestUser) =>
+  Number(
+    (await db()('drive_items').where({ workspace_uuid: user.workspaceUuid }).count({ n: '*' }).first())!.n,
+  );
+const documentCount = async (user: TestUser) =>
+  Number(
+    (await db()('documents').where({ workspace_uuid: user.workspaceUuid }).count({ n: '*' }).first())!.n,
+  );
 
 describe('JSON nesting is bounded at the edge', () => {
   it('refuses a folder whose field nests 16,000 arrays with 400 invalid_body at once, /readyz answering within 1 s meanwhile', async () => {
     const user = await makeUser();
     const body = bodyWith('color', nestedArrays(16_000), { name: 'deep' });
-    const { result, requestMs, slowestReadyMs, readyStatuses } = await whileTimingReadyz((api) => sendJson(api, 'POST', '/v1/drive/folders', user.token, body));
+    const { result, requestMs, slowestReadyMs, readyStatuses } = await whileTimingReadyz((api) =>
+      sendJson(api, 'POST', '/v1/drive/folders', user.token, body),
+    );
     expect(slowestReadyMs).toBeLessThan(1_000);
     expect(requestMs).toBeLessThan(2_000);
     expect(readyStatuses.every((status) => status === 200)).toBe(true);
@@ -27,31 +35,57 @@ describe('JSON nesting is bounded at the edge', () => {
 
   it('refuses 100,000 nested arrays (200 KB) as quickly', async () => {
     const user = await makeUser();
-    const { result, slowestReadyMs } = await whileTimingReadyz((api) => sendJson(api, 'POST', '/v1/drive/folders', user.token, nestedArrays(100_000)));
+    const { result, slowestReadyMs } = await whileTimingReadyz((api) =>
+      sendJson(api, 'POST', '/v1/drive/folders', user.token, nestedArrays(100_000)),
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual({ error: 'invalid_body' });
     expect(slowestReadyMs).toBeLessThan(1_000);
   });
 
-  it('refuses 65 levels (the body\'s object and 64 arrays in an ignored field) and creates nothing', async () => {
+  it("refuses 65 levels (the body's object and 64 arrays in an ignored field) and creates nothing", async () => {
     const user = await makeUser();
-    const response = await sendJson(firstApiUrl(), 'POST', '/v1/drive/folders', user.token, bodyWith('extra', nestedArrays(64), { name: 'deep' }));
+    const response = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/drive/folders',
+      user.token,
+      bodyWith('extra', nestedArrays(64), { name: 'deep' }),
+    );
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'invalid_body' });
     const objects = '{"a":'.repeat(64) + '1' + '}'.repeat(64);
-    const asObjects = await sendJson(firstApiUrl(), 'POST', '/v1/drive/folders', user.token, bodyWith('extra', objects, { name: 'deep' }));
+    const asObjects = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/drive/folders',
+      user.token,
+      bodyWith('extra', objects, { name: 'deep' }),
+    );
     expect(asObjects.status).toBe(400);
     expect(await itemCount(user)).toBe(0);
   });
 
   it('takes 64 levels: an ignored field nested that deep leaves the folder to its schema', async () => {
     const user = await makeUser();
-    const response = await sendJson(firstApiUrl(), 'POST', '/v1/drive/folders', user.token, bodyWith('extra', nestedArrays(63), { name: 'deep enough' }));
+    const response = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/drive/folders',
+      user.token,
+      bodyWith('extra', nestedArrays(63), { name: 'deep enough' }),
+    );
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ name: 'deep enough' });
     expect(response.body).not.toHaveProperty('extra');
     // A known field nested as deep is that field's refusal, as any wrong type is.
-    const wrongType = await sendJson(firstApiUrl(), 'POST', '/v1/drive/folders', user.token, bodyWith('name', nestedArrays(63)));
+    const wrongType = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/drive/folders',
+      user.token,
+      bodyWith('name', nestedArrays(63)),
+    );
     expect(wrongType.status).toBe(400);
     expect(wrongType.body).toEqual({ error: 'invalid_body', fields: ['name'] });
     expect(await itemCount(user)).toBe(1);
@@ -65,22 +99,53 @@ describe('JSON nesting is bounded at the edge', () => {
     expect(document.body).toEqual({ error: 'invalid_body', error_description: DEPTH_REFUSAL });
     expect(await documentCount(user)).toBe(0);
     // A body within the limit but not JSON is answered the way it always was.
-    const malformed = await sendJson(firstApiUrl(), 'POST', '/v1/documents', user.token, bodyWith('title', nestedArrays(63)).slice(0, -1));
-    expect(malformed.body).toEqual({ error: 'invalid_body', error_description: 'The request body is not valid JSON.' });
+    const malformed = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/documents',
+      user.token,
+      bodyWith('title', nestedArrays(63)).slice(0, -1),
+    );
+    expect(malformed.body).toEqual({
+      error: 'invalid_body',
+      error_description: 'The request body is not valid JSON.',
+    });
 
     const admin = await makeAdmin({ uuid: user.workspaceUuid });
-    const webhook = await sendJson(firstApiUrl(), 'POST', '/v1/admin/webhooks', admin.token, bodyWith('description', nestedArrays(100_000), { url: 'https://example.test/hook' }));
+    const webhook = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/admin/webhooks',
+      admin.token,
+      bodyWith('description', nestedArrays(100_000), { url: 'https://example.test/hook' }),
+    );
     expect(webhook.status).toBe(400);
     expect(webhook.body).toEqual({ error: 'invalid_body', error_description: DEPTH_REFUSAL });
   });
 
   it('refuses an object of more than 1,000 members with 400 invalid_body before parsing it, and takes 1,000', async () => {
     const user = await makeUser();
-    const members = (count: number) => `{${Array.from({ length: count }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
-    const wide = await sendJson(firstApiUrl(), 'POST', '/v1/documents', user.token, bodyWith('extra', members(100_000), { title: 'wide' }));
+    const members = (count: number) =>
+      `{${Array.from({ length: count }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
+    const wide = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/documents',
+      user.token,
+      bodyWith('extra', members(100_000), { title: 'wide' }),
+    );
     expect(wide.status).toBe(400);
-    expect(wide.body).toEqual({ error: 'invalid_body', error_description: 'The request body has an object of more than 1000 members.' });
-    const fits = await sendJson(firstApiUrl(), 'POST', '/v1/documents', user.token, bodyWith('extra', members(1_000), { title: 'fits' }));
+    expect(wide.body).toEqual({
+      error: 'invalid_body',
+      error_description: 'The request body has an object of more than 1000 members.',
+    });
+    const fits = await sendJson(
+      firstApiUrl(),
+      'POST',
+      '/v1/documents',
+      user.token,
+      bodyWith('extra', members(1_000), { title: 'fits' }),
+    );
     expect(fits.status).toBe(201);
     expect(await documentCount(user)).toBe(1);
   });
@@ -131,4 +196,3 @@ describe('the body size limit is enforced while the body is read', () => {
     expect(await itemCount(user)).toBe(0);
   });
 });
-

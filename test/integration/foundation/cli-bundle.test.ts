@@ -25,32 +25,78 @@ beforeAll(async () => {
 afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
 async function bundled(...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, [join(bundleDir, 'folio.mjs'), ...args, '--json'], { env: process.env });
+  const { stdout } = await run(process.execPath, [join(bundleDir, 'folio.mjs'), ...args, '--json'], {
+    env: process.env,
+  });
   return JSON.parse(stdout);
 }
 
 describe('the bundled folio CLI', () => {
-  it('prints help, migrates, and runs database, API, mail and webhook commands', { timeout: CLI_TIMEOUT_MS }, async () => {
-    const { stdout: help } = await run(process.execPath, [join(bundleDir, 'folio.mjs'), '--help']);
-    expect(help).toContain('Usage: folio');
-    expect(await bundled('migrate')).toEqual({ applied: [] });
+  it(
+    'prints help, migrates, and runs database, API, mail and webhook commands',
+    { timeout: CLI_TIMEOUT_MS },
+    async () => {
+      const { stdout: help } = await run(process.execPath, [join(bundleDir, 'folio.mjs'), '--help']);
+      expect(help).toContain('Usage: folio');
+      expect(await bundled('migrate')).toEqual({ applied: [] });
 
-    const workspace = await bundled('workspace', 'create', '--name', 'bundled CLI');
-    expect(workspace).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    const user = await bundled('user', 'create', '--workspace', workspace.uuid, '--email', `bundle-${Date.now()}@example.test`, '--first-name', 'Bundle');
-    const token = await bundled('token', 'issue', '--user', user.uuid, '--workspace', workspace.uuid, '--scopes', 'drive.read', '--expires-in', '600');
-    const listing = await bundled('drive', 'ls', '--url', process.env.FOLIO_API_URL!, '--token', token.access_token);
-    expect(listing).toMatchObject({ object: 'list', folder_uuid: null, folders: [], files: [] });
+      const workspace = await bundled('workspace', 'create', '--name', 'bundled CLI');
+      expect(workspace).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const user = await bundled(
+        'user',
+        'create',
+        '--workspace',
+        workspace.uuid,
+        '--email',
+        `bundle-${Date.now()}@example.test`,
+        '--first-name',
+        'Bundle',
+      );
+      const token = await bundled(
+        'token',
+        'issue',
+        '--user',
+        user.uuid,
+        '--workspace',
+        workspace.uuid,
+        '--scopes',
+        'drive.read',
+        '--expires-in',
+        '600',
+      );
+      const listing = await bundled(
+        'drive',
+        'ls',
+        '--url',
+        process.env.FOLIO_API_URL!,
+        '--token',
+        token.access_token,
+      );
+      expect(listing).toMatchObject({ object: 'list', folder_uuid: null, folders: [], files: [] });
 
-    const mailWorkspace = await makeWorkspace();
-    const reader = await makeUser({ workspace: mailWorkspace });
-    const mailbox = await bundled('mailbox', 'create', '--workspace', mailWorkspace.uuid, '--address', `bundle-${Date.now()}@mail.folio.test`, '--member', reader.uuid);
-    const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
-    writeFileSync(join(dir, 'a.eml'), emlMessage({ subject: 'From the bundle' }));
-    expect(await bundled('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'))).toMatchObject({ outcome: 'stored', labels: ['inbox'] });
-    rmSync(dir, { recursive: true, force: true });
+      const mailWorkspace = await makeWorkspace();
+      const reader = await makeUser({ workspace: mailWorkspace });
+      const mailbox = await bundled(
+        'mailbox',
+        'create',
+        '--workspace',
+        mailWorkspace.uuid,
+        '--address',
+        `bundle-${Date.now()}@mail.folio.test`,
+        '--member',
+        reader.uuid,
+      );
+      const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
+      writeFileSync(join(dir, 'a.eml'), emlMessage({ subject: 'From the bundle' }));
+      expect(
+        await bundled('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml')),
+      ).toMatchObject({ outcome: 'stored', labels: ['inbox'] });
+      rmSync(dir, { recursive: true, force: true });
 
-    // The SSRF rules run in the bundle too: a loopback address outside the allow-list is refused before any connection.
-    await expect(bundled('webhook', 'create', '--workspace', mailWorkspace.uuid, '--url', 'https://2130771969/')).rejects.toMatchObject({ stderr: expect.stringContaining('refused') });
-  });
+      // The SSRF rules run in the bundle too: a loopback address outside the allow-list is refused before any connection.
+      await expect(
+        bundled('webhook', 'create', '--workspace', mailWorkspace.uuid, '--url', 'https://2130771969/'),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining('refused') });
+    },
+  );
 });

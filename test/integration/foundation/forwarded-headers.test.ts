@@ -41,9 +41,14 @@ async function accessLogLine(logFile: string, requestId: string): Promise<any> {
 
 async function sendForwarded(api: ExtraApi) {
   const requestId = randomUUID();
-  const response = await fetch(`${api.url}/healthz`, { headers: { ...FORWARDED, 'x-request-id': requestId } });
+  const response = await fetch(`${api.url}/healthz`, {
+    headers: { ...FORWARDED, 'x-request-id': requestId },
+  });
   expect(response.status).toBe(200);
-  return { hsts: response.headers.get('strict-transport-security'), logged: await accessLogLine(api.logFile, requestId) };
+  return {
+    hsts: response.headers.get('strict-transport-security'),
+    logged: await accessLogLine(api.logFile, requestId),
+  };
 }
 
 describe('forwarded headers', () => {

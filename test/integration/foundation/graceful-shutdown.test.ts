@@ -29,19 +29,28 @@ function heldFolderCreate(baseUrl: string, token: string, body: string): HeldReq
   const held = request(`${baseUrl}/v1/drive/folders`, {
     method: 'POST',
     agent: false,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
+    },
   });
   const inServer = new Promise<void>((resolve) => held.once('continue', () => resolve()));
-  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>((resolve, reject) => {
-    held.once('error', reject);
-    held.once('response', (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
-      response.on('error', reject);
-    });
-  });
+  const answer = new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>(
+    (resolve, reject) => {
+      held.once('error', reject);
+      held.once('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, headers: response.headers, body: text }),
+        );
+        response.on('error', reject);
+      });
+    },
+  );
   held.flushHeaders();
   return { request: held, inServer, answer };
 }
@@ -62,7 +71,11 @@ function probe(url: string): Promise<{ status?: number; body?: string; error?: s
 }
 
 /** Probes until `done` holds for an answer; fails after timeoutMs with the last one. */
-async function probeUntil(url: string, done: (answer: Awaited<ReturnType<typeof probe>>) => boolean, timeoutMs = 60_000) {
+async function probeUntil(
+  url: string,
+  done: (answer: Awaited<ReturnType<typeof probe>>) => boolean,
+  timeoutMs = 60_000,
+) {
   const deadline = Date.now() + timeoutMs;
   let last = await probe(url);
   while (!done(last)) {
@@ -74,37 +87,49 @@ async function probeUntil(url: string, done: (answer: Awaited<ReturnType<typeof 
 }
 
 describe('graceful shutdown of the API', () => {
-  it('fails /readyz first, then refuses new connections, answers the request in flight, and exits 0', { timeout: 240_000 }, async () => {
-    // The ready delay is the window in which readiness is seen failing; long enough that a busy machine still sees it.
-    api = await startExtraApi('api-shutdown', { ...PLAIN, FOLIO_SHUTDOWN_READY_DELAY: '10s', FOLIO_SHUTDOWN_GRACE: '120s' });
-    const user = await makeUser();
-    const body = JSON.stringify({ name: 'finished while draining', parent_uuid: null });
-    const held = heldFolderCreate(api.url, user.token, body);
-    await held.inServer;
+  it(
+    'fails /readyz first, then refuses new connections, answers the request in flight, and exits 0',
+    { timeout: 240_000 },
+    async () => {
+      // The ready delay is the window in which readiness is seen failing; long enough that a busy machine still sees it.
+      api = await startExtraApi('api-shutdown', {
+        ...PLAIN,
+        FOLIO_SHUTDOWN_READY_DELAY: '10s',
+        FOLIO_SHUTDOWN_GRACE: '120s',
+      });
+      const user = await makeUser();
+      const body = JSON.stringify({ name: 'finished while draining', parent_uuid: null });
+      const held = heldFolderCreate(api.url, user.token, body);
+      await held.inServer;
 
-    const signalled = Date.now();
-    api.child.kill('SIGTERM');
-    const draining = await probeUntil(`${api.url}/readyz`, (answer) => answer.status === 503);
-    expect(JSON.parse(draining.body!)).toEqual({ status: 'draining' });
-    // Not ready, yet still serving during the ready delay; the held request is still waiting for its body.
-    expect((await probe(`${api.url}/healthz`)).status).toBe(200);
-    await probeUntil(`${api.url}/healthz`, (answer) => answer.error === 'ECONNREFUSED');
+      const signalled = Date.now();
+      api.child.kill('SIGTERM');
+      const draining = await probeUntil(`${api.url}/readyz`, (answer) => answer.status === 503);
+      expect(JSON.parse(draining.body!)).toEqual({ status: 'draining' });
+      // Not ready, yet still serving during the ready delay; the held request is still waiting for its body.
+      expect((await probe(`${api.url}/healthz`)).status).toBe(200);
+      await probeUntil(`${api.url}/healthz`, (answer) => answer.error === 'ECONNREFUSED');
 
-    held.request.end(body);
-    const answer = await held.answer;
-    expect(answer.status).toBe(201);
-    expect(JSON.parse(answer.body)).toMatchObject({ name: 'finished while draining' });
-    expect(answer.headers.connection).toBe('close');
+      held.request.end(body);
+      const answer = await held.answer;
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.body)).toMatchObject({ name: 'finished while draining' });
+      expect(answer.headers.connection).toBe('close');
 
-    expect(await api.exited).toBe(0);
-    // Ended by its last request, long before the grace: the ready delay, the drain, closing its clients.
-    expect(Date.now() - signalled).toBeLessThan(10_000 + 60_000);
-  });
+      expect(await api.exited).toBe(0);
+      // Ended by its last request, long before the grace: the ready delay, the drain, closing its clients.
+      expect(Date.now() - signalled).toBeLessThan(10_000 + 60_000);
+    },
+  );
 
   it('closes a request still in flight when the grace is over, and exits', { timeout: 240_000 }, async () => {
     api = await startExtraApi('api-shutdown-grace', { ...PLAIN, FOLIO_SHUTDOWN_GRACE: '2s' });
     const user = await makeUser();
-    const held = heldFolderCreate(api.url, user.token, JSON.stringify({ name: 'never finished', parent_uuid: null }));
+    const held = heldFolderCreate(
+      api.url,
+      user.token,
+      JSON.stringify({ name: 'never finished', parent_uuid: null }),
+    );
     await held.inServer;
 
     const signalled = Date.now();

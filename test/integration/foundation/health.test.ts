@@ -11,7 +11,10 @@ describe('health and the HTTP edge', () => {
   it('answers /readyz 200 when PostgreSQL, Temporal and object storage answer', async () => {
     const response = await call('GET', '/readyz');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ready', checks: { postgres: 'ok', temporal: 'ok', storage: 'ok' } });
+    expect(response.body).toEqual({
+      status: 'ready',
+      checks: { postgres: 'ok', temporal: 'ok', storage: 'ok' },
+    });
   });
 
   it('gives every response a request id, and echoes a safe one the client sent', async () => {

@@ -11,7 +11,9 @@ function trickleHeaders(giveUpMs: number): Promise<{ closedByServer: boolean; re
   return new Promise((resolve) => {
     // Over HTTPS (FOLIO_TEST_TLS) the same trickle inside TLS, as HTTP/1.1; the test process trusts the suite's CA.
     const socket: Socket =
-      protocol === 'https:' ? tlsConnect({ host: hostname, port: Number(port), ALPNProtocols: ['http/1.1'] }) : connect(Number(port), hostname);
+      protocol === 'https:'
+        ? tlsConnect({ host: hostname, port: Number(port), ALPNProtocols: ['http/1.1'] })
+        : connect(Number(port), hostname);
     let received = '';
     let lines = 0;
     const timer = setInterval(() => socket.write(`X-Slow-${lines++}: 1\r\n`), 250);
@@ -30,12 +32,16 @@ function trickleHeaders(giveUpMs: number): Promise<{ closedByServer: boolean; re
 }
 
 describe('HTTP timeouts', () => {
-  it('ends a connection whose headers never finish, without answering the request, and keeps serving others', { timeout: 180_000 }, async () => {
-    const slow = trickleHeaders(120_000);
-    const others = await call('GET', '/healthz');
-    expect(others.status).toBe(200);
-    const outcome = await slow;
-    expect(outcome.closedByServer).toBe(true);
-    expect(outcome.received).not.toMatch(/^HTTP\/1\.1 200/);
-  });
+  it(
+    'ends a connection whose headers never finish, without answering the request, and keeps serving others',
+    { timeout: 180_000 },
+    async () => {
+      const slow = trickleHeaders(120_000);
+      const others = await call('GET', '/healthz');
+      expect(others.status).toBe(200);
+      const outcome = await slow;
+      expect(outcome.closedByServer).toBe(true);
+      expect(outcome.received).not.toMatch(/^HTTP\/1\.1 200/);
+    },
+  );
 });

@@ -23,13 +23,17 @@ describe('the API reference', () => {
     const response = await call('GET', '/docs/api');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; /);
+    expect(response.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; /,
+    );
     const page: string = response.body;
     expect(operationIds.length).toBeGreaterThan(60);
     for (const id of operationIds) expect(page).toContain(`id="${id}"`);
     for (const tag of document.tags) expect(page).toContain(`id="tag-${tag.name}"`);
     expect(page).toContain('<code>sync_token_invalid</code>');
-    expect(page).toContain('Decision: Response body (spec: &quot;not shown&quot;): 200 with the drive_file as it stands');
+    expect(page).toContain(
+      'Decision: Response body (spec: &quot;not shown&quot;): 200 with the drive_file as it stands',
+    );
     expect(page).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/i);
   });
 });

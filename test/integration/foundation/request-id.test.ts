@@ -26,20 +26,34 @@ describe('the request id', () => {
     const folder = await makeFolder(user, 'Traced');
     await makeFolder(user, 'Inside', folder);
     const requestId = `trace-${randomUUID()}`;
-    const trashed = await call('POST', `/v1/drive/folders/${folder}/trash`, { token: user.token, headers: { 'x-request-id': requestId } });
+    const trashed = await call('POST', `/v1/drive/folders/${folder}/trash`, {
+      token: user.token,
+      headers: { 'x-request-id': requestId },
+    });
     expect(trashed.status).toBe(200);
     expect(trashed.headers.get('x-request-id')).toBe(requestId);
 
     const operation = await db()('drive_trash_operations').where({ root_uuid: folder }).first('uuid');
-    const handle = (await temporalClient()).workflow.getHandle(driveCascadeWorkflowId('trash', folder, operation.uuid));
+    const handle = (await temporalClient()).workflow.getHandle(
+      driveCascadeWorkflowId('trash', folder, operation.uuid),
+    );
     await handle.result();
     expect((await handle.describe()).memo).toMatchObject({ requestId });
 
-    expect(logLines('api', requestId)).toContainEqual(expect.objectContaining({ request_id: requestId, msg: 'request', status: 200 }));
+    expect(logLines('api', requestId)).toContainEqual(
+      expect.objectContaining({ request_id: requestId, msg: 'request', status: 200 }),
+    );
     // The worker writes its lines as activities end; wait for the cascade's to reach the file.
-    await waitUntil(async () => logLines('worker', requestId).some((line) => line.activity === 'trashCascadeBatch'));
+    await waitUntil(async () =>
+      logLines('worker', requestId).some((line) => line.activity === 'trashCascadeBatch'),
+    );
     for (const line of logLines('worker', requestId)) {
-      expect(line).toMatchObject({ request_id: requestId, category: 'activity', outcome: 'completed', workflow_id: handle.workflowId });
+      expect(line).toMatchObject({
+        request_id: requestId,
+        category: 'activity',
+        outcome: 'completed',
+        workflow_id: handle.workflowId,
+      });
     }
   });
 
@@ -49,7 +63,9 @@ describe('the request id', () => {
     const trashed = await call('POST', `/v1/drive/folders/${folder}/trash`, { token: user.token });
     expect(trashed.status).toBe(200);
     const operation = await db()('drive_trash_operations').where({ root_uuid: folder }).first('uuid');
-    const handle = (await temporalClient()).workflow.getHandle(driveCascadeWorkflowId('trash', folder, operation.uuid));
+    const handle = (await temporalClient()).workflow.getHandle(
+      driveCascadeWorkflowId('trash', folder, operation.uuid),
+    );
     await handle.result();
     expect((await handle.describe()).memo).toMatchObject({ requestId: trashed.headers.get('x-request-id') });
   });

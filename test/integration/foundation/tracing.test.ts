@@ -24,7 +24,7 @@ const spansOf = (traceId: string): ReceivedSpan[] => {
 };
 
 describe('traces', () => {
-  it('follow a chunked upload from the client\'s span through the API, the workflow and its activities', async () => {
+  it("follow a chunked upload from the client's span through the API, the workflow and its activities", async () => {
     const user = await makeUser();
     const traceId = randomBytes(16).toString('hex');
     const clientSpanId = randomBytes(8).toString('hex');
@@ -34,7 +34,11 @@ describe('traces', () => {
     const initiated = await call('POST', '/v1/drive/uploads', {
       token: user.token,
       headers,
-      json: { name: 'traced.bin', content_type: 'application/octet-stream', plaintext_size_bytes: data.length },
+      json: {
+        name: 'traced.bin',
+        content_type: 'application/octet-stream',
+        plaintext_size_bytes: data.length,
+      },
     });
     expect(initiated.status).toBe(201);
     const fileUuid: string = initiated.body.file_uuid;
@@ -45,16 +49,31 @@ describe('traces', () => {
       chunkCount: initiated.body.chunk_count,
       storageUploadId: initiated.body.storage_upload_id,
     };
-    const parts = await sendChunks({ token: user.token }, `/v1/drive/uploads/${fileUuid}/part_urls`, transfer, data.length, data);
-    const completed = await call('POST', `/v1/drive/uploads/${fileUuid}/complete`, { token: user.token, headers, json: { parts } });
+    const parts = await sendChunks(
+      { token: user.token },
+      `/v1/drive/uploads/${fileUuid}/part_urls`,
+      transfer,
+      data.length,
+      data,
+    );
+    const completed = await call('POST', `/v1/drive/uploads/${fileUuid}/complete`, {
+      token: user.token,
+      headers,
+      json: { parts },
+    });
     expect(completed.status).toBe(200);
     await (await temporalClient()).workflow.getHandle(uploadWorkflowId(fileUuid)).result();
 
     const names = () => spansOf(traceId).map((span) => `${span.service} ${span.name}`);
     await waitUntil(async () => names().some((name) => name.startsWith('folio-worker RunActivity:')));
     const spans = spansOf(traceId);
-    const initiate = spans.find((span) => span.service === 'folio-api' && span.name === 'POST /v1/drive/uploads');
-    expect(initiate).toMatchObject({ parentSpanId: clientSpanId, attributes: { 'http.route': '/v1/drive/uploads', 'http.response.status_code': 201 } });
+    const initiate = spans.find(
+      (span) => span.service === 'folio-api' && span.name === 'POST /v1/drive/uploads',
+    );
+    expect(initiate).toMatchObject({
+      parentSpanId: clientSpanId,
+      attributes: { 'http.route': '/v1/drive/uploads', 'http.response.status_code': 201 },
+    });
     expect(initiate!.attributes['folio.request_id']).toBe(initiated.headers.get('x-request-id'));
     expect(names()).toEqual(
       expect.arrayContaining([
@@ -65,7 +84,9 @@ describe('traces', () => {
     );
     // The workflow's span is a child of the API's start; every activity span belongs to the same trace.
     const start = spans.find((span) => span.name === 'StartWorkflow:uploadLifecycleWorkflow')!;
-    expect(spans.find((span) => span.name === 'RunWorkflow:uploadLifecycleWorkflow')!.parentSpanId).toBe(start.spanId);
+    expect(spans.find((span) => span.name === 'RunWorkflow:uploadLifecycleWorkflow')!.parentSpanId).toBe(
+      start.spanId,
+    );
     for (const span of spans) {
       expect(span.name).not.toContain(fileUuid);
       expect(span.name).not.toContain(user.token);
@@ -75,11 +96,17 @@ describe('traces', () => {
   it('record nothing for a request without a sampled traceparent', async () => {
     const user = await makeUser();
     const traceId = randomBytes(16).toString('hex');
-    const unsampled = await call('GET', '/v1/drive/files', { token: user.token, headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00` } });
+    const unsampled = await call('GET', '/v1/drive/files', {
+      token: user.token,
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-00` },
+    });
     expect(unsampled.status).toBe(200);
     // A sampled request sent after it is exported; by then the unsampled one would have been too.
     const markerTrace = randomBytes(16).toString('hex');
-    await call('GET', '/v1/drive/files', { token: user.token, headers: { traceparent: `00-${markerTrace}-${randomBytes(8).toString('hex')}-01` } });
+    await call('GET', '/v1/drive/files', {
+      token: user.token,
+      headers: { traceparent: `00-${markerTrace}-${randomBytes(8).toString('hex')}-01` },
+    });
     await waitUntil(async () => spansOf(markerTrace).length > 0);
     expect(spansOf(traceId)).toEqual([]);
   });

@@ -15,7 +15,10 @@ import { restartWorker } from '../../support/worker-env.js';
 const receiver = receiverPool();
 const root = () => process.env.FOLIO_TEST_ROOT!;
 const pidOf = (name: string) => Number(readFileSync(join(root(), `${name}.pid`), 'utf8').split('\n')[0]);
-const drainingLines = (name: string) => readFileSync(join(root(), `${name}.log`), 'utf8').split('\n').filter((line) => line.includes('"state":"DRAINING"')).length;
+const drainingLines = (name: string) =>
+  readFileSync(join(root(), `${name}.log`), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"state":"DRAINING"')).length;
 
 // The suite's 2 s webhook timeout would end the held attempt on its own: these workers wait a minute for an answer.
 beforeAll(() => restartWorker({ FOLIO_WEBHOOK_TIMEOUT: '60s' }), 240_000);
@@ -39,7 +42,11 @@ describe('a worker told to stop', () => {
     const names = namesOf('worker');
     const before = new Map(names.map((name) => [name, drainingLines(name)]));
     for (const name of names) process.kill(pidOf(name), 'SIGTERM');
-    await until('every worker draining', () => names.every((name) => drainingLines(name) > before.get(name)!), 60_000);
+    await until(
+      'every worker draining',
+      () => names.every((name) => drainingLines(name) > before.get(name)!),
+      60_000,
+    );
     const pids = names.map(pidOf);
     // The worker that holds the attempt is still up (with two workers, the other may already have exited).
     expect(pids.some(processAlive)).toBe(true);
@@ -49,7 +56,13 @@ describe('a worker told to stop', () => {
     await until('every worker exited', () => pids.every((pid) => !processAlive(pid)), 60_000);
 
     await restartWorker();
-    await until('delivery succeeded', async () => (await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first())?.state === 'succeeded', 60_000);
+    await until(
+      'delivery succeeded',
+      async () =>
+        (await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first())?.state ===
+        'succeeded',
+      60_000,
+    );
     const attempts = await attemptsOf(destination.uuid);
     expect(attempts.map((attempt) => [attempt.attempt, attempt.status_code])).toEqual([[1, 200]]);
     expect(target.requests).toHaveLength(1);

@@ -16,14 +16,16 @@ describe('tokenCleanupWorkflow', () => {
     const user = await makeUser();
     const day = 86_400_000;
     const insert = (label: string, fields: Record<string, unknown>) =>
-      db()('access_tokens').insert({
-        token_hash: hashSecret(`${label}-${randomUUID()}`),
-        workspace_uuid: user.workspaceUuid,
-        user_uuid: user.uuid,
-        scopes: ['drive.read'],
-        expires_at: new Date(Date.now() + day),
-        ...fields,
-      }).returning('uuid');
+      db()('access_tokens')
+        .insert({
+          token_hash: hashSecret(`${label}-${randomUUID()}`),
+          workspace_uuid: user.workspaceUuid,
+          user_uuid: user.uuid,
+          scopes: ['drive.read'],
+          expires_at: new Date(Date.now() + day),
+          ...fields,
+        })
+        .returning('uuid');
     const [expiredLongAgo] = await insert('expired', { expires_at: new Date(Date.now() - 40 * day) });
     const [revokedLongAgo] = await insert('revoked', { revoked_at: new Date(Date.now() - 40 * day) });
     const [expiredRecently] = await insert('recent', { expires_at: new Date(Date.now() - day) });

@@ -24,10 +24,16 @@ async function deliveredOnce(mailboxUuid: string, destinationUuid: string) {
   const result = await deliver(mailboxUuid, emlMessage({ subject: 'kept' }));
   if (result.outcome !== 'stored') throw new Error('not stored');
   const eventUuid = result.event_id!.replace(/^whevt_/, '');
-  await until('delivery succeeded', async () => {
-    const row = await db()('webhook_deliveries').where({ destination_uuid: destinationUuid, event_uuid: eventUuid }).first('state');
-    return row?.state === 'succeeded';
-  }, 30_000);
+  await until(
+    'delivery succeeded',
+    async () => {
+      const row = await db()('webhook_deliveries')
+        .where({ destination_uuid: destinationUuid, event_uuid: eventUuid })
+        .first('state');
+      return row?.state === 'succeeded';
+    },
+    30_000,
+  );
 }
 
 describe('connections to a receiver', () => {
@@ -49,8 +55,12 @@ describe('connections to a receiver', () => {
 
   it('makes a new, checked connection for every delivery when the certificate expires before a kept one would close', async () => {
     // Valid for 5 minutes: longer than the test takes, shorter than the suite's 10 minutes of keep-alive.
-    const leaf = issueLeaf(process.env.FOLIO_TEST_CA_DIR!, 'expiring', 'expiring.folio.test', { expiresAt: new Date(Date.now() + 5 * 60_000) });
-    const target = await receiver('127.0.0.42', { certificate: { cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) } });
+    const leaf = issueLeaf(process.env.FOLIO_TEST_CA_DIR!, 'expiring', 'expiring.folio.test', {
+      expiresAt: new Date(Date.now() + 5 * 60_000),
+    });
+    const target = await receiver('127.0.0.42', {
+      certificate: { cert: readFileSync(leaf.certFile), key: readFileSync(leaf.keyFile) },
+    });
     const { mailbox, destination } = await subscribed(target);
     await deliveredOnce(mailbox.uuid, destination.uuid);
     await deliveredOnce(mailbox.uuid, destination.uuid);

@@ -21,7 +21,8 @@ async function subscribed(target: Receiver) {
   return { workspace, mailbox, destination };
 }
 
-const deliveryState = async (destinationUuid: string) => (await db()('webhook_deliveries').where({ destination_uuid: destinationUuid }).first())?.state;
+const deliveryState = async (destinationUuid: string) =>
+  (await db()('webhook_deliveries').where({ destination_uuid: destinationUuid }).first())?.state;
 const settled = (destinationUuid: string, state: string, timeoutMs = 30_000) =>
   until(`delivery ${state}`, async () => (await deliveryState(destinationUuid)) === state, timeoutMs);
 
@@ -30,7 +31,10 @@ describe('email.received delivery', () => {
     const target = await receiver('127.0.0.2');
     const { workspace, mailbox, destination } = await subscribed(target);
     const secretSubject = `Secret merger plans ${Date.now()}`;
-    const result = await deliver(mailbox.uuid, emlMessage({ subject: secretSubject, text: 'the body must not travel' }));
+    const result = await deliver(
+      mailbox.uuid,
+      emlMessage({ subject: secretSubject, text: 'the body must not travel' }),
+    );
     if (result.outcome !== 'stored') throw new Error('not stored');
     const [request] = await target.waitFor(1);
     await settled(destination.uuid, 'succeeded');
@@ -44,13 +48,22 @@ describe('email.received delivery', () => {
     const signature = request!.headers['x-service-signature']!;
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(Math.abs(Number(/t=(\d+)/.exec(signature)![1]) - Date.now() / 1000)).toBeLessThan(30);
-    expect(verifySignature(signature, request!.raw, destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(true);
+    expect(
+      verifySignature(signature, request!.raw, destination.secret, { nowSeconds: Date.now() / 1000 }),
+    ).toBe(true);
     // The same check as a receiver writes it from the spec alone: HMAC of "t.<raw bytes>", compared in constant time.
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature)!;
     const expected = createHmac('sha256', destination.secret).update(`${t}.`).update(request!.raw).digest();
     expect(timingSafeEqual(expected, Buffer.from(v1!, 'hex'))).toBe(true);
     // Parsing and re-serialising changes the bytes, and the signature no longer matches (spec § Authentication 1).
-    expect(verifySignature(signature, JSON.stringify(JSON.parse(request!.raw.toString()), null, 2), destination.secret, { nowSeconds: Date.now() / 1000 })).toBe(false);
+    expect(
+      verifySignature(
+        signature,
+        JSON.stringify(JSON.parse(request!.raw.toString()), null, 2),
+        destination.secret,
+        { nowSeconds: Date.now() / 1000 },
+      ),
+    ).toBe(false);
 
     const body = JSON.parse(request!.raw.toString());
     expect(body).toEqual({
@@ -88,7 +101,13 @@ describe('email.received delivery', () => {
     const requests = await target.waitFor(5, 40_000);
     await settled(destination.uuid, 'succeeded');
 
-    expect(requests.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5']);
+    expect(requests.map((request) => request.headers['x-service-attempt'])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     expect(new Set(requests.map((request) => request.headers['x-service-delivery-id'])).size).toBe(5);
     // Every attempt sends the same bytes (the same event id); only the signature's timestamp may change.
     expect(new Set(requests.map((request) => request.raw.toString())).size).toBe(1);
@@ -101,10 +120,18 @@ describe('email.received delivery', () => {
     }
     const attempts = await attemptsOf(destination.uuid);
     expect(attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.status_code])).toEqual([
-      [1, 'failure', 500], [2, 'failure', 500], [3, 'failure', 500], [4, 'failure', 500], [5, 'success', 204],
+      [1, 'failure', 500],
+      [2, 'failure', 500],
+      [3, 'failure', 500],
+      [4, 'failure', 500],
+      [5, 'success', 204],
     ]);
-    expect(attempts.map((attempt) => `whdel_${attempt.uuid}`)).toEqual(requests.map((request) => request.headers['x-service-delivery-id']));
-    expect((await db()('webhook_destinations').where({ uuid: destination.uuid }).first()).consecutive_failures).toBe(0);
+    expect(attempts.map((attempt) => `whdel_${attempt.uuid}`)).toEqual(
+      requests.map((request) => request.headers['x-service-delivery-id']),
+    );
+    expect(
+      (await db()('webhook_destinations').where({ uuid: destination.uuid }).first()).consecutive_failures,
+    ).toBe(0);
   });
 
   it('gives up after the fifth failure and counts one exhausted event', async () => {
@@ -128,10 +155,20 @@ describe('email.received delivery', () => {
     await target.waitFor(2, 30_000);
     await settled(destination.uuid, 'succeeded');
     const attempts = await attemptsOf(destination.uuid);
-    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'timeout' });
+    expect(attempts[0]).toMatchObject({
+      attempt: 1,
+      outcome: 'failure',
+      status_code: null,
+      error_class: 'timeout',
+    });
     expect(attempts[0].response_time_ms).toBeGreaterThanOrEqual(1900);
     expect(attempts[0].response_time_ms).toBeLessThan(3000);
-    expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'success', status_code: 200, error_class: null });
+    expect(attempts[1]).toMatchObject({
+      attempt: 2,
+      outcome: 'success',
+      status_code: 200,
+      error_class: null,
+    });
   });
 
   it('counts a 2xx whose body is not complete within FOLIO_WEBHOOK_TIMEOUT as a failed attempt (timeout)', async () => {
@@ -144,13 +181,20 @@ describe('email.received delivery', () => {
     const { mailbox, destination } = await subscribed(target);
     await deliver(mailbox.uuid, emlMessage());
     try {
-      await until('attempt 1 recorded', async () => (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'));
+      await until('attempt 1 recorded', async () =>
+        (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'),
+      );
     } finally {
       release();
     }
     await settled(destination.uuid, 'succeeded');
     const attempts = await attemptsOf(destination.uuid);
-    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'timeout' });
+    expect(attempts[0]).toMatchObject({
+      attempt: 1,
+      outcome: 'failure',
+      status_code: null,
+      error_class: 'timeout',
+    });
     expect(attempts[0].response_time_ms).toBeGreaterThanOrEqual(1900);
     expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'success', status_code: 200 });
     expect(target.requests.map((request) => request.headers['x-service-attempt'])).toEqual(['1', '2']);
@@ -159,7 +203,9 @@ describe('email.received delivery', () => {
   it('follows no redirect: a 3xx is a failed attempt and the other address sees nothing', async () => {
     const elsewhere = await receiver('127.0.0.7');
     const target = await receiver('127.0.0.6');
-    target.answer((index) => (index === 1 ? { status: 302, headers: { location: elsewhere.url('/stolen') } } : { status: 200 }));
+    target.answer((index) =>
+      index === 1 ? { status: 302, headers: { location: elsewhere.url('/stolen') } } : { status: 200 },
+    );
     const { mailbox, destination } = await subscribed(target);
     await deliver(mailbox.uuid, emlMessage());
     await target.waitFor(2, 30_000);
@@ -173,9 +219,16 @@ describe('email.received delivery', () => {
     const target = await receiver('127.0.0.8', { rogue: true });
     const { mailbox, destination } = await subscribed(target);
     await deliver(mailbox.uuid, emlMessage());
-    await until('first attempt recorded', async () => (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'));
+    await until('first attempt recorded', async () =>
+      (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'),
+    );
     const [attempt] = await attemptsOf(destination.uuid);
-    expect(attempt).toMatchObject({ attempt: 1, outcome: 'failure', status_code: null, error_class: 'tls_error' });
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      outcome: 'failure',
+      status_code: null,
+      error_class: 'tls_error',
+    });
     expect(target.requests).toHaveLength(0);
   });
 
@@ -183,8 +236,23 @@ describe('email.received delivery', () => {
     const { addMailboxRule } = await import('../../../domain/email/mailboxes.js');
     const target = await receiver('127.0.0.9');
     const { mailbox, destination } = await subscribed(target);
-    await db().transaction((tx) => addMailboxRule(tx, { mailboxUuid: mailbox.uuid, field: 'from', contains: 'newsletter@', action: 'delete' }));
-    await db().transaction((tx) => addMailboxRule(tx, { mailboxUuid: mailbox.uuid, field: 'subject', contains: 'invoice', action: 'label', label: 'finance' }));
+    await db().transaction((tx) =>
+      addMailboxRule(tx, {
+        mailboxUuid: mailbox.uuid,
+        field: 'from',
+        contains: 'newsletter@',
+        action: 'delete',
+      }),
+    );
+    await db().transaction((tx) =>
+      addMailboxRule(tx, {
+        mailboxUuid: mailbox.uuid,
+        field: 'subject',
+        contains: 'invoice',
+        action: 'label',
+        label: 'finance',
+      }),
+    );
 
     const spamFlag = await deliver(mailbox.uuid, emlMessage({ headers: { 'X-Spam-Flag': 'YES' } }));
     const spamOption = await deliver(mailbox.uuid, emlMessage(), { spam: true });
@@ -198,13 +266,26 @@ describe('email.received delivery', () => {
     expect(imported).toMatchObject({ outcome: 'stored', labels: ['inbox'], event_id: null });
 
     const ordinary = await deliver(mailbox.uuid, emlMessage({ subject: 'Your invoice' }));
-    expect(ordinary).toMatchObject({ outcome: 'stored', labels: ['inbox', 'finance'], event_id: expect.stringMatching(/^whevt_/) });
+    expect(ordinary).toMatchObject({
+      outcome: 'stored',
+      labels: ['inbox', 'finance'],
+      event_id: expect.stringMatching(/^whevt_/),
+    });
     await target.waitFor(1);
     await settled(destination.uuid, 'succeeded');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(target.requests).toHaveLength(1);
-    expect(JSON.parse(target.requests[0]!.raw.toString()).id).toBe(ordinary.outcome === 'stored' && ordinary.event_id);
-    expect(await db()('webhook_events').whereIn('email_uuid', [spamFlag, spamOption, draft, imported].map((r) => r.uuid!)).count()).toEqual([{ count: '0' }]);
+    expect(JSON.parse(target.requests[0]!.raw.toString()).id).toBe(
+      ordinary.outcome === 'stored' && ordinary.event_id,
+    );
+    expect(
+      await db()('webhook_events')
+        .whereIn(
+          'email_uuid',
+          [spamFlag, spamOption, draft, imported].map((r) => r.uuid!),
+        )
+        .count(),
+    ).toEqual([{ count: '0' }]);
   });
 
   it('delivers one event to every subscribed destination and to none that is not subscribed', async () => {
@@ -231,7 +312,10 @@ describe('email.received delivery', () => {
 describe('the retry schedule, on a worker whose four delays differ (1s, 6s, 2s, 4s)', () => {
   // Equal delays would not show a delay taken for the wrong attempt; these do, each gap judged against its own.
   const DELAYS_MS = [1000, 6000, 2000, 4000];
-  beforeAll(() => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: DELAYS_MS.map((ms) => `${ms / 1000}s`).join(',') }), 150_000);
+  beforeAll(
+    () => restartWorker({ FOLIO_WEBHOOK_RETRY_DELAYS: DELAYS_MS.map((ms) => `${ms / 1000}s`).join(',') }),
+    150_000,
+  );
   afterAll(() => restartWorker(), 150_000);
 
   it('waits the n-th delay after attempt n, never less, and gives up after the fifth', async () => {

@@ -6,7 +6,14 @@ import { issueApiKey } from '../../../domain/accounts/credentials.js';
 import { parseSignatureHeader, verifySignature } from '../../../domain/webhooks/signature.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, makeWorkspace } from '../../support/api.js';
-import { attemptsOf, deliver, destinationRow, emlMessage, makeAdmin, makeMailbox } from '../../support/mail.js';
+import {
+  attemptsOf,
+  deliver,
+  destinationRow,
+  emlMessage,
+  makeAdmin,
+  makeMailbox,
+} from '../../support/mail.js';
 import { receiverPool, until } from '../../support/webhook-receivers.js';
 
 const receiver = receiverPool();
@@ -20,7 +27,8 @@ async function adminWithMailbox() {
 
 async function create(admin: { token: string }, json: object) {
   const response = await call('POST', '/v1/admin/webhooks', { token: admin.token, json });
-  if (response.status !== 201) throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== 201)
+    throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -35,9 +43,16 @@ describe('admin API access', () => {
     const member403 = await call('GET', '/v1/admin/webhooks', { token: member.token });
     expect(member403.status).toBe(403);
     expect(member403.body).toEqual({ error: 'forbidden', error_description: expect.any(String) });
-    expect((await call('GET', '/v1/admin/webhooks', { token: api_key })).body).toMatchObject({ error: 'forbidden' });
-    expect((await call('GET', '/v1/admin/webhooks', { token: narrowAdmin.token })).body).toMatchObject({ error: 'insufficient_scope' });
-    expect((await call('GET', '/v1/admin/webhooks', { token: admin.token })).body).toEqual({ object: 'list', data: [] });
+    expect((await call('GET', '/v1/admin/webhooks', { token: api_key })).body).toMatchObject({
+      error: 'forbidden',
+    });
+    expect((await call('GET', '/v1/admin/webhooks', { token: narrowAdmin.token })).body).toMatchObject({
+      error: 'insufficient_scope',
+    });
+    expect((await call('GET', '/v1/admin/webhooks', { token: admin.token })).body).toEqual({
+      object: 'list',
+      data: [],
+    });
   });
 
   it("answers 404 for another workspace's destination", async () => {
@@ -45,9 +60,15 @@ describe('admin API access', () => {
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
     const stranger = await makeAdmin();
-    expect((await call('GET', `/v1/admin/webhooks/${created.uuid}`, { token: stranger.token })).status).toBe(404);
-    expect((await call('GET', `/v1/admin/webhooks/${created.uuid}/secret`, { token: stranger.token })).status).toBe(404);
-    expect((await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: stranger.token })).status).toBe(404);
+    expect((await call('GET', `/v1/admin/webhooks/${created.uuid}`, { token: stranger.token })).status).toBe(
+      404,
+    );
+    expect(
+      (await call('GET', `/v1/admin/webhooks/${created.uuid}/secret`, { token: stranger.token })).status,
+    ).toBe(404);
+    expect(
+      (await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: stranger.token })).status,
+    ).toBe(404);
   });
 });
 
@@ -55,7 +76,11 @@ describe('destinations', () => {
   it('creates an active destination with a 32-byte secret shown once, stored encrypted, revealable to admins', async () => {
     const target = await receiver('127.0.0.14');
     const { workspace, admin, mailbox } = await adminWithMailbox();
-    const created = await create(admin, { url: target.url(), description: 'CRM sync', mailboxes: [mailbox.uuid] });
+    const created = await create(admin, {
+      url: target.url(),
+      description: 'CRM sync',
+      mailboxes: [mailbox.uuid],
+    });
     expect(created).toEqual({
       object: 'webhook_destination',
       uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -77,21 +102,41 @@ describe('destinations', () => {
     expect(shown.body).not.toHaveProperty('signing_secret');
     const secret = await call('GET', `/v1/admin/webhooks/${created.uuid}/secret`, { token: admin.token });
     expect(secret.headers.get('cache-control')).toBe('no-store');
-    expect(secret.body).toEqual({ object: 'webhook_signing_secret', signing_secret: created.signing_secret, previous_signing_secret: null, previous_secret_expires_at: null });
+    expect(secret.body).toEqual({
+      object: 'webhook_signing_secret',
+      signing_secret: created.signing_secret,
+      previous_signing_secret: null,
+      previous_secret_expires_at: null,
+    });
     const row = await destinationRow(created.uuid);
     expect(JSON.stringify(row)).not.toContain(created.signing_secret.slice(6));
-    expect(Buffer.from(row.secret_wrapped).includes(Buffer.from(created.signing_secret.slice(6), 'base64url'))).toBe(false);
+    expect(
+      Buffer.from(row.secret_wrapped).includes(Buffer.from(created.signing_secret.slice(6), 'base64url')),
+    ).toBe(false);
   });
 
   it('refuses URLs that break the rules at save with 422 invalid_url, and mailboxes of another workspace', async () => {
     const { admin, mailbox } = await adminWithMailbox();
-    for (const url of ['http://127.0.0.15/hooks', 'https://127.0.0.15:8443/hooks', 'https://user:pw@127.0.0.15/', 'not a url', 'https://localhost/hooks', 'https://unknown-name.folio.test/']) {
-      const response = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url, mailboxes: [mailbox.uuid] } });
+    for (const url of [
+      'http://127.0.0.15/hooks',
+      'https://127.0.0.15:8443/hooks',
+      'https://user:pw@127.0.0.15/',
+      'not a url',
+      'https://localhost/hooks',
+      'https://unknown-name.folio.test/',
+    ]) {
+      const response = await call('POST', '/v1/admin/webhooks', {
+        token: admin.token,
+        json: { url, mailboxes: [mailbox.uuid] },
+      });
       expect(response.status, url).toBe(422);
       expect(response.body, url).toMatchObject({ error: 'invalid_url', reason: expect.any(String) });
     }
     const foreign = await makeMailbox((await makeWorkspace()).uuid);
-    const response = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url: 'https://127.0.0.15/hooks', mailboxes: [foreign.uuid] } });
+    const response = await call('POST', '/v1/admin/webhooks', {
+      token: admin.token,
+      json: { url: 'https://127.0.0.15/hooks', mailboxes: [foreign.uuid] },
+    });
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ error: 'unknown_mailboxes', mailboxes: [foreign.uuid] });
     expect((await call('GET', '/v1/admin/webhooks', { token: admin.token })).body.data).toEqual([]);
@@ -101,7 +146,10 @@ describe('destinations', () => {
     const target = await receiver('127.0.0.16');
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
-    const updated = await call('PATCH', `/v1/admin/webhooks/${created.uuid}`, { token: admin.token, json: { description: 'none', mailboxes: [] } });
+    const updated = await call('PATCH', `/v1/admin/webhooks/${created.uuid}`, {
+      token: admin.token,
+      json: { description: 'none', mailboxes: [] },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ description: 'none', mailboxes: [] });
     await deliver(mailbox.uuid, emlMessage());
@@ -113,14 +161,19 @@ describe('destinations', () => {
     const target = await receiver('127.0.0.17');
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
-    const rotated = await call('POST', `/v1/admin/webhooks/${created.uuid}/rotate-secret`, { token: admin.token });
+    const rotated = await call('POST', `/v1/admin/webhooks/${created.uuid}/rotate-secret`, {
+      token: admin.token,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.signing_secret).not.toBe(created.signing_secret);
     const overlapMs = Date.parse(rotated.body.previous_secret_expires_at) - Date.now();
     expect(overlapMs).toBeGreaterThan(23.9 * 3_600_000);
     expect(overlapMs).toBeLessThan(24.1 * 3_600_000);
     const revealed = await call('GET', `/v1/admin/webhooks/${created.uuid}/secret`, { token: admin.token });
-    expect(revealed.body).toMatchObject({ signing_secret: rotated.body.signing_secret, previous_signing_secret: created.signing_secret });
+    expect(revealed.body).toMatchObject({
+      signing_secret: rotated.body.signing_secret,
+      previous_signing_secret: created.signing_secret,
+    });
 
     await deliver(mailbox.uuid, emlMessage());
     const [request] = await target.waitFor(1);
@@ -160,9 +213,16 @@ describe('pause, disable and enable', () => {
     target.answer(() => ({ status: 500, hold: gate }));
     await deliver(mailbox.uuid, emlMessage());
     await target.waitFor(1);
-    expect((await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: admin.token })).body).toMatchObject({ status: 'paused' });
+    expect(
+      (await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: admin.token })).body,
+    ).toMatchObject({ status: 'paused' });
     release();
-    await until('delivery stopped', async () => (await db()('webhook_deliveries').where({ destination_uuid: created.uuid }).first()).state === 'stopped');
+    await until(
+      'delivery stopped',
+      async () =>
+        (await db()('webhook_deliveries').where({ destination_uuid: created.uuid }).first()).state ===
+        'stopped',
+    );
     await quiet(1500);
     expect(target.requests).toHaveLength(1);
     expect((await attemptsOf(created.uuid)).map((attempt) => attempt.attempt)).toEqual([1]);
@@ -179,7 +239,11 @@ describe('pause, disable and enable', () => {
       const shown = await call('GET', `/v1/admin/webhooks/${created.uuid}`, { token: admin.token });
       return shown.body.status === 'disabled' && shown.body;
     });
-    expect(disabled).toMatchObject({ consecutive_failures: 2, disabled_reason: '2 consecutive events failed all 5 attempts', disabled_at: expect.any(String) });
+    expect(disabled).toMatchObject({
+      consecutive_failures: 2,
+      disabled_reason: '2 consecutive events failed all 5 attempts',
+      disabled_at: expect.any(String),
+    });
 
     await deliver(mailbox.uuid, emlMessage());
     await quiet(1500);
@@ -187,7 +251,12 @@ describe('pause, disable and enable', () => {
 
     target.answer(() => ({ status: 200 }));
     const enabled = await call('POST', `/v1/admin/webhooks/${created.uuid}/enable`, { token: admin.token });
-    expect(enabled.body).toMatchObject({ status: 'active', consecutive_failures: 0, disabled_reason: null, disabled_at: null });
+    expect(enabled.body).toMatchObject({
+      status: 'active',
+      consecutive_failures: 0,
+      disabled_reason: null,
+      disabled_at: null,
+    });
     await quiet(1500);
     expect(target.requests).toHaveLength(10);
     const fresh = await deliver(mailbox.uuid, emlMessage());
@@ -214,7 +283,9 @@ describe('pause, disable and enable', () => {
     const target = await receiver('127.0.0.22');
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
-    expect((await call('POST', `/v1/admin/webhooks/${created.uuid}/enable`, { token: admin.token })).body).toMatchObject({ status: 'active' });
+    expect(
+      (await call('POST', `/v1/admin/webhooks/${created.uuid}/enable`, { token: admin.token })).body,
+    ).toMatchObject({ status: 'active' });
     const resume = await call('POST', `/v1/admin/webhooks/${created.uuid}/resume`, { token: admin.token });
     expect(resume.status).toBe(200);
     await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: admin.token });
@@ -233,16 +304,35 @@ describe('delivery history', () => {
     await deliver(mailbox.uuid, emlMessage());
     await deliver(mailbox.uuid, emlMessage());
     await target.waitFor(3);
-    await until('all recorded', async () => (await attemptsOf(created.uuid)).filter((a) => a.outcome !== 'pending').length === 3);
+    await until(
+      'all recorded',
+      async () => (await attemptsOf(created.uuid)).filter((a) => a.outcome !== 'pending').length === 3,
+    );
 
     const stats = await call('GET', `/v1/admin/webhooks/${created.uuid}/stats`, { token: admin.token });
     expect(stats.status).toBe(200);
     expect(stats.body.data).toHaveLength(7);
     const today = new Date().toISOString().slice(0, 10);
-    expect(stats.body.data[6]).toEqual({ day: today, attempts: 3, successes: 2, failures: 1, p50_ms: expect.any(Number), p95_ms: expect.any(Number) });
-    expect(stats.body.data[0]).toEqual({ day: expect.any(String), attempts: 0, successes: 0, failures: 0, p50_ms: null, p95_ms: null });
+    expect(stats.body.data[6]).toEqual({
+      day: today,
+      attempts: 3,
+      successes: 2,
+      failures: 1,
+      p50_ms: expect.any(Number),
+      p95_ms: expect.any(Number),
+    });
+    expect(stats.body.data[0]).toEqual({
+      day: expect.any(String),
+      attempts: 0,
+      successes: 0,
+      failures: 0,
+      p50_ms: null,
+      p95_ms: null,
+    });
 
-    const first = await call('GET', `/v1/admin/webhooks/${created.uuid}/attempts?limit=2`, { token: admin.token });
+    const first = await call('GET', `/v1/admin/webhooks/${created.uuid}/attempts?limit=2`, {
+      token: admin.token,
+    });
     expect(first.body.data).toHaveLength(2);
     expect(first.body.data[0]).toEqual({
       object: 'webhook_attempt',
@@ -258,11 +348,18 @@ describe('delivery history', () => {
       started_at: expect.any(String),
       finished_at: expect.any(String),
     });
-    const second = await call('GET', `/v1/admin/webhooks/${created.uuid}/attempts?limit=2&cursor=${first.body.next_cursor}`, { token: admin.token });
+    const second = await call(
+      'GET',
+      `/v1/admin/webhooks/${created.uuid}/attempts?limit=2&cursor=${first.body.next_cursor}`,
+      { token: admin.token },
+    );
     expect(second.body.data).toHaveLength(1);
     expect(second.body.next_cursor).toBeNull();
     const all = [...first.body.data, ...second.body.data].map((attempt) => attempt.delivery_id);
     expect(new Set(all).size).toBe(3);
-    expect((await call('GET', `/v1/admin/webhooks/${created.uuid}/attempts?cursor=bogus`, { token: admin.token })).status).toBe(400);
+    expect(
+      (await call('GET', `/v1/admin/webhooks/${created.uuid}/attempts?cursor=bogus`, { token: admin.token }))
+        .status,
+    ).toBe(400);
   });
 });

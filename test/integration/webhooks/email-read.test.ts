@@ -26,7 +26,11 @@ describe('GET /v1/emails/{uuid}', () => {
           cc: 'Carol <carol@cc.example>',
           messageId: '<q3@sender.example>',
           html: '<p>Hello <b>team</b></p>',
-          attachment: { filename: 'numbers.csv', contentType: 'text/csv', content: Buffer.from('a,b\n1,2\n') },
+          attachment: {
+            filename: 'numbers.csv',
+            contentType: 'text/csv',
+            content: Buffer.from('a,b\n1,2\n'),
+          },
         }),
       ),
     );
@@ -53,7 +57,15 @@ describe('GET /v1/emails/{uuid}', () => {
       size_bytes: expect.any(Number),
       text: expect.stringContaining('Hello team'),
       html: '<p>Hello <b>team</b></p>',
-      attachments: [{ filename: 'numbers.csv', content_type: 'text/csv', size_bytes: 8, content_id: null, disposition: 'attachment' }],
+      attachments: [
+        {
+          filename: 'numbers.csv',
+          content_type: 'text/csv',
+          size_bytes: 8,
+          content_id: null,
+          disposition: 'attachment',
+        },
+      ],
     });
   });
 
@@ -88,7 +100,9 @@ describe('GET /v1/emails/{uuid}', () => {
     const refused = await call('GET', `/v1/emails/${uuid}`, { token: narrow });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'insufficient_scope', scope: 'email.read' });
-    expect((await call('GET', '/v1/emails/00000000-0000-4000-8000-000000000000', { token: member.token })).status).toBe(404);
+    expect(
+      (await call('GET', '/v1/emails/00000000-0000-4000-8000-000000000000', { token: member.token })).status,
+    ).toBe(404);
     expect((await call('GET', '/v1/emails/not-a-uuid', { token: member.token })).status).toBe(404);
   });
 
@@ -110,13 +124,27 @@ describe('GET /v1/emails/{uuid}', () => {
     const workspace = await makeWorkspace();
     const member = await makeUser({ workspace });
     const mailbox = await makeMailbox(workspace.uuid, [member.uuid]);
-    const root = await storedEmail(await deliver(mailbox.uuid, emlMessage({ messageId: '<root@x.example>' })));
-    const reply = await storedEmail(await deliver(mailbox.uuid, emlMessage({ messageId: '<r1@x.example>', inReplyTo: '<root@x.example>' })));
-    const other = await storedEmail(await deliver(mailbox.uuid, emlMessage({ messageId: '<other@x.example>' })));
+    const root = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<root@x.example>' })),
+    );
+    const reply = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<r1@x.example>', inReplyTo: '<root@x.example>' })),
+    );
+    const other = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<other@x.example>' })),
+    );
     // The reply to a message not yet here starts a thread that the message joins when it arrives.
-    const early = await storedEmail(await deliver(mailbox.uuid, emlMessage({ messageId: '<r2@y.example>', references: ['<late@y.example>'] })));
-    const late = await storedEmail(await deliver(mailbox.uuid, emlMessage({ messageId: '<late@y.example>' })));
-    const thread = async (uuid: string) => (await call('GET', `/v1/emails/${uuid}`, { token: member.token })).body.thread.uuid;
+    const early = await storedEmail(
+      await deliver(
+        mailbox.uuid,
+        emlMessage({ messageId: '<r2@y.example>', references: ['<late@y.example>'] }),
+      ),
+    );
+    const late = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<late@y.example>' })),
+    );
+    const thread = async (uuid: string) =>
+      (await call('GET', `/v1/emails/${uuid}`, { token: member.token })).body.thread.uuid;
     expect(await thread(reply)).toBe(await thread(root));
     expect(await thread(other)).not.toBe(await thread(root));
     expect(await thread(late)).toBe(await thread(early));
@@ -125,7 +153,9 @@ describe('GET /v1/emails/{uuid}', () => {
   it('keeps the raw message encrypted in object storage', async () => {
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
-    const uuid = await storedEmail(await deliver(mailbox.uuid, emlMessage({ subject: 'A very recognisable subject line' })));
+    const uuid = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ subject: 'A very recognisable subject line' })),
+    );
     const row = await db()('emails').where({ uuid }).first();
     const stream = await storage().getObject(bucket(), row.storage_key);
     const pieces: Buffer[] = [];

@@ -12,7 +12,6 @@ import { call, makeUser, makeWorkspace } from '../../support/api.js';
 import { emlMessage, makeMailbox } from '../../support/mail.js';
 import { receiverPool, until } from '../../support/webhook-receivers.js';
 
-
 const receiver = receiverPool();
 
 /** A minimal SMTP client: answers each reply code in order, so a test can assert the one it expects. */
@@ -65,11 +64,15 @@ async function smtpSession() {
       }
     }
   });
-  const next = () => new Promise<{ code: number; lines: string[] }>((resolve) => {
-    const taken = replies.length;
-    waiters.push(() => resolve(replies[taken]!));
-  });
-  const write = (data: string | Buffer) => new Promise<void>((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+  const next = () =>
+    new Promise<{ code: number; lines: string[] }>((resolve) => {
+      const taken = replies.length;
+      waiters.push(() => resolve(replies[taken]!));
+    });
+  const write = (data: string | Buffer) =>
+    new Promise<void>((resolve, reject) =>
+      socket.write(data, (error) => (error ? reject(error) : resolve())),
+    );
   await next(); // greeting
   return {
     write,
@@ -91,54 +94,147 @@ async function externalMemory(): Promise<number> {
 }
 
 describe('folio mailbox and email', () => {
-  it('creates a mailbox with members, delivers and imports from .eml files, and manages members and rules', async () => {
-    const workspace = await makeWorkspace();
-    const reader = await makeUser({ workspace });
-    const other = await makeUser({ workspace });
-    const address = `cli-${Date.now()}@mail.folio.test`;
-    const mailbox = await folio('mailbox', 'create', '--workspace', workspace.uuid, '--address', address, '--member', reader.uuid);
-    expect(mailbox).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(await folio('mailbox', 'add-member', mailbox.uuid, other.uuid)).toMatchObject({ object: 'mailbox', address, members: [reader.uuid, other.uuid] });
-    expect(await folio('mailbox', 'remove-member', mailbox.uuid, other.uuid)).toMatchObject({ members: [reader.uuid] });
-    const rule = await folio('mailbox', 'add-rule', mailbox.uuid, '--field', 'from', '--contains', 'spammy@', '--delete');
-    expect(rule).toMatchObject({ object: 'mailbox_rule', field: 'from', contains: 'spammy@', action: 'delete', label: null });
+  it(
+    'creates a mailbox with members, delivers and imports from .eml files, and manages members and rules',
+    async () => {
+      const workspace = await makeWorkspace();
+      const reader = await makeUser({ workspace });
+      const other = await makeUser({ workspace });
+      const address = `cli-${Date.now()}@mail.folio.test`;
+      const mailbox = await folio(
+        'mailbox',
+        'create',
+        '--workspace',
+        workspace.uuid,
+        '--address',
+        address,
+        '--member',
+        reader.uuid,
+      );
+      expect(mailbox).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(await folio('mailbox', 'add-member', mailbox.uuid, other.uuid)).toMatchObject({
+        object: 'mailbox',
+        address,
+        members: [reader.uuid, other.uuid],
+      });
+      expect(await folio('mailbox', 'remove-member', mailbox.uuid, other.uuid)).toMatchObject({
+        members: [reader.uuid],
+      });
+      const rule = await folio(
+        'mailbox',
+        'add-rule',
+        mailbox.uuid,
+        '--field',
+        'from',
+        '--contains',
+        'spammy@',
+        '--delete',
+      );
+      expect(rule).toMatchObject({
+        object: 'mailbox_rule',
+        field: 'from',
+        contains: 'spammy@',
+        action: 'delete',
+        label: null,
+      });
 
-    const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
-    writeFileSync(join(dir, 'a.eml'), emlMessage({ subject: 'From the CLI' }));
-    writeFileSync(join(dir, 'b.eml'), emlMessage({ from: 'spammy@bulk.example' }));
-    const delivered = await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'));
-    expect(delivered).toEqual({ uuid: expect.any(String), outcome: 'stored', labels: ['inbox'], spam: false, event_id: expect.stringMatching(/^whevt_/) });
-    expect(await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'), '--spam')).toMatchObject({ labels: ['spam'], event_id: null });
-    expect(await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'b.eml'))).toEqual({ uuid: null, outcome: 'deleted_by_rule', rule_uuid: rule.uuid });
-    expect(await folio('email', 'import', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'))).toMatchObject({ uuid: expect.any(String), event_id: null });
-    rmSync(dir, { recursive: true, force: true });
-    const read = await call('GET', `/v1/emails/${delivered.uuid}`, { token: reader.token });
-    expect(read.body).toMatchObject({ subject: 'From the CLI', mailbox_uuid: mailbox.uuid });
+      const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
+      writeFileSync(join(dir, 'a.eml'), emlMessage({ subject: 'From the CLI' }));
+      writeFileSync(join(dir, 'b.eml'), emlMessage({ from: 'spammy@bulk.example' }));
+      const delivered = await folio(
+        'email',
+        'deliver',
+        '--mailbox',
+        mailbox.uuid,
+        '--eml',
+        join(dir, 'a.eml'),
+      );
+      expect(delivered).toEqual({
+        uuid: expect.any(String),
+        outcome: 'stored',
+        labels: ['inbox'],
+        spam: false,
+        event_id: expect.stringMatching(/^whevt_/),
+      });
+      expect(
+        await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'), '--spam'),
+      ).toMatchObject({ labels: ['spam'], event_id: null });
+      expect(await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'b.eml'))).toEqual(
+        { uuid: null, outcome: 'deleted_by_rule', rule_uuid: rule.uuid },
+      );
+      expect(
+        await folio('email', 'import', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml')),
+      ).toMatchObject({ uuid: expect.any(String), event_id: null });
+      rmSync(dir, { recursive: true, force: true });
+      const read = await call('GET', `/v1/emails/${delivered.uuid}`, { token: reader.token });
+      expect(read.body).toMatchObject({ subject: 'From the CLI', mailbox_uuid: mailbox.uuid });
 
-    await expect(folio('mailbox', 'create', '--workspace', workspace.uuid, '--address', address.toUpperCase())).rejects.toMatchObject({ stderr: expect.stringContaining('already has the address') });
-  }, CLI_TIMEOUT_MS);
+      await expect(
+        folio('mailbox', 'create', '--workspace', workspace.uuid, '--address', address.toUpperCase()),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining('already has the address') });
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('creates, shows, pauses, resumes a destination and lists its deliveries from the CLI', async () => {
-    const target = await receiver('127.0.0.27');
-    const workspace = await makeWorkspace();
-    const mailbox = await makeMailbox(workspace.uuid);
-    const created = await folio('webhook', 'create', '--workspace', workspace.uuid, '--url', target.url(), '--mailbox', mailbox.uuid, '--description', 'cli');
-    expect(created).toMatchObject({ uuid: expect.any(String), status: 'active', signing_secret: expect.stringMatching(/^whsec_/), mailboxes: [mailbox.uuid] });
-    expect(await folio('webhook', 'pause', created.uuid)).toMatchObject({ status: 'paused' });
-    expect(await folio('webhook', 'resume', created.uuid)).toMatchObject({ status: 'active' });
-    await expect(folio('webhook', 'enable', created.uuid)).resolves.toMatchObject({ status: 'active' });
-    expect(await folio('webhook', 'show', created.uuid)).toMatchObject({ uuid: created.uuid, description: 'cli', consecutive_failures: 0 });
-    await expect(folio('webhook', 'create', '--workspace', workspace.uuid, '--url', 'https://2130771969/')).rejects.toMatchObject({ stderr: expect.stringContaining('refused') });
+  it(
+    'creates, shows, pauses, resumes a destination and lists its deliveries from the CLI',
+    async () => {
+      const target = await receiver('127.0.0.27');
+      const workspace = await makeWorkspace();
+      const mailbox = await makeMailbox(workspace.uuid);
+      const created = await folio(
+        'webhook',
+        'create',
+        '--workspace',
+        workspace.uuid,
+        '--url',
+        target.url(),
+        '--mailbox',
+        mailbox.uuid,
+        '--description',
+        'cli',
+      );
+      expect(created).toMatchObject({
+        uuid: expect.any(String),
+        status: 'active',
+        signing_secret: expect.stringMatching(/^whsec_/),
+        mailboxes: [mailbox.uuid],
+      });
+      expect(await folio('webhook', 'pause', created.uuid)).toMatchObject({ status: 'paused' });
+      expect(await folio('webhook', 'resume', created.uuid)).toMatchObject({ status: 'active' });
+      await expect(folio('webhook', 'enable', created.uuid)).resolves.toMatchObject({ status: 'active' });
+      expect(await folio('webhook', 'show', created.uuid)).toMatchObject({
+        uuid: created.uuid,
+        description: 'cli',
+        consecutive_failures: 0,
+      });
+      await expect(
+        folio('webhook', 'create', '--workspace', workspace.uuid, '--url', 'https://2130771969/'),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining('refused') });
 
-    const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
-    writeFileSync(join(dir, 'a.eml'), emlMessage());
-    await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'));
-    rmSync(dir, { recursive: true, force: true });
-    await target.waitFor(1);
-    await until('recorded', async () => (await db()('webhook_attempts').where({ destination_uuid: created.uuid, outcome: 'success' })).length === 1);
-    const history = await folio('webhook', 'deliveries', created.uuid);
-    expect(history.data).toEqual([expect.objectContaining({ attempt: 1, outcome: 'success', status_code: 200, delivery_id: target.requests[0]!.headers['x-service-delivery-id'] })]);
-  }, CLI_TIMEOUT_MS);
+      const dir = mkdtempSync(join(tmpdir(), 'folio-eml-'));
+      writeFileSync(join(dir, 'a.eml'), emlMessage());
+      await folio('email', 'deliver', '--mailbox', mailbox.uuid, '--eml', join(dir, 'a.eml'));
+      rmSync(dir, { recursive: true, force: true });
+      await target.waitFor(1);
+      await until(
+        'recorded',
+        async () =>
+          (await db()('webhook_attempts').where({ destination_uuid: created.uuid, outcome: 'success' }))
+            .length === 1,
+      );
+      const history = await folio('webhook', 'deliveries', created.uuid);
+      expect(history.data).toEqual([
+        expect.objectContaining({
+          attempt: 1,
+          outcome: 'success',
+          status_code: 200,
+          delivery_id: target.requests[0]!.headers['x-service-delivery-id'],
+        }),
+      ]);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 describe('inbound SMTP', () => {
@@ -170,7 +266,14 @@ describe('inbound SMTP', () => {
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
     const big = emlMessage({ text: 'x'.repeat(26 * 1024 * 1024) });
-    const codes = await smtp(['EHLO sender.example', 'MAIL FROM:<alice@sender.example>', `RCPT TO:<${mailbox.address}>`, 'DATA', Buffer.concat([big, Buffer.from('.\r\n')]), 'QUIT']);
+    const codes = await smtp([
+      'EHLO sender.example',
+      'MAIL FROM:<alice@sender.example>',
+      `RCPT TO:<${mailbox.address}>`,
+      'DATA',
+      Buffer.concat([big, Buffer.from('.\r\n')]),
+      'QUIT',
+    ]);
     expect(codes.slice(0, 6)).toEqual([220, 250, 250, 250, 354, 552]);
     expect(await db()('emails').where({ mailbox_uuid: mailbox.uuid })).toEqual([]);
   });
@@ -198,10 +301,14 @@ describe('inbound SMTP', () => {
       await session.write(lines);
       // Past 4x the limit, every half limit: the old reader held every byte sent so far (measured: 109 to 206 MB at
       // the default limit); the new one holds nothing but garbage the next collection frees (measured: 29 to 57 MB).
-      if (sent >= 4 * limit && (sent / MB) % Math.max(1, Math.round(limit / 2 / MB)) === 0) grown.push((await externalMemory()) - baseline);
+      if (sent >= 4 * limit && (sent / MB) % Math.max(1, Math.round(limit / 2 / MB)) === 0)
+        grown.push((await externalMemory()) - baseline);
     }
     expect(grown.length).toBeGreaterThanOrEqual(6);
-    expect(Math.min(...grown), `external memory growth (bytes) while streaming: ${grown.join(', ')}`).toBeLessThan(3 * limit);
+    expect(
+      Math.min(...grown),
+      `external memory growth (bytes) while streaming: ${grown.join(', ')}`,
+    ).toBeLessThan(3 * limit);
     const refused = session.next();
     await session.write('.\r\n');
     expect((await refused).code).toBe(552);
@@ -211,7 +318,12 @@ describe('inbound SMTP', () => {
     expect((await session.command(`RCPT TO:<${mailbox.address}>`)).code).toBe(250);
     expect((await session.command('DATA')).code).toBe(354);
     const accepted = session.next();
-    await session.write(Buffer.concat([emlMessage({ subject: 'After the big one', to: mailbox.address }), Buffer.from('.\r\n')]));
+    await session.write(
+      Buffer.concat([
+        emlMessage({ subject: 'After the big one', to: mailbox.address }),
+        Buffer.from('.\r\n'),
+      ]),
+    );
     expect((await accepted).code).toBe(250);
     expect((await session.command('QUIT')).code).toBe(221);
     session.end();

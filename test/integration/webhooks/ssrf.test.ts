@@ -6,7 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { call, makeWorkspace } from '../../support/api.js';
 import { startTestDns, type TestDnsServer } from '../../support/dns-server.js';
-import { attemptsOf, deliver, destinationRow, emlMessage, makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
+import {
+  attemptsOf,
+  deliver,
+  destinationRow,
+  emlMessage,
+  makeAdmin,
+  makeDestination,
+  makeMailbox,
+} from '../../support/mail.js';
 import { receiverPool, startTrap, until, type Trap } from '../../support/webhook-receivers.js';
 
 let dns: TestDnsServer;
@@ -62,12 +70,23 @@ describe('URL rules at save', () => {
     dns.set('mixed.folio.test', ['127.0.0.30', '127.1.0.1']);
     dns.set('unspecified.folio.test', ['0.0.0.0']);
     const admin = await makeAdmin();
-    for (const host of ['inward.folio.test', 'loop6.folio.test', 'mixed.folio.test', 'unspecified.folio.test']) {
-      const response = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url: `https://${host}/hooks` } });
+    for (const host of [
+      'inward.folio.test',
+      'loop6.folio.test',
+      'mixed.folio.test',
+      'unspecified.folio.test',
+    ]) {
+      const response = await call('POST', '/v1/admin/webhooks', {
+        token: admin.token,
+        json: { url: `https://${host}/hooks` },
+      });
       expect(response.status, host).toBe(422);
       expect(response.body.reason, host).toMatch(/resolves to/);
     }
-    const allowed = await call('POST', '/v1/admin/webhooks', { token: admin.token, json: { url: 'https://hooks.folio.test/hooks' } });
+    const allowed = await call('POST', '/v1/admin/webhooks', {
+      token: admin.token,
+      json: { url: 'https://hooks.folio.test/hooks' },
+    });
     expect(allowed.status).toBe(422);
     expect(allowed.body.reason).toMatch(/does not resolve/);
   });
@@ -76,7 +95,12 @@ describe('URL rules at save', () => {
 describe('URL rules at delivery', () => {
   it('disables a destination whose saved literal address is refused now, without retry and without a connection', async () => {
     // As if the operator narrowed FOLIO_WEBHOOK_ALLOWED_PRIVATE_CIDRS after these were saved.
-    for (const url of ['https://2130771969/hooks', 'https://[::ffff:7f01:1]/hooks', 'https://0.0.0.0/hooks', 'https://[::1]/hooks']) {
+    for (const url of [
+      'https://2130771969/hooks',
+      'https://[::ffff:7f01:1]/hooks',
+      'https://0.0.0.0/hooks',
+      'https://[::1]/hooks',
+    ]) {
       const workspace = await makeWorkspace();
       const mailbox = await makeMailbox(workspace.uuid);
       const destination = await makeDestination(workspace.uuid, 'https://127.0.0.31/hooks', [mailbox.uuid]);
@@ -88,7 +112,9 @@ describe('URL rules at delivery', () => {
       });
       expect(row.disabled_reason, url).toMatch(/not a public one|IPv4-compatible/);
       const attempts = await attemptsOf(destination.uuid);
-      expect(attempts.map((attempt) => [attempt.attempt, attempt.error_class, attempt.status_code])).toEqual([[1, 'address_refused', null]]);
+      expect(attempts.map((attempt) => [attempt.attempt, attempt.error_class, attempt.status_code])).toEqual([
+        [1, 'address_refused', null],
+      ]);
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
@@ -98,17 +124,25 @@ describe('URL rules at delivery', () => {
     dns.set('turns.folio.test', ['127.0.0.32']);
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
-    const destination = await makeDestination(workspace.uuid, 'https://turns.folio.test/hooks', [mailbox.uuid]);
+    const destination = await makeDestination(workspace.uuid, 'https://turns.folio.test/hooks', [
+      mailbox.uuid,
+    ]);
     dns.set('turns.folio.test', ['127.1.0.1']);
     await deliver(mailbox.uuid, emlMessage());
     const row = await until('disabled', async () => {
       const current = await destinationRow(destination.uuid);
       return current.status === 'disabled' && current;
     });
-    expect(row.disabled_reason).toBe('turns.folio.test resolves to 127.1.0.1: 127.1.0.1 is a loopback address, not a public one');
+    expect(row.disabled_reason).toBe(
+      'turns.folio.test resolves to 127.1.0.1: 127.1.0.1 is a loopback address, not a public one',
+    );
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    expect((await attemptsOf(destination.uuid)).map((attempt) => attempt.error_class)).toEqual(['address_refused']);
-    expect((await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first()).state).toBe('stopped');
+    expect((await attemptsOf(destination.uuid)).map((attempt) => attempt.error_class)).toEqual([
+      'address_refused',
+    ]);
+    expect(
+      (await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first()).state,
+    ).toBe('stopped');
     expect(target.requests).toHaveLength(0);
   });
 
@@ -117,13 +151,20 @@ describe('URL rules at delivery', () => {
     dns.set('rebind.folio.test', ['127.0.0.33']);
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
-    const destination = await makeDestination(workspace.uuid, 'https://rebind.folio.test/hooks', [mailbox.uuid]);
+    const destination = await makeDestination(workspace.uuid, 'https://rebind.folio.test/hooks', [
+      mailbox.uuid,
+    ]);
     // The first answer at delivery is the receiver; every answer after it is loopback outside the allowed range.
     dns.set('rebind.folio.test', { addresses: ['127.0.0.33'], then: ['127.1.0.1'] });
     const before = dns.queries('rebind.folio.test');
     await deliver(mailbox.uuid, emlMessage());
     const [request] = await target.waitFor(1);
-    await until('succeeded', async () => (await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first()).state === 'succeeded');
+    await until(
+      'succeeded',
+      async () =>
+        (await db()('webhook_deliveries').where({ destination_uuid: destination.uuid }).first()).state ===
+        'succeeded',
+    );
     expect(request!.headers.host).toBe('rebind.folio.test');
     expect(request!.servername).toBe('rebind.folio.test');
     // One A and one AAAA question for the check; the connect asked nothing more.
@@ -136,9 +177,13 @@ describe('URL rules at delivery', () => {
     dns.set('hooks.elsewhere.test', ['127.0.0.34']);
     const workspace = await makeWorkspace();
     const mailbox = await makeMailbox(workspace.uuid);
-    const destination = await makeDestination(workspace.uuid, 'https://hooks.elsewhere.test/hooks', [mailbox.uuid]);
+    const destination = await makeDestination(workspace.uuid, 'https://hooks.elsewhere.test/hooks', [
+      mailbox.uuid,
+    ]);
     await deliver(mailbox.uuid, emlMessage());
-    await until('first attempt recorded', async () => (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'));
+    await until('first attempt recorded', async () =>
+      (await attemptsOf(destination.uuid)).some((attempt) => attempt.outcome === 'failure'),
+    );
     expect((await attemptsOf(destination.uuid))[0]).toMatchObject({ attempt: 1, error_class: 'tls_error' });
     expect(target.requests).toHaveLength(0);
   });

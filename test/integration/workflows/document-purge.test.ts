@@ -13,9 +13,13 @@ describe('documentPurgeWorkflow', () => {
   it('continues as new after many passes and purges the document from the new run', async () => {
     const owner = await makeUser();
     const document = await makeDocument(owner, { markdown: 'Trashed and signalled many times.' });
-    expect((await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token })).status).toBe(200);
+    expect((await call('POST', `/v1/documents/${document.uuid}/trash`, { token: owner.token })).status).toBe(
+      200,
+    );
     // Far from due, so every signal costs the workflow one more pass (a read and a new wait) and nothing else.
-    await db()('documents').where({ uuid: document.uuid }).update({ trashed_at: new Date(Date.now() + 3_600_000) });
+    await db()('documents')
+      .where({ uuid: document.uuid })
+      .update({ trashed_at: new Date(Date.now() + 3_600_000) });
     const handle = (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(document.uuid));
     const firstRun = (await handle.describe()).runId;
 
@@ -34,10 +38,15 @@ describe('documentPurgeWorkflow', () => {
       }
       await handle.signal(documentTrashChangedSignal);
     }
-    const first = (await temporalClient()).workflow.getHandle(documentPurgeWorkflowId(document.uuid), firstRun);
+    const first = (await temporalClient()).workflow.getHandle(
+      documentPurgeWorkflowId(document.uuid),
+      firstRun,
+    );
     expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
 
-    await db()('documents').where({ uuid: document.uuid }).update({ trashed_at: new Date(Date.now() - 3_600_000) });
+    await db()('documents')
+      .where({ uuid: document.uuid })
+      .update({ trashed_at: new Date(Date.now() - 3_600_000) });
     await handle.signal(documentTrashChangedSignal);
     expect(await handle.result()).toEqual({ outcome: 'purged' });
     expect(await db()('documents').where({ uuid: document.uuid }).first()).toBeUndefined();

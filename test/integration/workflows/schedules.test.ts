@@ -8,7 +8,7 @@ import { CHANGE_LOG_PRUNE_SCHEDULE_ID } from '../../../workflows/ids.js';
 afterAll(closeTemporalClient);
 
 describe('ensureSchedules', () => {
-  it('replaces an older action of an existing schedule and keeps the operator\'s pause', async () => {
+  it("replaces an older action of an existing schedule and keeps the operator's pause", async () => {
     const handle = (await temporalClient()).schedule.getHandle(CHANGE_LOG_PRUNE_SCHEDULE_ID);
     // What an earlier version left: the retention fixed in the arguments; then an operator paused it.
     await handle.update((previous) => {
@@ -19,7 +19,11 @@ describe('ensureSchedules', () => {
     try {
       await ensureSchedules();
       const after = await handle.describe();
-      expect(after.action).toMatchObject({ type: 'startWorkflow', workflowType: 'changeLogPruneWorkflow', args: [{}] });
+      expect(after.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'changeLogPruneWorkflow',
+        args: [{}],
+      });
       expect(after.state).toMatchObject({ paused: true, note: 'paused by an operator' });
     } finally {
       await handle.unpause();

@@ -26,13 +26,21 @@ describe('a worker started before Temporal is reachable', () => {
     const root = process.env.FOLIO_TEST_ROOT!;
     const port = await freePort();
     const log = join(root, 'worker-late.log');
-    const { child } = startWorker({ ...process.env, ...replicaEnv('worker'), FOLIO_TEMPORAL_ADDRESS: `127.0.0.1:${port}` }, log, undefined, 'worker-late');
+    const { child } = startWorker(
+      { ...process.env, ...replicaEnv('worker'), FOLIO_TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+      log,
+      undefined,
+      'worker-late',
+    );
     stopWorker = async () => {
       if (child.exitCode === null) await stopPid(child.pid!);
     };
 
     // It has failed to reach Temporal at least twice (so it retried) and is still running.
-    await waitUntil(async () => existsSync(log) && readFileSync(log, 'utf8').split(WAITING).length > 2, 120_000);
+    await waitUntil(
+      async () => existsSync(log) && readFileSync(log, 'utf8').split(WAITING).length > 2,
+      120_000,
+    );
     expect(child.exitCode).toBeNull();
     expect(startedLines(log)).toBe(0);
 

@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../../api/middleware/json-body.js';
 import { firstNulPath } from '../../../api/middleware/validate.js';
-import { JsonTooDeepError, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, jsonBoundPassed, jsonDepthExceeds, parseBoundedJson } from '../../../domain/bounded-json.js';
+import {
+  JsonTooDeepError,
+  MAX_JSON_DEPTH,
+  MAX_JSON_MEMBERS,
+  jsonBoundPassed,
+  jsonDepthExceeds,
+  parseBoundedJson,
+} from '../../../domain/bounded-json.js';
 import { AppError } from '../../../domain/errors.js';
 
 const nestedArrays = (depth: number, inner = '') => '['.repeat(depth) + inner + ']'.repeat(depth);
@@ -59,7 +66,9 @@ describe('jsonDepthExceeds', () => {
       if (kind === 0) return strings[random(strings.length)]! + strings[random(strings.length)]!;
       if (kind === 1) return random(10);
       const children = Array.from({ length: random(4) }, () => generate(budget - 1));
-      return kind === 2 ? children : Object.fromEntries(children.map((child, index) => [strings[index % strings.length]!, child]));
+      return kind === 2
+        ? children
+        : Object.fromEntries(children.map((child, index) => [strings[index % strings.length]!, child]));
     };
     for (let round = 0; round < 500; round++) {
       const value = generate(8);
@@ -74,7 +83,12 @@ describe('jsonDepthExceeds', () => {
     const small = nestedArrays(100_000);
     const large = nestedArrays(1_600_000);
     // Every level opens before the first one closes: without a bound the scan reads the whole text.
-    const ratio = timed(() => jsonDepthExceeds(large, Infinity)) / Math.max(timed(() => jsonDepthExceeds(small, Infinity)), 1);
+    const ratio =
+      timed(() => jsonDepthExceeds(large, Infinity)) /
+      Math.max(
+        timed(() => jsonDepthExceeds(small, Infinity)),
+        1,
+      );
     expect(ratio).toBeLessThan(64);
     expect(timed(() => jsonDepthExceeds(nestedArrays(1_000_000)))).toBeLessThan(500);
     const escapes = JSON.stringify(['\\"'.repeat(1_000_000)]);
@@ -83,7 +97,8 @@ describe('jsonDepthExceeds', () => {
 });
 
 describe('jsonBoundPassed', () => {
-  const objectOf = (members: number) => `{${Array.from({ length: members }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
+  const objectOf = (members: number) =>
+    `{${Array.from({ length: members }, (_, index) => `"${index.toString(36)}":0`).join(',')}}`;
 
   it('allows an object of 1,000 members and refuses 1,001, at any level; arrays are not bounded', () => {
     expect(MAX_JSON_MEMBERS).toBe(1_000);
@@ -100,7 +115,12 @@ describe('jsonBoundPassed', () => {
   it('refuses 100,000 keys in milliseconds, before anything is parsed', () => {
     const wide = objectOf(100_000);
     expect(timed(() => jsonBoundPassed(wide))).toBeLessThan(200);
-    expect(() => parseJsonBody(wide)).toThrow(expect.objectContaining({ code: 'invalid_body', description: 'The request body has an object of more than 1000 members.' }));
+    expect(() => parseJsonBody(wide)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_body',
+        description: 'The request body has an object of more than 1000 members.',
+      }),
+    );
   });
 });
 
@@ -131,8 +151,17 @@ describe('parseBoundedJson and parseJsonBody', () => {
   it('keeps the reading it had: an empty body is {}, the top level is an object or an array, "__proto__" keys are refused', () => {
     expect(parseJsonBody('')).toEqual({});
     expect(parseJsonBody(' [1]')).toEqual([1]);
-    for (const text of ['"text"', '1', 'null', '{"a":', '{"__proto__":{"admin":true}}', '{"a":{"\\u005f_proto__":1}}']) {
-      expect(() => parseJsonBody(text), text).toThrow(expect.objectContaining({ code: 'invalid_body', description: 'The request body is not valid JSON.' }));
+    for (const text of [
+      '"text"',
+      '1',
+      'null',
+      '{"a":',
+      '{"__proto__":{"admin":true}}',
+      '{"a":{"\\u005f_proto__":1}}',
+    ]) {
+      expect(() => parseJsonBody(text), text).toThrow(
+        expect.objectContaining({ code: 'invalid_body', description: 'The request body is not valid JSON.' }),
+      );
     }
     expect(parseJsonBody('{"name":"__proto__"}')).toEqual({ name: '__proto__' });
   });
@@ -142,11 +171,25 @@ describe('firstNulPath', () => {
   const skipped = ['body', 'operations'];
 
   it('names the path of a string holding U+0000, however deep, and skips the markdown subtree', () => {
-    expect(firstNulPath({ params: {}, query: {}, body: { name: 'a\u0000' } }, skipped)).toEqual(['body', 'name']);
-    expect(firstNulPath({ params: {}, query: { q: ['x', 'y\u0000'] }, body: {} }, skipped)).toEqual(['query', 'q', '1']);
-    expect(firstNulPath({ params: {}, query: {}, body: { name: 'fine', operations: [{ markdown: '\u0000' }] } }, skipped)).toBeUndefined();
+    expect(firstNulPath({ params: {}, query: {}, body: { name: 'a\u0000' } }, skipped)).toEqual([
+      'body',
+      'name',
+    ]);
+    expect(firstNulPath({ params: {}, query: { q: ['x', 'y\u0000'] }, body: {} }, skipped)).toEqual([
+      'query',
+      'q',
+      '1',
+    ]);
+    expect(
+      firstNulPath(
+        { params: {}, query: {}, body: { name: 'fine', operations: [{ markdown: '\u0000' }] } },
+        skipped,
+      ),
+    ).toBeUndefined();
     expect(firstNulPath({ params: {}, query: {}, body: { operations: '\u0000' } }, skipped)).toBeUndefined();
-    expect(firstNulPath({ params: {}, query: {}, body: { extra: { operations: ['\u0000'] } } }, skipped)).toEqual(['body', 'extra', 'operations', '0']);
+    expect(
+      firstNulPath({ params: {}, query: {}, body: { extra: { operations: ['\u0000'] } } }, skipped),
+    ).toEqual(['body', 'extra', 'operations', '0']);
     let deep: unknown = 'x\u0000';
     for (let level = 0; level < 1000; level++) deep = [deep];
     const path = firstNulPath({ params: {}, query: {}, body: { deep } }, skipped);
@@ -165,7 +208,12 @@ describe('firstNulPath', () => {
     expect(timed(() => firstNulPath(clean, skipped))).toBeLessThan(3_000);
     const small = nest(10_000, 'x\u0000');
     const large = nest(160_000, 'x\u0000');
-    const ratio = timed(() => firstNulPath(large, skipped)) / Math.max(timed(() => firstNulPath(small, skipped)), 2);
+    const ratio =
+      timed(() => firstNulPath(large, skipped)) /
+      Math.max(
+        timed(() => firstNulPath(small, skipped)),
+        2,
+      );
     expect(ratio).toBeLessThan(64);
     expect(firstNulPath(large, skipped)).toHaveLength(160_002);
   });
@@ -173,6 +221,8 @@ describe('firstNulPath', () => {
   it('scans 100,000 keys and 100,000 array elements in linear time', () => {
     const keys = Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`k${index}`, 'v']));
     const elements = Array.from({ length: 100_000 }, () => 'v');
-    expect(timed(() => firstNulPath({ params: {}, query: {}, body: { keys, elements } }, skipped))).toBeLessThan(3_000);
+    expect(
+      timed(() => firstNulPath({ params: {}, query: {}, body: { keys, elements } }, skipped)),
+    ).toBeLessThan(3_000);
   });
 });

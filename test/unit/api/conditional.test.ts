@@ -19,7 +19,21 @@ describe('parseEntityTags', () => {
   });
 
   it('refuses anything else', () => {
-    for (const header of ['a', '"a', 'a"', '"a" "b"', '*, "a"', '"a", *', 'w/"a"', 'W/', '"a"b', ',', ' ', '"a\\"b"', '"tab\t"']) {
+    for (const header of [
+      'a',
+      '"a',
+      'a"',
+      '"a" "b"',
+      '*, "a"',
+      '"a", *',
+      'w/"a"',
+      'W/',
+      '"a"b',
+      ',',
+      ' ',
+      '"a\\"b"',
+      '"tab\t"',
+    ]) {
       expect(parseEntityTags(header), header).toBeUndefined();
     }
   });

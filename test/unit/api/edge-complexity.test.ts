@@ -64,7 +64,12 @@ async function timed(loops: number, run: () => unknown): Promise<number> {
  * Times `run` on `make(1)` and `make(16)`: the 1x input as many times as it takes MIN_MS (the fastest of three), the
  * 16x input as many times, the fastest of up to `attempts` (stopping at the first that passes).
  */
-async function measure(name: string, make: (scale: number) => unknown, run: (input: never) => unknown, attempts = 3): Promise<Figure> {
+async function measure(
+  name: string,
+  make: (scale: number) => unknown,
+  run: (input: never) => unknown,
+  attempts = 3,
+): Promise<Figure> {
   const small = make(1);
   const large = make(16);
   const call = (input: unknown) => () => run(input as never);
@@ -72,12 +77,17 @@ async function measure(name: string, make: (scale: number) => unknown, run: (inp
   let loops = 1;
   let t1: number;
   for (;;) {
-    t1 = Math.min(await timed(loops, call(small)), await timed(loops, call(small)), await timed(loops, call(small)));
+    t1 = Math.min(
+      await timed(loops, call(small)),
+      await timed(loops, call(small)),
+      await timed(loops, call(small)),
+    );
     if (t1 >= MIN_MS) break;
     loops *= Math.min(16, Math.ceil((2 * MIN_MS) / Math.max(t1, 0.1)));
   }
   let t16 = Infinity;
-  for (let attempt = 0; attempt < attempts && t16 / t1 > MAX_RATIO; attempt++) t16 = Math.min(t16, await timed(loops, call(large)));
+  for (let attempt = 0; attempt < attempts && t16 / t1 > MAX_RATIO; attempt++)
+    t16 = Math.min(t16, await timed(loops, call(large)));
   const figure = { name, loops, t1, t16 };
   figures.push(figure);
   return figure;
@@ -86,12 +96,22 @@ async function measure(name: string, make: (scale: number) => unknown, run: (inp
 /** Fails when the work grows faster than linear from 1x to 16x. */
 async function expectLinear(name: string, make: (scale: number) => unknown, run: (input: never) => unknown) {
   const { loops, t1, t16 } = await measure(name, make, run);
-  expect(t16 / t1, `${name}: ${loops} run(s) at 1x took ${t1.toFixed(1)} ms, at 16x ${t16.toFixed(1)} ms`).toBeLessThanOrEqual(MAX_RATIO);
+  expect(
+    t16 / t1,
+    `${name}: ${loops} run(s) at 1x took ${t1.toFixed(1)} ms, at 16x ${t16.toFixed(1)} ms`,
+  ).toBeLessThanOrEqual(MAX_RATIO);
 }
 
 afterAll(() => {
   // The figures docs/fuzzing.md records: one line per case.
-  console.log(figures.map((f) => `${f.name} | ${f.loops} | ${f.t1.toFixed(1)} ms | ${f.t16.toFixed(1)} ms | ${(f.t16 / f.t1).toFixed(1)}x`).join('\n'));
+  console.log(
+    figures
+      .map(
+        (f) =>
+          `${f.name} | ${f.loops} | ${f.t1.toFixed(1)} ms | ${f.t16.toFixed(1)} ms | ${(f.t16 / f.t1).toFixed(1)}x`,
+      )
+      .join('\n'),
+  );
 });
 
 /** `value` nested `depth` arrays deep, built without recursion. */
@@ -109,9 +129,22 @@ function nestedObjects(depth: number, value: unknown = 'x'): unknown {
 }
 
 /** Runs the route's validate() middleware on a request with this body (as the JSON body parser leaves it). */
-function validating(schema: Parameters<typeof validate>[0], errors: Parameters<typeof validate>[1], query: Record<string, string> = {}) {
+function validating(
+  schema: Parameters<typeof validate>[0],
+  errors: Parameters<typeof validate>[1],
+  query: Record<string, string> = {},
+) {
   const middleware = validate(schema, errors);
-  return (body: unknown) => middleware({ request: { body }, params: { uuid: '6f1b4a1e-1d2c-4e7a-9a3b-2c1d0e9f8a7b' }, query, state: {} } as unknown as Context, async () => {});
+  return (body: unknown) =>
+    middleware(
+      {
+        request: { body },
+        params: { uuid: '6f1b4a1e-1d2c-4e7a-9a3b-2c1d0e9f8a7b' },
+        query,
+        state: {},
+      } as unknown as Context,
+      async () => {},
+    );
 }
 
 describe('the complexity check itself', { timeout: 120_000 }, () => {
@@ -130,45 +163,105 @@ describe('the complexity check itself', { timeout: 120_000 }, () => {
       }
       return undefined;
     };
-    const { t1, t16 } = await measure('control: a path-copying scan, depth 1,000', (scale) => nested(1_000 * scale), copyingScan, 1);
+    const { t1, t16 } = await measure(
+      'control: a path-copying scan, depth 1,000',
+      (scale) => nested(1_000 * scale),
+      copyingScan,
+      1,
+    );
     expect(t16 / t1).toBeGreaterThan(MAX_RATIO);
   });
 });
 
 describe('the JSON body (api/middleware/json-body.ts)', { timeout: 120_000 }, () => {
   it('checks the depth of deep, wide and string-heavy text in linear time', async () => {
-    await expectLinear('JSON body: [ x 20,000 (refused for depth)', (scale) => '['.repeat(20_000 * scale), parseJsonBody);
-    await expectLinear('JSON depth scan: 5,000 strings ending in backslashes', (scale) => `[${'"a\\\\\\\\",'.repeat(5_000 * scale)}1]`, (text: string) => jsonDepthExceeds(text));
-    await expectLinear('JSON depth scan: one run of 200,000 backslashes', (scale) => `["${'\\\\'.repeat(100_000 * scale)}"]`, (text: string) => jsonDepthExceeds(text));
-    await expectLinear('JSON depth scan: one string of 100,000 escaped quotes', (scale) => `["${'\\"'.repeat(100_000 * scale)}"]`, (text: string) => jsonDepthExceeds(text));
-    await expectLinear('JSON body: 20,000 keys', (scale) => JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 * scale }, (_, i) => [`k${i}`, [i]]))), parseJsonBody);
-    await expectLinear('JSON body: "__proto__"-like keys x 5,000', (scale) => `{${Array.from({ length: 5_000 * scale }, (_, i) => `"__prot${i}":[1]`).join(',')}}`, parseJsonBody);
+    await expectLinear(
+      'JSON body: [ x 20,000 (refused for depth)',
+      (scale) => '['.repeat(20_000 * scale),
+      parseJsonBody,
+    );
+    await expectLinear(
+      'JSON depth scan: 5,000 strings ending in backslashes',
+      (scale) => `[${'"a\\\\\\\\",'.repeat(5_000 * scale)}1]`,
+      (text: string) => jsonDepthExceeds(text),
+    );
+    await expectLinear(
+      'JSON depth scan: one run of 200,000 backslashes',
+      (scale) => `["${'\\\\'.repeat(100_000 * scale)}"]`,
+      (text: string) => jsonDepthExceeds(text),
+    );
+    await expectLinear(
+      'JSON depth scan: one string of 100,000 escaped quotes',
+      (scale) => `["${'\\"'.repeat(100_000 * scale)}"]`,
+      (text: string) => jsonDepthExceeds(text),
+    );
+    await expectLinear(
+      'JSON body: 20,000 keys',
+      (scale) =>
+        JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 * scale }, (_, i) => [`k${i}`, [i]]))),
+      parseJsonBody,
+    );
+    await expectLinear(
+      'JSON body: "__proto__"-like keys x 5,000',
+      (scale) => `{${Array.from({ length: 5_000 * scale }, (_, i) => `"__prot${i}":[1]`).join(',')}}`,
+      parseJsonBody,
+    );
   });
 });
 
 describe('request validation (api/middleware/validate.ts)', { timeout: 120_000 }, () => {
   const folders = validating(FoldersCreateSchema, driveInput);
-  const edit = validating(z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('edit') }), documentsInput);
+  const edit = validating(
+    z.object({ params: z.object({ uuid: uuidParam }), body: operationsBody('edit') }),
+    documentsInput,
+  );
 
   it('walks a field nested deep in arrays in linear time', async () => {
-    await expectLinear('validate: arrays 2,000 deep', (scale) => ({ name: 'a', extra: nested(2_000 * scale) }), folders);
+    await expectLinear(
+      'validate: arrays 2,000 deep',
+      (scale) => ({ name: 'a', extra: nested(2_000 * scale) }),
+      folders,
+    );
   });
 
   it('walks a field nested deep in objects, with a NUL at the bottom, in linear time', async () => {
-    await expectLinear('validate: objects 2,000 deep, NUL at the bottom', (scale) => ({ name: 'a', extra: nestedObjects(2_000 * scale, 'a\u0000') }), folders);
+    await expectLinear(
+      'validate: objects 2,000 deep, NUL at the bottom',
+      (scale) => ({ name: 'a', extra: nestedObjects(2_000 * scale, 'a\u0000') }),
+      folders,
+    );
   });
 
   it('walks a wide array and an object of many keys in linear time', async () => {
     // 16x is 80,000 strings, a 320 KB body: larger arrays grow the live heap enough for the collector to add ~n^0.2.
-    await expectLinear('validate: array of 5,000 strings', (scale) => ({ name: Array.from({ length: 5_000 * scale }, () => 'x') }), folders);
-    await expectLinear('validate: object of 10,000 keys', (scale) => Object.fromEntries(Array.from({ length: 10_000 * scale }, (_, i) => [`k${i}`, i])), folders);
+    await expectLinear(
+      'validate: array of 5,000 strings',
+      (scale) => ({ name: Array.from({ length: 5_000 * scale }, () => 'x') }),
+      folders,
+    );
+    await expectLinear(
+      'validate: object of 10,000 keys',
+      (scale) => Object.fromEntries(Array.from({ length: 10_000 * scale }, (_, i) => [`k${i}`, i])),
+      folders,
+    );
   });
 
   it('walks a long string and a long run of operations fields in linear time', async () => {
-    await expectLinear('validate: name of 200,000 characters', (scale) => ({ name: 'x'.repeat(200_000 * scale) }), folders);
+    await expectLinear(
+      'validate: name of 200,000 characters',
+      (scale) => ({ name: 'x'.repeat(200_000 * scale) }),
+      folders,
+    );
     await expectLinear(
       'validate: edit with 100 operations, each with 1,000 unknown keys',
-      (scale) => ({ operations: Array.from({ length: 100 }, () => ({ type: 'replace', find: 'a', with: 'b', ...Object.fromEntries(Array.from({ length: 1_000 * scale }, (_, i) => [`k${i}`, i])) })) }),
+      (scale) => ({
+        operations: Array.from({ length: 100 }, () => ({
+          type: 'replace',
+          find: 'a',
+          with: 'b',
+          ...Object.fromEntries(Array.from({ length: 1_000 * scale }, (_, i) => [`k${i}`, i])),
+        })),
+      }),
       edit,
     );
   });
@@ -178,27 +271,54 @@ describe('cursors and sync tokens', { timeout: 120_000 }, () => {
   const key = deriveSyncTokenKey(Buffer.alloc(32, 7));
 
   it('decodes a long sync token in linear time', async () => {
-    await expectLinear('sync token: 1,000 characters', (scale) => 'A'.repeat(1_000 * scale), (token: string) => decodeSyncToken(token, key));
+    await expectLinear(
+      'sync token: 1,000 characters',
+      (scale) => 'A'.repeat(1_000 * scale),
+      (token: string) => decodeSyncToken(token, key),
+    );
   });
 
   it('decodes a long documents cursor, and one holding deep JSON, in linear time', async () => {
     const encoded = (text: string) => Buffer.from(text).toString('base64url');
-    await expectLinear('documents cursor: 1,000 characters', (scale) => 'e'.repeat(1_000 * scale), (cursor: string) => decodeDocumentsCursor(cursor, false));
-    await expectLinear('documents cursor: JSON 500 deep', (scale) => encoded('['.repeat(500 * scale)), (cursor: string) => decodeDocumentsCursor(cursor, false));
+    await expectLinear(
+      'documents cursor: 1,000 characters',
+      (scale) => 'e'.repeat(1_000 * scale),
+      (cursor: string) => decodeDocumentsCursor(cursor, false),
+    );
+    await expectLinear(
+      'documents cursor: JSON 500 deep',
+      (scale) => encoded('['.repeat(500 * scale)),
+      (cursor: string) => decodeDocumentsCursor(cursor, false),
+    );
     await expectLinear(
       'documents cursor: JSON of 500 keys',
-      (scale) => encoded(JSON.stringify(Object.fromEntries(Array.from({ length: 500 * scale }, (_, i) => [`k${i}`, i])))),
+      (scale) =>
+        encoded(
+          JSON.stringify(Object.fromEntries(Array.from({ length: 500 * scale }, (_, i) => [`k${i}`, i]))),
+        ),
       (cursor: string) => decodeDocumentsCursor(cursor, false),
     );
   });
 
   it('decodes a long revisions cursor in linear time', async () => {
-    await expectLinear('revisions cursor: 1,000 characters', (scale) => 'cjE'.repeat(300 * scale), (cursor: string) => decodeRevisionsCursor(cursor));
+    await expectLinear(
+      'revisions cursor: 1,000 characters',
+      (scale) => 'cjE'.repeat(300 * scale),
+      (cursor: string) => decodeRevisionsCursor(cursor),
+    );
   });
 
   it('reads a long If-Match list in linear time', async () => {
-    await expectLinear('If-Match: 200 tags', (scale) => Array.from({ length: 200 * scale }, (_, i) => `W/"tag-${i}"`).join(', '), parseEntityTags);
-    await expectLinear('If-Match: 2,000 commas', (scale) => `"a"${', '.repeat(2_000 * scale)}x`, parseEntityTags);
+    await expectLinear(
+      'If-Match: 200 tags',
+      (scale) => Array.from({ length: 200 * scale }, (_, i) => `W/"tag-${i}"`).join(', '),
+      parseEntityTags,
+    );
+    await expectLinear(
+      'If-Match: 2,000 commas',
+      (scale) => `"a"${', '.repeat(2_000 * scale)}x`,
+      parseEntityTags,
+    );
   });
 });
 
@@ -210,9 +330,17 @@ describe('the markdown reader (domain/document-engine/markdown.ts)', { timeout: 
     ['**', (n) => '**'.repeat(n), 1_000],
     ['*a', (n) => '*a'.repeat(n), 1_000],
     ['_a**', (n) => '_a**'.repeat(n), 1_000],
-    ['emphasis openers then closers (refused past 32 levels)', (n) => `${'**a '.repeat(n)}${'a** '.repeat(n)}`, 1_000],
+    [
+      'emphasis openers then closers (refused past 32 levels)',
+      (n) => `${'**a '.repeat(n)}${'a** '.repeat(n)}`,
+      1_000,
+    ],
     ['<u> openers', (n) => '<u>a'.repeat(n), 1_000],
-    ['text inside 31 levels of emphasis', (n) => `${'**a *b '.repeat(15)}**c ${'word '.repeat(n)}${' c** b* a**'.repeat(15)} c**`, 2_000],
+    [
+      'text inside 31 levels of emphasis',
+      (n) => `${'**a *b '.repeat(15)}**c ${'word '.repeat(n)}${' c** b* a**'.repeat(15)} c**`,
+      2_000,
+    ],
     ['~~', (n) => '~~a'.repeat(n), 1_000],
     ['backticks', (n) => '`'.repeat(n), 1_000],
     ['backtick runs', (n) => Array.from({ length: n }, (_, i) => '`'.repeat(1 + (i % 50))).join('a'), 300],
@@ -223,9 +351,17 @@ describe('the markdown reader (domain/document-engine/markdown.ts)', { timeout: 
     ['\\', (n) => '\\'.repeat(n), 2_000],
     ['> (blockquote depth)', (n) => `${'> '.repeat(n)}a`, 500],
     ['- (list depth)', (n) => `${'- '.repeat(n)}a`, 500],
-    ['indented list items', (n) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i % 40)}- a`).join('\n'), 200],
+    [
+      'indented list items',
+      (n) => Array.from({ length: n }, (_, i) => `${'  '.repeat(i % 40)}- a`).join('\n'),
+      200,
+    ],
     ['1. (list items)', (n) => Array.from({ length: n }, (_, i) => `${i + 1}. a`).join('\n'), 500],
-    ['[a]: (link definitions)', (n) => Array.from({ length: n }, (_, i) => `[a${i}]: /u${i}`).join('\n'), 300],
+    [
+      '[a]: (link definitions)',
+      (n) => Array.from({ length: n }, (_, i) => `[a${i}]: /u${i}`).join('\n'),
+      300,
+    ],
     ['reference links', (n) => `${'[a] '.repeat(n)}\n\n[a]: /u`, 500],
     ['long line', (n) => 'word '.repeat(n), 2_000],
     ['many paragraphs', (n) => 'a\n\n'.repeat(n), 500],
@@ -241,10 +377,16 @@ describe('inline nesting (domain/document-engine/markdown.ts)', () => {
   it(`reads emphasis nested ${MAX_INLINE_NESTING} levels deep and refuses one more with invalid_markdown`, () => {
     const nestedStrong = (levels: number) => `${'**a '.repeat(levels)}x${' a**'.repeat(levels)}`;
     let deepest = 0;
-    parseMarkdown(nestedStrong(MAX_INLINE_NESTING)).descendants((node) => void (deepest = Math.max(deepest, node.marks.length)));
+    parseMarkdown(nestedStrong(MAX_INLINE_NESTING)).descendants(
+      (node) => void (deepest = Math.max(deepest, node.marks.length)),
+    );
     expect(deepest).toBe(MAX_INLINE_NESTING);
-    expect(() => parseMarkdown(nestedStrong(MAX_INLINE_NESTING + 1))).toThrow(expect.objectContaining({ code: 'invalid_markdown' }));
-    expect(() => parseMarkdown(`${'<u>'.repeat(MAX_INLINE_NESTING + 1)}x`)).toThrow(expect.objectContaining({ code: 'invalid_markdown' }));
+    expect(() => parseMarkdown(nestedStrong(MAX_INLINE_NESTING + 1))).toThrow(
+      expect.objectContaining({ code: 'invalid_markdown' }),
+    );
+    expect(() => parseMarkdown(`${'<u>'.repeat(MAX_INLINE_NESTING + 1)}x`)).toThrow(
+      expect.objectContaining({ code: 'invalid_markdown' }),
+    );
   });
 });
 
@@ -273,17 +415,35 @@ describe('quote matching (domain/document-engine/quotes.ts)', { timeout: 120_000
     // "baaa…a" against "aaa…a": every position matches all but the first letter.
     await expectLinear(
       'quotes: a near-miss quote of 1,000 letters on 2,000',
-      (scale) => ({ state: stateFromMarkdown('a'.repeat(2_000 * scale)), on: `b${'a'.repeat(1_000 * scale)}` }),
-      ({ state, on }: { state: ReturnType<typeof stateFromMarkdown>; on: string }) => addComment(state, { on }, 'c1'),
+      (scale) => ({
+        state: stateFromMarkdown('a'.repeat(2_000 * scale)),
+        on: `b${'a'.repeat(1_000 * scale)}`,
+      }),
+      ({ state, on }: { state: ReturnType<typeof stateFromMarkdown>; on: string }) =>
+        addComment(state, { on }, 'c1'),
     );
   });
 
   it('matches a quote found many times, with long before and after, in linear time', async () => {
     await expectLinear(
       'quotes: 1,000 occurrences, before and after of 200',
-      (scale) => ({ state: stateFromMarkdown('ab '.repeat(1_000 * scale)), on: 'ab', before: 'ab '.repeat(200 * scale).trimEnd(), after: ' ab'.repeat(200 * scale) }),
-      ({ state, on, before, after }: { state: ReturnType<typeof stateFromMarkdown>; on: string; before: string; after: string }) =>
-        addComment(state, { on, before, after, occurrence: 'last' }, 'c1'),
+      (scale) => ({
+        state: stateFromMarkdown('ab '.repeat(1_000 * scale)),
+        on: 'ab',
+        before: 'ab '.repeat(200 * scale).trimEnd(),
+        after: ' ab'.repeat(200 * scale),
+      }),
+      ({
+        state,
+        on,
+        before,
+        after,
+      }: {
+        state: ReturnType<typeof stateFromMarkdown>;
+        on: string;
+        before: string;
+        after: string;
+      }) => addComment(state, { on, before, after, occurrence: 'last' }, 'c1'),
     );
   });
 
@@ -291,7 +451,8 @@ describe('quote matching (domain/document-engine/quotes.ts)', { timeout: 120_000
     await expectLinear(
       'quotes: 1,000 quotes across emphasis',
       (scale) => ({ state: stateFromMarkdown('x *y* '.repeat(1_000 * scale)), on: 'x y' }),
-      ({ state, on }: { state: ReturnType<typeof stateFromMarkdown>; on: string }) => addComment(state, { on, occurrence: 'last' }, 'c1'),
+      ({ state, on }: { state: ReturnType<typeof stateFromMarkdown>; on: string }) =>
+        addComment(state, { on, occurrence: 'last' }, 'c1'),
     );
   });
 });
@@ -303,22 +464,38 @@ describe("the edit engine's apply (domain/document-engine/engine.ts)", { timeout
   it('applies 100 replaces on a long document in linear time', async () => {
     await expectLinear(
       'apply: 100 replaces on 1,000 paragraphs',
-      (scale) => stateFromMarkdown(Array.from({ length: 1_000 * scale }, (_, i) => `Paragraph ${i} says *hello*.`).join('\n\n')),
+      (scale) =>
+        stateFromMarkdown(
+          Array.from({ length: 1_000 * scale }, (_, i) => `Paragraph ${i} says *hello*.`).join('\n\n'),
+        ),
       (state: ReturnType<typeof stateFromMarkdown>) =>
-        applyEdit(state, Array.from({ length: 100 }, (_, i) => ({ type: 'replace', find: 'hello', with: `bye ${i}` })), edit),
+        applyEdit(
+          state,
+          Array.from({ length: 100 }, (_, i) => ({ type: 'replace', find: 'hello', with: `bye ${i}` })),
+          edit,
+        ),
     );
   });
 
   it('applies a replace with a long find and with, and a long suggested insert, in linear time', async () => {
     await expectLinear(
       'apply: replace of 5,000 letters',
-      (scale) => ({ state: stateFromMarkdown(`${'word '.repeat(1_000 * scale)}`), find: 'word '.repeat(1_000 * scale).trim() }),
-      ({ state, find }: { state: ReturnType<typeof stateFromMarkdown>; find: string }) => applyEdit(state, [{ type: 'replace', find, with: find.toUpperCase() }], edit),
+      (scale) => ({
+        state: stateFromMarkdown(`${'word '.repeat(1_000 * scale)}`),
+        find: 'word '.repeat(1_000 * scale).trim(),
+      }),
+      ({ state, find }: { state: ReturnType<typeof stateFromMarkdown>; find: string }) =>
+        applyEdit(state, [{ type: 'replace', find, with: find.toUpperCase() }], edit),
     );
     await expectLinear(
       'apply: suggested insert of 200 paragraphs with markup',
       (scale) => 'a *b* `c` [d](/e) {++f++}\n\n'.repeat(200 * scale),
-      (markdown: string) => applyEdit(stateFromMarkdown('Start.\n\nEnd.'), [{ type: 'insert', after: 'Start.', markdown }], options),
+      (markdown: string) =>
+        applyEdit(
+          stateFromMarkdown('Start.\n\nEnd.'),
+          [{ type: 'insert', after: 'Start.', markdown }],
+          options,
+        ),
     );
   });
 
@@ -326,7 +503,8 @@ describe("the edit engine's apply (domain/document-engine/engine.ts)", { timeout
     await expectLinear(
       'apply: set_document of {++ x 1,000',
       (scale) => '{++ **a** `b` [c'.repeat(1_000 * scale),
-      (markdown: string) => applyEdit(stateFromMarkdown('Start.'), [{ type: 'set_document', markdown }], edit),
+      (markdown: string) =>
+        applyEdit(stateFromMarkdown('Start.'), [{ type: 'set_document', markdown }], edit),
     );
   });
 });
@@ -336,16 +514,28 @@ describe('inbound mail (domain/email/parse.ts, mailparser)', { timeout: 120_000 
   const mail = (text: string) => Buffer.from(text);
 
   it('reads many headers, a long header and many addresses in linear time', async () => {
-    await expectLinear('mail: 500 headers', (scale) => mail(`${head}${'X-H: v\r\n'.repeat(500 * scale)}\r\nbody\r\n`), parseEmail);
-    await expectLinear('mail: folded header of 1,000 lines', (scale) => mail(`Subject: a${'\r\n b'.repeat(1_000 * scale)}\r\n\r\nbody\r\n`), parseEmail);
+    await expectLinear(
+      'mail: 500 headers',
+      (scale) => mail(`${head}${'X-H: v\r\n'.repeat(500 * scale)}\r\nbody\r\n`),
+      parseEmail,
+    );
+    await expectLinear(
+      'mail: folded header of 1,000 lines',
+      (scale) => mail(`Subject: a${'\r\n b'.repeat(1_000 * scale)}\r\n\r\nbody\r\n`),
+      parseEmail,
+    );
     await expectLinear(
       'mail: To of 500 addresses',
-      (scale) => mail(`From: a@b.example\r\nTo: ${Array.from({ length: 500 * scale }, (_, i) => `"N ${i}" <n${i}@d.example>`).join(', ')}\r\n\r\nbody\r\n`),
+      (scale) =>
+        mail(
+          `From: a@b.example\r\nTo: ${Array.from({ length: 500 * scale }, (_, i) => `"N ${i}" <n${i}@d.example>`).join(', ')}\r\n\r\nbody\r\n`,
+        ),
       parseEmail,
     );
     await expectLinear(
       'mail: subject of 500 encoded words',
-      (scale) => mail(`From: a@b.example\r\nSubject: ${'=?utf-8?q?caf=C3=A9?= '.repeat(500 * scale)}\r\n\r\nbody\r\n`),
+      (scale) =>
+        mail(`From: a@b.example\r\nSubject: ${'=?utf-8?q?caf=C3=A9?= '.repeat(500 * scale)}\r\n\r\nbody\r\n`),
       parseEmail,
     );
   });
@@ -353,16 +543,31 @@ describe('inbound mail (domain/email/parse.ts, mailparser)', { timeout: 120_000 
   it('reads many parts and deeply nested multiparts in linear time', async () => {
     await expectLinear(
       'mail: 50 parts',
-      (scale) => mail(`${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n${'--b\r\nContent-Type: text/plain\r\n\r\npart\r\n'.repeat(50 * scale)}--b--\r\n`),
+      (scale) =>
+        mail(
+          `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n${'--b\r\nContent-Type: text/plain\r\n\r\npart\r\n'.repeat(50 * scale)}--b--\r\n`,
+        ),
       parseEmail,
     );
     const deep = (depth: number) => {
       let body = 'Content-Type: text/plain\r\n\r\ninner\r\n';
-      for (let i = 0; i < depth; i++) body = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${body}--b${i}--\r\n`;
+      for (let i = 0; i < depth; i++)
+        body = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${body}--b${i}--\r\n`;
       return mail(`From: a@b.example\r\nMIME-Version: 1.0\r\n${body}`);
     };
     await expectLinear('mail: multiparts 50 deep', (scale) => deep(50 * scale), parseEmail);
-    await expectLinear('mail: 5,000 boundary-like lines', (scale) => mail(`${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\n${'--b-\r\n'.repeat(5_000 * scale)}--b--\r\n`), parseEmail);
-    await expectLinear('mail: a long base64 line', (scale) => mail(`${head}Content-Transfer-Encoding: base64\r\n\r\n${'QUFB'.repeat(20_000 * scale)}\r\n`), parseEmail);
+    await expectLinear(
+      'mail: 5,000 boundary-like lines',
+      (scale) =>
+        mail(
+          `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n\r\n${'--b-\r\n'.repeat(5_000 * scale)}--b--\r\n`,
+        ),
+      parseEmail,
+    );
+    await expectLinear(
+      'mail: a long base64 line',
+      (scale) => mail(`${head}Content-Transfer-Encoding: base64\r\n\r\n${'QUFB'.repeat(20_000 * scale)}\r\n`),
+      parseEmail,
+    );
   });
 });

@@ -45,7 +45,10 @@ afterAll(() => {
   server.close();
 });
 
-const heldLines = () => warn.mock.calls.filter(([, message]) => message === 'event loop held').map(([fields]) => fields as Record<string, unknown>);
+const heldLines = () =>
+  warn.mock.calls
+    .filter(([, message]) => message === 'event loop held')
+    .map(([fields]) => fields as Record<string, unknown>);
 
 describe('event loop held', () => {
   it('names a request that blocks the loop for 300 ms and answers in the same turn, its secret segment left out', async () => {
@@ -54,7 +57,12 @@ describe('event loop held', () => {
     expect((await fetch(`${base}/S/${token}/slow`)).status).toBe(200);
     await vi.waitFor(() => expect(heldLines()).not.toEqual([]), { timeout: 2_000 });
     const [line] = heldLines();
-    expect(line).toMatchObject({ method: 'GET', route: '/s/:token/slow', path: '/S/<token>/slow', request_id: expect.any(String) });
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: '/s/:token/slow',
+      path: '/S/<token>/slow',
+      request_id: expect.any(String),
+    });
     expect(line!.held_ms).toBeGreaterThanOrEqual(250);
     expect(JSON.stringify(warn.mock.calls)).not.toContain(token);
   });
@@ -64,14 +72,20 @@ describe('event loop held', () => {
     const uuid = '6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d';
     expect((await fetch(`${base}/v1/slow/${uuid}`, { method: 'POST' })).status).toBe(204);
     await vi.waitFor(() => expect(heldLines()).not.toEqual([]), { timeout: 2_000 });
-    expect(heldLines()[0]).toMatchObject({ method: 'POST', route: '/v1/slow/:uuid', path: `/v1/slow/${uuid}` });
+    expect(heldLines()[0]).toMatchObject({
+      method: 'POST',
+      route: '/v1/slow/:uuid',
+      path: `/v1/slow/${uuid}`,
+    });
   });
 
   it('counts each hold in folio_event_loop_holds_total', async () => {
-    const before = (await registry.getSingleMetric('folio_event_loop_holds_total')!.get()).values[0]?.value ?? 0;
+    const before =
+      (await registry.getSingleMetric('folio_event_loop_holds_total')!.get()).values[0]?.value ?? 0;
     await fetch(`${base}/v1/slow/6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d`, { method: 'POST' });
     await vi.waitFor(async () => {
-      const after = (await registry.getSingleMetric('folio_event_loop_holds_total')!.get()).values[0]?.value ?? 0;
+      const after =
+        (await registry.getSingleMetric('folio_event_loop_holds_total')!.get()).values[0]?.value ?? 0;
       expect(after).toBeGreaterThan(before);
     });
   });

@@ -52,7 +52,9 @@ describe('clientAddressKey', () => {
 describe('loggedPath', () => {
   it('leaves a public link token out of the request log', () => {
     expect(loggedPath('/s/abcdefghijklmnopqrstuvwxyz012345')).toBe('/s/<token>');
-    expect(loggedPath('/s/abcdefghijklmnopqrstuvwxyz012345/6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d')).toBe('/s/<token>/6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d');
+    expect(loggedPath('/s/abcdefghijklmnopqrstuvwxyz012345/6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d')).toBe(
+      '/s/<token>/6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d',
+    );
     expect(loggedPath('/v1/drive/files')).toBe('/v1/drive/files');
   });
 });
@@ -60,13 +62,27 @@ describe('loggedPath', () => {
 describe('renderSharedFolder', () => {
   it('escapes every name and address it writes', () => {
     const at = new Date('2026-01-02T03:04:05Z');
-    const folder = { uuid: 'f', name: `"><img src=x onerror=alert(1)>`, kind: 'folder', parent_uuid: null } as unknown as ItemRow;
+    const folder = {
+      uuid: 'f',
+      name: `"><img src=x onerror=alert(1)>`,
+      kind: 'folder',
+      parent_uuid: null,
+    } as unknown as ItemRow;
     const html = renderSharedFolder(
       {
         folder,
         parentUuid: null,
         truncated: true,
-        entries: [{ uuid: 'e', kind: 'file', name: `<x>&'"`, content_type: 'text/plain', file_size_bytes: '1500', updated_at: at }],
+        entries: [
+          {
+            uuid: 'e',
+            kind: 'file',
+            name: `<x>&'"`,
+            content_type: 'text/plain',
+            file_size_bytes: '1500',
+            updated_at: at,
+          },
+        ],
       },
       sharedItemUrls('http://h/"x', { token: 't', itemUuid: 'f' }),
     );

@@ -2,7 +2,7 @@
 // served path is told apart from an unknown path (405 with Allow, not 404).
 import { describe, expect, it } from 'vitest';
 
-describe('the app\'s routers', () => {
+describe("the app's routers", () => {
   it('match paths in their own case only, so /V1/… or /S/… reaches no route past a check written for /v1/ or /s/', async () => {
     const { servedRouters } = await import('../../../api/app.js');
     for (const router of servedRouters) {
@@ -10,7 +10,9 @@ describe('the app\'s routers', () => {
       for (const layer of router.stack) {
         if (!layer.methods.length) continue;
         const sample = String(layer.path).replace(/:\w+/g, 'x');
-        expect(router.match(sample.toUpperCase(), layer.methods[0]!).route, `${sample} in capitals`).toBe(false);
+        expect(router.match(sample.toUpperCase(), layer.methods[0]!).route, `${sample} in capitals`).toBe(
+          false,
+        );
       }
     }
   }, 60_000);

@@ -5,9 +5,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
-import { DOCUMENT_PATH, GENERATED_PATH, generateTypes } from '../../../clients/typescript/scripts/generate-types.js';
+import {
+  DOCUMENT_PATH,
+  GENERATED_PATH,
+  generateTypes,
+} from '../../../clients/typescript/scripts/generate-types.js';
 import type { paths } from '../../../clients/typescript/src/openapi.js';
-import type { ChangeEntry, ResponseBody, UploadStatus, WebhookAttempt, WebhookDelivery } from '../../../clients/typescript/src/types.js';
+import type {
+  ChangeEntry,
+  ResponseBody,
+  UploadStatus,
+  WebhookAttempt,
+  WebhookDelivery,
+} from '../../../clients/typescript/src/types.js';
 
 const documentText = readFileSync(DOCUMENT_PATH, 'utf8');
 
@@ -45,17 +55,24 @@ describe('the generated client types', { timeout: 60_000 }, () => {
     if (generated !== committed) {
       const at = [...generated].findIndex((char, i) => char !== committed[i]);
       const line = generated.slice(0, at).split('\n').length;
-      expect.fail(`clients/typescript/src/openapi.ts is stale from line ${line}: run npm run generate:client-types`);
+      expect.fail(
+        `clients/typescript/src/openapi.ts is stale from line ${line}: run npm run generate:client-types`,
+      );
     }
   });
 
   it('hold every route and method of the document, extension routes included', () => {
-    const document = parse(documentText) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const document = parse(documentText) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
     const committed = readFileSync(GENERATED_PATH, 'utf8');
     for (const [template, item] of Object.entries(document.paths)) {
       expect(committed).toContain(`    ${JSON.stringify(template)}: {`);
       for (const [method, operation] of Object.entries(item)) {
-        if (operation.operationId) expect(committed).toContain(`        ${method}: operations[${JSON.stringify(operation.operationId)}];`);
+        if (operation.operationId)
+          expect(committed).toContain(
+            `        ${method}: operations[${JSON.stringify(operation.operationId)}];`,
+          );
       }
     }
   });
@@ -64,7 +81,9 @@ describe('the generated client types', { timeout: 60_000 }, () => {
     const before = await generateTypes(tiny());
     expect(before).toContain('Folio extension: not in the spec (docs/extensions.md).');
     expect(before).toContain('Folio decision: Answers the thing. docs/extensions.md § Things.');
-    expect(before).toMatch(/@description Which round\.\n\s+\*\s+Folio extension: not in the spec \(docs\/extensions\.md\)\.\n\s+\*\/\n\s+round: number;/);
+    expect(before).toMatch(
+      /@description Which round\.\n\s+\*\s+Folio extension: not in the spec \(docs\/extensions\.md\)\.\n\s+\*\/\n\s+round: number;/,
+    );
     expect(before).toMatch(/getThing: \{[\s\S]*"application\/json": components\["schemas"\]\["Thing"\]/);
     expect(before.startsWith('// Generated from openapi/folio.yaml')).toBe(true);
     // A field added to the document is a different file: the staleness check above sees it.
@@ -77,8 +96,14 @@ describe('the generated client types', { timeout: 60_000 }, () => {
     expectTypeOf<WebhookDelivery['round']>().toEqualTypeOf<number>();
     expectTypeOf<WebhookAttempt['round']>().toEqualTypeOf<number>();
     expectTypeOf<ResponseBody<'resendWebhookEvent'>>().toEqualTypeOf<WebhookDelivery>();
-    expectTypeOf<UploadStatus['parts'][number]>().toEqualTypeOf<{ part_number: number; size_bytes: number; etag: string }>();
-    expectTypeOf<paths['/v1/drive/uploads/{uuid}']['get']['responses'][200]['content']['application/json']>().toEqualTypeOf<UploadStatus>();
+    expectTypeOf<UploadStatus['parts'][number]>().toEqualTypeOf<{
+      part_number: number;
+      size_bytes: number;
+      etag: string;
+    }>();
+    expectTypeOf<
+      paths['/v1/drive/uploads/{uuid}']['get']['responses'][200]['content']['application/json']
+    >().toEqualTypeOf<UploadStatus>();
     expectTypeOf<Extract<ChangeEntry, { type: 'delete' }>['parent_uuid']>().toEqualTypeOf<string | null>();
   });
 });

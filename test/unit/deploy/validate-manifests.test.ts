@@ -33,7 +33,8 @@ describe('deploy/ schema check', () => {
 
   it('names the object and the field of each mistake', { timeout: 60_000 }, async () => {
     const root = brokenCopy({
-      'k8s/folio.yaml': (text) => text.replace('terminationGracePeriodSeconds: 40', 'terminationGracePeriodSeconds: forty'),
+      'k8s/folio.yaml': (text) =>
+        text.replace('terminationGracePeriodSeconds: 40', 'terminationGracePeriodSeconds: forty'),
       'k8s/worker-autoscaler.yaml': (text) => text.replace('targetQueueSize: "20"', 'targetQueueSize: 20'),
       'k8s/ingress.yaml': (text) => text.replace('privateKeySecretRef:', 'privateKeySecret:'),
       'compose.yaml': (text) => text.replace('stop_grace_period: 40s', 'stop_grace_periods: 40s'),
@@ -41,10 +42,18 @@ describe('deploy/ schema check', () => {
     const problems = await validateDeployFiles(root);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/folio\.yaml: Deployment folio-api: .*terminationGracePeriodSeconds must be integer/),
-        expect.stringMatching(/worker-autoscaler\.yaml: ScaledObject folio-worker: .*targetQueueSize must be string/),
-        expect.stringMatching(/ingress\.yaml: ClusterIssuer letsencrypt: .*required property privateKeySecretRef/),
-        expect.stringMatching(/compose\.yaml: \/services\/worker must NOT have additional properties .*stop_grace_periods/),
+        expect.stringMatching(
+          /folio\.yaml: Deployment folio-api: .*terminationGracePeriodSeconds must be integer/,
+        ),
+        expect.stringMatching(
+          /worker-autoscaler\.yaml: ScaledObject folio-worker: .*targetQueueSize must be string/,
+        ),
+        expect.stringMatching(
+          /ingress\.yaml: ClusterIssuer letsencrypt: .*required property privateKeySecretRef/,
+        ),
+        expect.stringMatching(
+          /compose\.yaml: \/services\/worker must NOT have additional properties .*stop_grace_periods/,
+        ),
       ]),
     );
   });

@@ -46,7 +46,7 @@ const EXCEPTIONS: Record<number, string> = {
  */
 const WHITESPACE_ONLY: Record<number, string> = {
   39: 'two line endings from character references (&#10;&#10;) are one soft line break: a blank line would end the paragraph',
-  40: 'a tab from &#9; at the start of a paragraph goes, as whitespace at a block\'s edges does',
+  40: "a tab from &#9; at the start of a paragraph goes, as whitespace at a block's edges does",
   81: 'a line ending in a heading is a space: a heading is written ATX, on one line',
   82: 'a line ending in a heading is a space: a heading is written ATX, on one line',
   95: 'a line ending in a heading is a space: a heading is written ATX, on one line',
@@ -69,7 +69,9 @@ const render = (markdown: string) => renderer.render(reader.parse(markdown));
 function loose(html: string): string {
   return html
     .split(/(<pre>[\s\S]*?<\/pre>)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(new RegExp(`${SPACE}+`, 'g'), ' ').replace(AROUND_BLOCK_TAG, '$1')))
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(new RegExp(`${SPACE}+`, 'g'), ' ').replace(AROUND_BLOCK_TAG, '$1'),
+    )
     .join('')
     .replace(new RegExp(`^${SPACE}+|${SPACE}+$`, 'g'), '');
 }
@@ -105,7 +107,8 @@ function roundTrip(example: SpecExample): Outcome {
 const inScope = examples.filter((example) => !RAW_HTML_SECTIONS.has(example.section));
 const table = inScope.filter((example) => !(example.number in RAW_HTML));
 const outcomes = new Map(inScope.map((example) => [example.number, roundTrip(example)]));
-const count = (...kinds: string[]) => table.filter((example) => kinds.includes(outcomes.get(example.number)!.kind)).length;
+const count = (...kinds: string[]) =>
+  table.filter((example) => kinds.includes(outcomes.get(example.number)!.kind)).length;
 const percent = (n: number) => `${((100 * n) / table.length).toFixed(1)}%`;
 const exact = count('same');
 const same = count('same', 'whitespace');
@@ -117,24 +120,38 @@ describe(`CommonMark ${examples.length} spec examples after a round trip: ${figu
   });
 
   it('lists exactly the examples that hold raw HTML outside the raw-HTML sections', () => {
-    const withHtml = inScope.filter((example) => holdsRawHtml(example.markdown)).map((example) => example.number);
+    const withHtml = inScope
+      .filter((example) => holdsRawHtml(example.markdown))
+      .map((example) => example.number);
     expect(withHtml).toEqual(Object.keys(RAW_HTML).map(Number));
   });
 
-  it.each(table.map((example) => [example.number, example.section, example] as const))('example %i (%s)', (number, _section, example) => {
-    const outcome = outcomes.get(number)!;
-    if (EXCEPTIONS[number]) {
-      expect(outcome.kind, `example ${number} now renders the same: take it off EXCEPTIONS`).toBe('different');
-    } else if (WHITESPACE_ONLY[number]) {
-      expect(outcome, `example ${number} now renders byte for byte the same: take it off WHITESPACE_ONLY`).toMatchObject({ kind: 'whitespace' });
-    } else {
-      expect(outcome, JSON.stringify(example.markdown)).toEqual({ kind: 'same' });
-    }
-  });
+  it.each(table.map((example) => [example.number, example.section, example] as const))(
+    'example %i (%s)',
+    (number, _section, example) => {
+      const outcome = outcomes.get(number)!;
+      if (EXCEPTIONS[number]) {
+        expect(outcome.kind, `example ${number} now renders the same: take it off EXCEPTIONS`).toBe(
+          'different',
+        );
+      } else if (WHITESPACE_ONLY[number]) {
+        expect(
+          outcome,
+          `example ${number} now renders byte for byte the same: take it off WHITESPACE_ONLY`,
+        ).toMatchObject({ kind: 'whitespace' });
+      } else {
+        expect(outcome, JSON.stringify(example.markdown)).toEqual({ kind: 'same' });
+      }
+    },
+  );
 
-  it.each(Object.entries(RAW_HTML).map(([number, reason]) => [Number(number), reason] as const))('raw HTML example %i: %s', (number, reason) => {
-    const outcome = outcomes.get(number)!;
-    if (reason.startsWith('refused')) expect(outcome).toEqual({ kind: 'refused', code: 'invalid_markdown' });
-    else expect(outcome.kind).not.toBe('refused');
-  });
+  it.each(Object.entries(RAW_HTML).map(([number, reason]) => [Number(number), reason] as const))(
+    'raw HTML example %i: %s',
+    (number, reason) => {
+      const outcome = outcomes.get(number)!;
+      if (reason.startsWith('refused'))
+        expect(outcome).toEqual({ kind: 'refused', code: 'invalid_markdown' });
+      else expect(outcome.kind).not.toBe('refused');
+    },
+  );
 });

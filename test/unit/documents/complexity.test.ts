@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { addComment } from '../../../domain/document-engine/comments.js';
 import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
 import { textReading } from '../../../domain/document-engine/quotes.js';
-import { stateFromMarkdown, threadPlacements, toWorking, type DocumentState, type NodeJSON, type ThreadAnchor } from '../../../domain/document-engine/state.js';
+import {
+  stateFromMarkdown,
+  threadPlacements,
+  toWorking,
+  type DocumentState,
+  type NodeJSON,
+  type ThreadAnchor,
+} from '../../../domain/document-engine/state.js';
 import { steps } from '../../../domain/document-engine/steps.js';
 import { WorkingDocument } from '../../../domain/document-engine/working-document.js';
 import { placeThreads, type ThreadRecord } from '../../../domain/documents/threads.js';
@@ -62,7 +69,11 @@ describe('quote matching', { timeout: 120_000 }, () => {
     // n matches, each checked against a before and an after a tenth of the paragraph long.
     expectLinear(1_000, (n) => {
       const context = 'ab'.repeat(n / 10);
-      return addComment(stateFromMarkdown('ab'.repeat(n)), { on: 'b', before: `${context}a`, after: context, occurrence: 'last' }, 'c1');
+      return addComment(
+        stateFromMarkdown('ab'.repeat(n)),
+        { on: 'b', before: `${context}a`, after: context, occurrence: 'last' },
+        'c1',
+      );
     });
   });
 
@@ -79,11 +90,26 @@ function threaded(n: number): { state: DocumentState; records: ThreadRecord[] } 
   const threads: ThreadAnchor[] = [];
   for (let i = 0; i < n; i++) {
     const marks = [{ type: 'comment', attrs: { thread: `c${i}` } }];
-    const inline: NodeJSON[] = [{ type: 'text', text: `Paragraph ${i} has ` }, { type: 'text', text: `word ${i}`, marks }];
+    const inline: NodeJSON[] = [
+      { type: 'text', text: `Paragraph ${i} has ` },
+      { type: 'text', text: `word ${i}`, marks },
+    ];
     threads.push({ id: `c${i}`, kind: 'comment', scope: 'text', quote: `word ${i}` });
     if (i % 2 === 0) {
-      inline.push({ type: 'text', text: ' and more', marks: [{ type: 'suggest_insert', attrs: { thread: `s${i}` } }] });
-      threads.push({ id: `s${i}`, kind: 'suggestion', ref: i + 1, status: 'open', resolution: null, format: null, blockType: null });
+      inline.push({
+        type: 'text',
+        text: ' and more',
+        marks: [{ type: 'suggest_insert', attrs: { thread: `s${i}` } }],
+      });
+      threads.push({
+        id: `s${i}`,
+        kind: 'suggestion',
+        ref: i + 1,
+        status: 'open',
+        resolution: null,
+        format: null,
+        blockType: null,
+      });
     }
     content.push({ type: 'paragraph', content: inline });
   }
@@ -112,15 +138,28 @@ describe('thread placement', { timeout: 120_000 }, () => {
   it('places every thread where the one-at-a-time placement does', () => {
     const { state, records } = threaded(7);
     const views = placeThreads(records, WorkingDocument.open(state));
-    expect(views.find((view) => view.uuid === 'c3')?.placement).toEqual({ placement: 'attached', quote: 'word 3', suggested_text: null, suggested_format: null });
-    expect(views.find((view) => view.uuid === 's4')?.placement).toEqual({ placement: 'attached', quote: ' and more', suggested_text: ' and more', suggested_format: null });
+    expect(views.find((view) => view.uuid === 'c3')?.placement).toEqual({
+      placement: 'attached',
+      quote: 'word 3',
+      suggested_text: null,
+      suggested_format: null,
+    });
+    expect(views.find((view) => view.uuid === 's4')?.placement).toEqual({
+      placement: 'attached',
+      quote: ' and more',
+      suggested_text: ' and more',
+      suggested_format: null,
+    });
     expect([...threadPlacements(state).keys()]).toHaveLength(records.length);
   });
 });
 
 describe('the text reading', { timeout: 120_000 }, () => {
   /** A document of n short paragraphs with some markup. */
-  const doc = (n: number) => toWorking(stateFromMarkdown(Array.from({ length: n }, (_, i) => `Line ${i} with *some* text`).join('\n\n'))).doc;
+  const doc = (n: number) =>
+    toWorking(
+      stateFromMarkdown(Array.from({ length: n }, (_, i) => `Line ${i} with *some* text`).join('\n\n')),
+    ).doc;
 
   it('is built in linear steps', () => {
     expectLinear(1_000, (n) => textReading(doc(n), { find: 'with some' }));

@@ -137,7 +137,14 @@ function criticRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-function pushSpan(state: StateInline, kind: SuggestionKind, from: number, to: number, ref: number | null, note: string | null) {
+function pushSpan(
+  state: StateInline,
+  kind: SuggestionKind,
+  from: number,
+  to: number,
+  ref: number | null,
+  note: string | null,
+) {
   const max = state.posMax;
   const open = state.push('critic_open', '', 1);
   open.meta = { kind, ref, note } satisfies CriticMeta;

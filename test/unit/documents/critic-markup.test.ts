@@ -5,11 +5,46 @@ import { describe, expect, it } from 'vitest';
 import { criticMarkupPlugin } from '../../../domain/document-engine/critic-markup.js';
 import { referenceCriticMarkupPlugin } from './critic-markup-reference.js';
 
-const linear = new MarkdownItConstructor('commonmark', { html: true }).enable('strikethrough').use(criticMarkupPlugin);
-const reference = new MarkdownItConstructor('commonmark', { html: true }).enable('strikethrough').use(referenceCriticMarkupPlugin);
+const linear = new MarkdownItConstructor('commonmark', { html: true })
+  .enable('strikethrough')
+  .use(criticMarkupPlugin);
+const reference = new MarkdownItConstructor('commonmark', { html: true })
+  .enable('strikethrough')
+  .use(referenceCriticMarkupPlugin);
 
 // Pieces that make markers, escapes, code spans, notes and links, so random sources hit every path of the walks.
-const PIECES = ['{++', '++}', '{--', '--}', '{==', '==}', '{~~', '~~}', '~>', '{>>', '<<}', 's1', '¶', '`', '``', '\\', '[', ']', '(u)', '*', 'a', ' ', '+', '-', '~', '=', '{', '}', '>', '\n'];
+const PIECES = [
+  '{++',
+  '++}',
+  '{--',
+  '--}',
+  '{==',
+  '==}',
+  '{~~',
+  '~~}',
+  '~>',
+  '{>>',
+  '<<}',
+  's1',
+  '¶',
+  '`',
+  '``',
+  '\\',
+  '[',
+  ']',
+  '(u)',
+  '*',
+  'a',
+  ' ',
+  '+',
+  '-',
+  '~',
+  '=',
+  '{',
+  '}',
+  '>',
+  '\n',
+];
 const sourceArb = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((pieces) => pieces.join(''));
 
 const tokens = (md: typeof linear, src: string) => JSON.stringify(md.parse(src, {}));

@@ -2,12 +2,21 @@
 import { describe, expect, it } from 'vitest';
 import { addComment, removeCommentMarks } from '../../../domain/document-engine/comments.js';
 import { applyEdit } from '../../../domain/document-engine/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
+import {
+  acceptSuggestion,
+  rejectSuggestion,
+  removeSuggestion,
+} from '../../../domain/document-engine/suggestions.js';
 import { stateFromMarkdown } from '../../../domain/document-engine/state.js';
 import { appError, counters } from './helpers.js';
 
-const doc = stateFromMarkdown('# Title\n\nThe cat sat on the mat.\n\nThe cat left.\n\n- one\n- two\n\n```\ncode here\n```');
-const edit = (ops: unknown, mode: 'edit' | 'suggest' = 'edit') => () => applyEdit(doc, ops, counters(mode));
+const doc = stateFromMarkdown(
+  '# Title\n\nThe cat sat on the mat.\n\nThe cat left.\n\n- one\n- two\n\n```\ncode here\n```',
+);
+const edit =
+  (ops: unknown, mode: 'edit' | 'suggest' = 'edit') =>
+  () =>
+    applyEdit(doc, ops, counters(mode));
 
 function suggested(ops: unknown[]) {
   return applyEdit(doc, ops, counters('suggest'));
@@ -43,7 +52,10 @@ describe('invalid_operation', () => {
     ['a find that is not a string', { type: 'delete', find: 3 }],
     ['a replace without with', { type: 'replace', find: 'cat' }],
     ['a with that is not a string', { type: 'replace', find: 'cat', with: null }],
-    ['an insert with both after and before', { type: 'insert', markdown: 'x', after: 'start', before: 'end' }],
+    [
+      'an insert with both after and before',
+      { type: 'insert', markdown: 'x', after: 'start', before: 'end' },
+    ],
     ['an insert with neither after nor before', { type: 'insert', markdown: 'x' }],
     ['an insert with blank markdown', { type: 'insert', markdown: '  ', after: 'end' }],
     ['a set_document without markdown', { type: 'set_document' }],
@@ -61,7 +73,9 @@ describe('invalid_operation', () => {
   });
 
   it('takes a comment on a suggested operation', () => {
-    expect(suggested([{ type: 'delete', find: 'sat', comment: 'Redundant.' }]).suggestionThreadIds).toEqual(['t1']);
+    expect(suggested([{ type: 'delete', find: 'sat', comment: 'Redundant.' }]).suggestionThreadIds).toEqual([
+      't1',
+    ]);
   });
 
   it('refuses an insert whose markdown holds only blank structure', () => {
@@ -125,13 +139,18 @@ describe('target_ambiguous', () => {
     expect(error.extras).toMatchObject({ retryable: true, operation: 0 });
     expect(error.extras.candidates).toEqual([
       { occurrence: 1, snippet: '# Title\n\nThe cat sat on the mat.\n\nThe cat left…' },
-      { occurrence: 2, snippet: '…tle\n\nThe cat sat on the mat.\n\nThe cat left.\n\n- one\n- two\n\n```\ncode …' },
+      {
+        occurrence: 2,
+        snippet: '…tle\n\nThe cat sat on the mat.\n\nThe cat left.\n\n- one\n- two\n\n```\ncode …',
+      },
     ]);
   });
 
   it('refuses a heading title that several headings have', () => {
     const twice = stateFromMarkdown('## Notes\n\na\n\n## Notes\n\nb');
-    const error = appError(() => applyEdit(twice, [{ type: 'insert', markdown: 'x', after: 'section:Notes' }], counters()));
+    const error = appError(() =>
+      applyEdit(twice, [{ type: 'insert', markdown: 'x', after: 'section:Notes' }], counters()),
+    );
     expect(error.code).toBe('target_ambiguous');
     expect(error.extras.candidates).toEqual([
       { occurrence: 1, snippet: '## Notes' },
@@ -165,27 +184,41 @@ describe('target_spans_blocks', () => {
   });
 
   it('refuses a suggested replace across blocks too', () => {
-    expect(appError(edit([{ type: 'replace', find: 'mat.\n\nThe', with: 'x' }], 'suggest')).code).toBe('target_spans_blocks');
+    expect(appError(edit([{ type: 'replace', find: 'mat.\n\nThe', with: 'x' }], 'suggest')).code).toBe(
+      'target_spans_blocks',
+    );
   });
 });
 
 describe('not_suggestible', () => {
   it('refuses set_document as a suggestion', () => {
-    const error = appError(edit([{ type: 'delete', find: 'sat' }, { type: 'set_document', markdown: 'x' }], 'suggest'));
+    const error = appError(
+      edit(
+        [
+          { type: 'delete', find: 'sat' },
+          { type: 'set_document', markdown: 'x' },
+        ],
+        'suggest',
+      ),
+    );
     expect(error.status).toBe(422);
     expect(error.code).toBe('not_suggestible');
     expect(error.extras.operation).toBe(1);
   });
 
   it('refuses a suggested removal that cuts into a code block', () => {
-    expect(appError(edit([{ type: 'delete', find: 'two\n\n```\ncode' }], 'suggest')).code).toBe('not_suggestible');
+    expect(appError(edit([{ type: 'delete', find: 'two\n\n```\ncode' }], 'suggest')).code).toBe(
+      'not_suggestible',
+    );
   });
 });
 
 describe('nothing_to_suggest', () => {
   it('refuses to suggest removing text already suggested for removal', () => {
     const first = suggested([{ type: 'delete', find: 'sat' }]);
-    const error = appError(() => applyEdit(first.state, [{ type: 'delete', find: 'sat' }], counters('suggest')));
+    const error = appError(() =>
+      applyEdit(first.state, [{ type: 'delete', find: 'sat' }], counters('suggest')),
+    );
     expect(error.status).toBe(422);
     expect(error.code).toBe('nothing_to_suggest');
     expect(error.extras.operation).toBe(0);
@@ -193,23 +226,35 @@ describe('nothing_to_suggest', () => {
 
   it('refuses to suggest replacing text already suggested for removal', () => {
     const first = suggested([{ type: 'delete', find: 'sat' }]);
-    const error = appError(() => applyEdit(first.state, [{ type: 'replace', find: 'sat', with: 'lay' }], counters('suggest')));
+    const error = appError(() =>
+      applyEdit(first.state, [{ type: 'replace', find: 'sat', with: 'lay' }], counters('suggest')),
+    );
     expect(error.code).toBe('nothing_to_suggest');
   });
 
   it('refuses to suggest formatting text already suggested for removal', () => {
     const first = suggested([{ type: 'delete', find: 'sat' }]);
-    const error = appError(() => applyEdit(first.state, [{ type: 'replace', find: 'sat', with: '**sat**' }], counters('suggest')));
+    const error = appError(() =>
+      applyEdit(first.state, [{ type: 'replace', find: 'sat', with: '**sat**' }], counters('suggest')),
+    );
     expect(error.code).toBe('nothing_to_suggest');
   });
 
   it('refuses a suggested replacement that changes nothing', () => {
-    expect(appError(edit([{ type: 'replace', find: 'sat', with: 'sat' }], 'suggest')).code).toBe('nothing_to_suggest');
+    expect(appError(edit([{ type: 'replace', find: 'sat', with: 'sat' }], 'suggest')).code).toBe(
+      'nothing_to_suggest',
+    );
   });
 
   it('refuses to suggest removing a code block already suggested for removal', () => {
     const first = suggested([{ type: 'replace', find: 'here', with: 'there' }]);
-    const error = appError(() => applyEdit(first.state, [{ type: 'replace', find: 'code here', occurrence: 1, with: 'x' }], counters('suggest')));
+    const error = appError(() =>
+      applyEdit(
+        first.state,
+        [{ type: 'replace', find: 'code here', occurrence: 1, with: 'x' }],
+        counters('suggest'),
+      ),
+    );
     expect(error.code).toBe('nothing_to_suggest');
   });
 });
@@ -225,12 +270,18 @@ describe('suggestion decisions', () => {
 
   it('refuses to reject an accepted suggestion with suggestion_closed', () => {
     const { state } = suggested([{ type: 'delete', find: 'sat' }]);
-    expect(appError(() => rejectSuggestion(acceptSuggestion(state, 't1'), 't1')).code).toBe('suggestion_closed');
+    expect(appError(() => rejectSuggestion(acceptSuggestion(state, 't1'), 't1')).code).toBe(
+      'suggestion_closed',
+    );
   });
 
   it('refuses to accept a suggestion none of which is left with 422 suggestion_not_in_document', () => {
     const { state } = suggested([{ type: 'replace', find: 'sat', with: 'lay' }]);
-    const edited = applyEdit(state, [{ type: 'delete', find: 'The cat satlay on the mat.' }], counters()).state;
+    const edited = applyEdit(
+      state,
+      [{ type: 'delete', find: 'The cat satlay on the mat.' }],
+      counters(),
+    ).state;
     const error = appError(() => acceptSuggestion(edited, 't1'));
     expect(error.status).toBe(422);
     expect(error.code).toBe('suggestion_not_in_document');
@@ -263,14 +314,27 @@ describe('suggestion decisions', () => {
 describe('all or nothing', () => {
   it('leaves the state untouched when a later operation fails', () => {
     const before = JSON.stringify(doc);
-    const error = appError(edit([{ type: 'replace', find: 'sat', with: 'lay' }, { type: 'delete', find: 'nowhere' }]));
+    const error = appError(
+      edit([
+        { type: 'replace', find: 'sat', with: 'lay' },
+        { type: 'delete', find: 'nowhere' },
+      ]),
+    );
     expect(error.extras.operation).toBe(1);
     expect(JSON.stringify(doc)).toBe(before);
   });
 
   it('leaves the state untouched when a suggestion fails', () => {
     const before = JSON.stringify(doc);
-    appError(edit([{ type: 'delete', find: 'sat' }, { type: 'set_document', markdown: '' }], 'suggest'));
+    appError(
+      edit(
+        [
+          { type: 'delete', find: 'sat' },
+          { type: 'set_document', markdown: '' },
+        ],
+        'suggest',
+      ),
+    );
     expect(JSON.stringify(doc)).toBe(before);
   });
 });

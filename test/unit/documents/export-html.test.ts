@@ -3,18 +3,27 @@
 import { describe, expect, it } from 'vitest';
 import { markdownToHtml } from '../../../domain/document-engine/html.js';
 
-const html = (markdown: string) => markdownToHtml(markdown, { attachmentUrl: (uuid) => `/v1/documents/d/attachments/${uuid}/download` });
+const html = (markdown: string) =>
+  markdownToHtml(markdown, { attachmentUrl: (uuid) => `/v1/documents/d/attachments/${uuid}/download` });
 
 describe('export HTML', () => {
   it('renders markdown and keeps exactly the convention tags: <u>, <span data-color>, <mark data-color>', () => {
-    expect(html('# Title\n\nSome **bold**, <u>under</u>, <span data-color="red">red</span> and <mark data-color="yellow">lit</mark>.')).toBe(
+    expect(
+      html(
+        '# Title\n\nSome **bold**, <u>under</u>, <span data-color="red">red</span> and <mark data-color="yellow">lit</mark>.',
+      ),
+    ).toBe(
       '<h1>Title</h1>\n<p>Some <strong>bold</strong>, <u>under</u>, <span data-color="red">red</span> and <mark data-color="yellow">lit</mark>.</p>\n',
     );
   });
 
   it('writes every other HTML as text, and never a closing tag it did not open', () => {
     expect(html('<script>alert(1)</script>')).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n');
-    expect(html('a <img src=x onerror=alert(1)> <span data-color="red" onclick="x">b</span> <span data-color="black">c</span> </u>')).toBe(
+    expect(
+      html(
+        'a <img src=x onerror=alert(1)> <span data-color="red" onclick="x">b</span> <span data-color="black">c</span> </u>',
+      ),
+    ).toBe(
       '<p>a &lt;img src=x onerror=alert(1)&gt; &lt;span data-color=&quot;red&quot; onclick=&quot;x&quot;&gt;b&lt;/span&gt; &lt;span data-color=&quot;black&quot;&gt;c&lt;/span&gt; &lt;/u&gt;</p>\n',
     );
     expect(html('[x](javascript:alert(1))')).toBe('<p>[x](javascript:alert(1))</p>\n');

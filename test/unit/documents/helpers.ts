@@ -2,9 +2,17 @@
 import { expect } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
 import { applyEdit, type EditOptions } from '../../../domain/document-engine/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
+import {
+  acceptSuggestion,
+  rejectSuggestion,
+  removeSuggestion,
+} from '../../../domain/document-engine/suggestions.js';
 import { parseOperations } from '../../../domain/document-engine/operations.js';
-import { renderMarkdown, stateFromMarkdown, type DocumentState } from '../../../domain/document-engine/state.js';
+import {
+  renderMarkdown,
+  stateFromMarkdown,
+  type DocumentState,
+} from '../../../domain/document-engine/state.js';
 import { WorkingDocument } from '../../../domain/document-engine/working-document.js';
 import { stateJson } from '../../../domain/documents/revision-log.js';
 
@@ -48,7 +56,11 @@ function decide(state: DocumentState, id: string, then: EditCase['then']): Docum
 }
 
 function runCold(testCase: EditCase): { markdown: string; state: DocumentState } {
-  const result = applyEdit(stored(stateFromMarkdown(testCase.md)), testCase.ops, counters(testCase.mode ?? 'edit'));
+  const result = applyEdit(
+    stored(stateFromMarkdown(testCase.md)),
+    testCase.ops,
+    counters(testCase.mode ?? 'edit'),
+  );
   let next: DocumentState = result.state;
   for (const id of result.suggestionThreadIds) next = stored(decide(stored(next), id, testCase.then));
   return { markdown: renderMarkdown(next), state: next };
@@ -61,7 +73,8 @@ function runCached(testCase: EditCase): { markdown: string; state: DocumentState
   const options = counters(testCase.mode ?? 'edit');
   const result = document.edit(parseOperations(testCase.ops, options.mode), options);
   let next = result.document;
-  for (const id of result.suggestionThreadIds) if (testCase.then) next = WorkingDocument.open(decide(next.state, id, testCase.then));
+  for (const id of result.suggestionThreadIds)
+    if (testCase.then) next = WorkingDocument.open(decide(next.state, id, testCase.then));
   return { markdown: next.markdown, state: next.state };
 }
 

@@ -3,8 +3,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContextIndex, fitsAfter, fitsBefore } from '../../../domain/document-engine/quotes.js';
 
-const textArb = (maxLength: number) => fc.array(fc.constantFrom('a', 'b', ' ', '\n', '\u00a0'), { maxLength }).map((chars) => chars.join(''));
-const contextArb = fc.option(textArb(6).filter((text) => text !== ''), { nil: undefined });
+const textArb = (maxLength: number) =>
+  fc.array(fc.constantFrom('a', 'b', ' ', '\n', '\u00a0'), { maxLength }).map((chars) => chars.join(''));
+const contextArb = fc.option(
+  textArb(6).filter((text) => text !== ''),
+  { nil: undefined },
+);
 
 describe('the before/after index', () => {
   it('answers as the direct check at every position', () => {

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
 import { addComment, applyEdit, removeCommentMarks } from '../../../domain/document-engine/index.js';
 import { acceptSuggestion, rejectSuggestion } from '../../../domain/document-engine/suggestions.js';
-import { renderMarkdown, stateFromMarkdown, type DocumentState, type NodeJSON, type ThreadAnchor } from '../../../domain/document-engine/state.js';
+import {
+  renderMarkdown,
+  stateFromMarkdown,
+  type DocumentState,
+  type NodeJSON,
+  type ThreadAnchor,
+} from '../../../domain/document-engine/state.js';
 import {
   applySplices,
   diffSequence,
@@ -61,7 +67,13 @@ class MemoryLog {
     this.chain = entry.chain;
     this.stored += entry.bytes;
     this.diffs += entry.diffBytes;
-    this.rows.push(throughJsonb({ revision: this.revision, state: entry.state === null ? null : JSON.parse(entry.state), delta: JSON.parse(entry.delta) as RevisionStep[] }));
+    this.rows.push(
+      throughJsonb({
+        revision: this.revision,
+        state: entry.state === null ? null : JSON.parse(entry.state),
+        delta: JSON.parse(entry.delta) as RevisionStep[],
+      }),
+    );
     // The next write starts from the state as the log gives it back, through JSONB too.
     this.current = throughJsonb(next);
     this.expected.set(this.revision, plain(next));
@@ -94,7 +106,8 @@ class MemoryLog {
 }
 
 function expectEveryRevisionRebuilds(log: MemoryLog): void {
-  for (const [revision, state] of log.expected) expect(plain(log.read(revision)), `revision ${revision}`).toEqual(state);
+  for (const [revision, state] of log.expected)
+    expect(plain(log.read(revision)), `revision ${revision}`).toEqual(state);
   // The current revision reads as the current state.
   expect(plain(log.read(log.revision))).toEqual(plain(log.current));
   log.expectBounded();
@@ -102,7 +115,10 @@ function expectEveryRevisionRebuilds(log: MemoryLog): void {
 
 describe('diffSequence', () => {
   it('turns any array into any other, with sorted splices that do not overlap', () => {
-    const item = fc.oneof(fc.constantFrom('a', 'b', 'c', 'd', ''), fc.record({ t: fc.constantFrom('p', 'h'), n: fc.integer({ min: 0, max: 3 }) }));
+    const item = fc.oneof(
+      fc.constantFrom('a', 'b', 'c', 'd', ''),
+      fc.record({ t: fc.constantFrom('p', 'h'), n: fc.integer({ min: 0, max: 3 }) }),
+    );
     fc.assert(
       fc.property(fc.array(item, { maxLength: 30 }), fc.array(item, { maxLength: 30 }), (a, b) => {
         const splices = diffSequence(a, b);
@@ -120,7 +136,11 @@ describe('diffSequence', () => {
   });
 
   it('keeps a change to two blocks far apart to those two blocks, even among repeated empty paragraphs', () => {
-    const blocks = Array.from({ length: 1000 }, (_, i) => (i % 10 === 0 ? { type: 'paragraph' } : { type: 'paragraph', content: [{ type: 'text', text: `p${i}` }] }));
+    const blocks = Array.from({ length: 1000 }, (_, i) =>
+      i % 10 === 0
+        ? { type: 'paragraph' }
+        : { type: 'paragraph', content: [{ type: 'text', text: `p${i}` }] },
+    );
     const next = blocks.slice();
     next[3] = { type: 'paragraph', content: [{ type: 'text', text: 'changed' }] };
     next.splice(900, 0, { type: 'horizontal_rule' });
@@ -133,7 +153,12 @@ describe('diffSequence', () => {
 
 // Synthetic states: random blocks (the engine's own generator) and thread anchors, changed by random steps.
 const anchorArb: fc.Arbitrary<ThreadAnchor> = fc.oneof(
-  fc.record({ id: fc.constantFrom('c1', 'c2', 'c3'), kind: fc.constant('comment' as const), scope: fc.constantFrom('text' as const, 'document' as const), quote: fc.option(fc.string({ maxLength: 5 })) }),
+  fc.record({
+    id: fc.constantFrom('c1', 'c2', 'c3'),
+    kind: fc.constant('comment' as const),
+    scope: fc.constantFrom('text' as const, 'document' as const),
+    quote: fc.option(fc.string({ maxLength: 5 })),
+  }),
   fc.record({
     id: fc.constantFrom('s1', 's2', 's3'),
     kind: fc.constant('suggestion' as const),
@@ -155,8 +180,14 @@ interface Change {
 
 const changeArb: fc.Arbitrary<Change> = fc.record({
   amend: fc.boolean(),
-  blocks: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: blocksArb, duplicate: fc.boolean() }), { maxLength: 3 }),
-  threads: fc.array(fc.record({ at: fc.nat(), remove: fc.nat({ max: 2 }), insert: fc.array(anchorArb, { maxLength: 2 }) }), { maxLength: 2 }),
+  blocks: fc.array(
+    fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: blocksArb, duplicate: fc.boolean() }),
+    { maxLength: 3 },
+  ),
+  threads: fc.array(
+    fc.record({ at: fc.nat(), remove: fc.nat({ max: 2 }), insert: fc.array(anchorArb, { maxLength: 2 }) }),
+    { maxLength: 2 },
+  ),
   attrs: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
 });
 
@@ -169,8 +200,16 @@ function changed(state: DocumentState, change: Change): DocumentState {
     blocks.splice(at, edit.remove, ...insert);
   }
   const threads = [...state.threads];
-  for (const edit of change.threads) threads.splice(threads.length ? edit.at % (threads.length + 1) : 0, edit.remove, ...edit.insert);
-  const doc: NodeJSON = { type: 'doc', ...(change.attrs ? { attrs: { flipped: !state.doc.attrs?.flipped } } : state.doc.attrs ? { attrs: state.doc.attrs } : {}) };
+  for (const edit of change.threads)
+    threads.splice(threads.length ? edit.at % (threads.length + 1) : 0, edit.remove, ...edit.insert);
+  const doc: NodeJSON = {
+    type: 'doc',
+    ...(change.attrs
+      ? { attrs: { flipped: !state.doc.attrs?.flipped } }
+      : state.doc.attrs
+        ? { attrs: state.doc.attrs }
+        : {}),
+  };
   if (blocks.length) doc.content = blocks;
   return { version: 1, doc, threads };
 }
@@ -181,7 +220,11 @@ describe('the revision log', () => {
     () => {
       fc.assert(
         fc.property(blocksArb, fc.array(changeArb, { minLength: 1, maxLength: 80 }), (start, changes) => {
-          const log = new MemoryLog({ version: 1, doc: start.length ? { type: 'doc', content: start } : { type: 'doc' }, threads: [] });
+          const log = new MemoryLog({
+            version: 1,
+            doc: start.length ? { type: 'doc', content: start } : { type: 'doc' },
+            threads: [],
+          });
           for (const change of changes) {
             const next = changed(log.current, change);
             if (change.amend) log.amend(next);
@@ -210,7 +253,11 @@ describe('the revision log', () => {
         fc.property(fc.array(recipeArb, { minLength: 1, maxLength: 70 }), (recipes) => {
           const log = new MemoryLog(stateFromMarkdown(words.map((word) => `${word} text.`).join('\n\n')));
           let ids = 0;
-          const options = (mode: 'edit' | 'suggest') => ({ mode, newThreadId: () => `t${++ids}`, nextRef: () => ids + 100 });
+          const options = (mode: 'edit' | 'suggest') => ({
+            mode,
+            newThreadId: () => `t${++ids}`,
+            nextRef: () => ids + 100,
+          });
           for (const recipe of recipes) {
             const state = log.current;
             const markdown = renderMarkdown(state);
@@ -218,14 +265,38 @@ describe('the revision log', () => {
             const word = present[Math.floor(recipe.pick * present.length)];
             try {
               if (recipe.kind === 'insert' && recipe.text) {
-                log.commit(applyEdit(state, [{ type: 'insert', after: word ?? 'end', occurrence: 'first', markdown: `${recipe.text} ${recipe.word}` }], options('edit')).state);
+                log.commit(
+                  applyEdit(
+                    state,
+                    [
+                      {
+                        type: 'insert',
+                        after: word ?? 'end',
+                        occurrence: 'first',
+                        markdown: `${recipe.text} ${recipe.word}`,
+                      },
+                    ],
+                    options('edit'),
+                  ).state,
+                );
               } else if ((recipe.kind === 'replace' || recipe.kind === 'suggest') && word) {
                 const mode = recipe.kind === 'replace' ? 'edit' : 'suggest';
-                log.commit(applyEdit(state, [{ type: 'replace', find: word, occurrence: 'first', with: recipe.word }], options(mode)).state);
+                log.commit(
+                  applyEdit(
+                    state,
+                    [{ type: 'replace', find: word, occurrence: 'first', with: recipe.word }],
+                    options(mode),
+                  ).state,
+                );
               } else if (recipe.kind === 'decide') {
-                const open = state.threads.filter((thread) => thread.kind === 'suggestion' && thread.status === 'open');
+                const open = state.threads.filter(
+                  (thread) => thread.kind === 'suggestion' && thread.status === 'open',
+                );
                 const thread = open[Math.floor(recipe.pick * open.length)];
-                if (thread) log.commit(recipe.accept ? acceptSuggestion(state, thread.id) : rejectSuggestion(state, thread.id));
+                if (thread)
+                  log.commit(
+                    recipe.accept ? acceptSuggestion(state, thread.id) : rejectSuggestion(state, thread.id),
+                  );
               } else if (recipe.kind === 'comment' && word) {
                 log.amend(addComment(state, { on: word, occurrence: 'first' }, `c${++ids}`));
               } else if (recipe.kind === 'uncomment') {
@@ -246,16 +317,29 @@ describe('the revision log', () => {
   );
 
   it('stores about the size of a small edit of a large document, and a snapshot once the diffs add up to a state', () => {
-    const markdown = Array.from({ length: 1000 }, (_, i) => `Paragraph ${i} with some words to make it longer than a line of text.`).join('\n\n');
+    const markdown = Array.from(
+      { length: 1000 },
+      (_, i) => `Paragraph ${i} with some words to make it longer than a line of text.`,
+    ).join('\n\n');
     const log = new MemoryLog(stateFromMarkdown(markdown));
     const options = { mode: 'edit' as const, newThreadId: () => 'x', nextRef: () => 1 };
     for (let i = 2; i <= 60; i++) {
-      log.commit(applyEdit(log.current, [{ type: 'replace', find: `Paragraph ${i * 7} with`, with: `Paragraph ${i * 7} now with` }], options).state);
+      log.commit(
+        applyEdit(
+          log.current,
+          [{ type: 'replace', find: `Paragraph ${i * 7} with`, with: `Paragraph ${i * 7} now with` }],
+          options,
+        ).state,
+      );
     }
     const whole = Buffer.byteLength(JSON.stringify(log.current));
     expect(whole).toBeGreaterThan(100_000);
     // Each revision stores one paragraph's diff, a few hundred bytes of a state over 100 KB; no snapshot yet.
-    expect(log.rows.slice(1).every((row) => row.state === null && Buffer.byteLength(JSON.stringify(row.delta)) < 400)).toBe(true);
+    expect(
+      log.rows
+        .slice(1)
+        .every((row) => row.state === null && Buffer.byteLength(JSON.stringify(row.delta)) < 400),
+    ).toBe(true);
     expect(log.stored).toBeLessThan(60 * 400);
     expectEveryRevisionRebuilds(log);
   }, 120_000);
@@ -271,7 +355,14 @@ describe('the revision log', () => {
     const filler = Array.from({ length: 8 }, (_, i) => `Filler paragraph ${i}.`).join('\n\n');
     const log = new MemoryLog(stateFromMarkdown(`${filler}\n\nCounter 0.`));
     const options = { mode: 'edit' as const, newThreadId: () => 'x', nextRef: () => 1 };
-    for (let i = 1; i <= 30; i++) log.commit(applyEdit(log.current, [{ type: 'replace', find: `Counter ${i - 1}.`, with: `Counter ${i}.` }], options).state);
+    for (let i = 1; i <= 30; i++)
+      log.commit(
+        applyEdit(
+          log.current,
+          [{ type: 'replace', find: `Counter ${i - 1}.`, with: `Counter ${i}.` }],
+          options,
+        ).state,
+      );
     const snapshots = log.rows.filter((row) => row.state).map((row) => row.revision);
     expect(snapshots.length).toBeGreaterThanOrEqual(3);
     expect(log.rows.some((row) => row.state === null)).toBe(true);

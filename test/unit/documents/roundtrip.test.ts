@@ -21,41 +21,55 @@ const TIMEOUT = 60_000 + RUNS * 5;
 const open = new Set(SUGGESTIONS.map((s) => s.id));
 
 function withoutComments(doc: PMNode): PMNode {
-  return doc.type.schema.nodeFromJSON(JSON.parse(JSON.stringify(doc.toJSON(), (key, value) =>
-    key === 'marks' && Array.isArray(value) ? value.filter((mark: { type: string }) => mark.type !== marks.comment.name) : value,
-  )));
+  return doc.type.schema.nodeFromJSON(
+    JSON.parse(
+      JSON.stringify(doc.toJSON(), (key, value) =>
+        key === 'marks' && Array.isArray(value)
+          ? value.filter((mark: { type: string }) => mark.type !== marks.comment.name)
+          : value,
+      ),
+    ),
+  );
 }
 
 describe('markdown round trip', () => {
-  it('reads any stored document back from its markdown unchanged (comments aside)', () => {
-    fc.assert(
-      fc.property(docArb, (raw) => {
-        const doc = normalizeDoc(raw, open);
-        const markdown = serializeDoc(doc, ctx).markdown;
-        const back = parseMarkdown(markdown, { suggestionRefs: refs });
-        expect(back.toJSON(), markdown).toEqual(withoutComments(doc).toJSON());
-        expect(serializeDoc(back, ctx).markdown).toBe(markdown);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    'reads any stored document back from its markdown unchanged (comments aside)',
+    () => {
+      fc.assert(
+        fc.property(docArb, (raw) => {
+          const doc = normalizeDoc(raw, open);
+          const markdown = serializeDoc(doc, ctx).markdown;
+          const back = parseMarkdown(markdown, { suggestionRefs: refs });
+          expect(back.toJSON(), markdown).toEqual(withoutComments(doc).toJSON());
+          expect(serializeDoc(back, ctx).markdown).toBe(markdown);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('parse → serialize → parse is stable for arbitrary markdown', () => {
-    fc.assert(
-      fc.property(markdownArb, (markdown) => {
-        let first: PMNode;
-        try {
-          first = parseMarkdown(markdown);
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'invalid_markdown') return;
-          throw error;
-        }
-        const written = serializeDoc(first, ctx).markdown;
-        const second = parseMarkdown(written);
-        expect(second.toJSON(), written).toEqual(first.toJSON());
-        expect(serializeDoc(second, ctx).markdown).toBe(written);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    'parse → serialize → parse is stable for arbitrary markdown',
+    () => {
+      fc.assert(
+        fc.property(markdownArb, (markdown) => {
+          let first: PMNode;
+          try {
+            first = parseMarkdown(markdown);
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'invalid_markdown') return;
+            throw error;
+          }
+          const written = serializeDoc(first, ctx).markdown;
+          const second = parseMarkdown(written);
+          expect(second.toJSON(), written).toEqual(first.toJSON());
+          expect(serializeDoc(second, ctx).markdown).toBe(written);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { addComment, removeCommentMarks } from '../../../domain/document-engine/comments.js';
 import { applyEdit } from '../../../domain/document-engine/engine.js';
-import { acceptSuggestion, rejectSuggestion, removeSuggestion } from '../../../domain/document-engine/suggestions.js';
+import {
+  acceptSuggestion,
+  rejectSuggestion,
+  removeSuggestion,
+} from '../../../domain/document-engine/suggestions.js';
 import {
   emptyDocumentState,
   renderMarkdown,
@@ -23,7 +27,9 @@ describe('document state', () => {
   });
 
   it('is plain JSON', () => {
-    const { state } = suggest(addComment(stateFromMarkdown('**a** b c'), { on: 'b' }, 'c1'), [{ type: 'delete', find: 'c' }]);
+    const { state } = suggest(addComment(stateFromMarkdown('**a** b c'), { on: 'b' }, 'c1'), [
+      { type: 'delete', find: 'c' },
+    ]);
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
   });
 
@@ -31,9 +37,15 @@ describe('document state', () => {
     let state = stateFromMarkdown('# Plan\n\nShip the *first* cut.\n\n- one\n- two');
     state = addComment(state, { on: 'first' }, 'c1');
     state = suggest(state, [{ type: 'replace', find: 'Ship', with: 'Send' }]).state;
-    state = applyEdit(state, [{ type: 'insert', markdown: '- three', after: 'two' }], { ...counters('suggest'), newThreadId: () => 't2', nextRef: () => 2 }).state;
+    state = applyEdit(state, [{ type: 'insert', markdown: '- three', after: 'two' }], {
+      ...counters('suggest'),
+      newThreadId: () => 't2',
+      nextRef: () => 2,
+    }).state;
     const markdown = renderMarkdown(state);
-    expect(markdown).toBe('# Plan\n\n{~~Ship~>Send~~}{>>s1<<} the *first* cut.\n\n- one\n- two\n- {++¶++}{>>s2<<}{++three++}{>>s2<<}');
+    expect(markdown).toBe(
+      '# Plan\n\n{~~Ship~>Send~~}{>>s1<<} the *first* cut.\n\n- one\n- two\n- {++¶++}{>>s2<<}{++three++}{>>s2<<}',
+    );
     const after = edit(state, [{ type: 'set_document', markdown }]);
     expect(after).toEqual(state);
   });
@@ -57,7 +69,9 @@ describe('document state', () => {
   });
 
   it('lets set_document edit a suggestion it writes back', () => {
-    const { state } = suggest(stateFromMarkdown('Hello world.'), [{ type: 'replace', find: 'world', with: 'there' }]);
+    const { state } = suggest(stateFromMarkdown('Hello world.'), [
+      { type: 'replace', find: 'world', with: 'there' },
+    ]);
     const after = edit(state, [{ type: 'set_document', markdown: 'Hi, {~~world~>there~~}{>>s1<<}.' }]);
     expect(renderMarkdown(after)).toBe('Hi, {~~world~>there~~}{>>s1<<}.');
     expect(renderMarkdown(acceptSuggestion(after, 't1'))).toBe('Hi, there.');
@@ -71,7 +85,9 @@ describe('document state', () => {
   });
 
   it('leaves a suggestion with nothing in the document when set_document drops its markup', () => {
-    const { state } = suggest(stateFromMarkdown('Hello world.'), [{ type: 'replace', find: 'world', with: 'there' }]);
+    const { state } = suggest(stateFromMarkdown('Hello world.'), [
+      { type: 'replace', find: 'world', with: 'there' },
+    ]);
     const after = edit(state, [{ type: 'set_document', markdown: 'Hello world.' }]);
     expect(threadPlacement(after, 't1').placement).toBe('detached');
   });
@@ -83,7 +99,12 @@ describe('comments', () => {
   it('anchors on the quoted text without showing in the markdown', () => {
     const state = addComment(base, { on: 'brown fox' }, 'c1');
     expect(renderMarkdown(state)).toBe('The quick brown fox jumps over the lazy dog.');
-    expect(threadPlacement(state, 'c1')).toEqual({ placement: 'attached', quote: 'brown fox', suggested_text: null, suggested_format: null });
+    expect(threadPlacement(state, 'c1')).toEqual({
+      placement: 'attached',
+      quote: 'brown fox',
+      suggested_text: null,
+      suggested_format: null,
+    });
   });
 
   it('anchors on the whole document when on is absent', () => {
@@ -93,8 +114,12 @@ describe('comments', () => {
 
   it('picks an occurrence and narrows with before and after', () => {
     const state = stateFromMarkdown('the cat, the cat, the cat');
-    expect(threadPlacement(addComment(state, { on: 'cat', occurrence: 'last' }, 'c1'), 'c1').quote).toBe('cat');
-    expect(threadPlacement(addComment(state, { on: 'the cat', after: ', the cat, the' }, 'c1'), 'c1').placement).toBe('attached');
+    expect(threadPlacement(addComment(state, { on: 'cat', occurrence: 'last' }, 'c1'), 'c1').quote).toBe(
+      'cat',
+    );
+    expect(
+      threadPlacement(addComment(state, { on: 'the cat', after: ', the cat, the' }, 'c1'), 'c1').placement,
+    ).toBe('attached');
   });
 
   it('lets comments overlap', () => {
@@ -105,27 +130,40 @@ describe('comments', () => {
   });
 
   it('follows its text when text before it changes', () => {
-    const state = edit(addComment(base, { on: 'lazy dog' }, 'c1'), [{ type: 'replace', find: 'quick', with: 'very quick' }]);
+    const state = edit(addComment(base, { on: 'lazy dog' }, 'c1'), [
+      { type: 'replace', find: 'quick', with: 'very quick' },
+    ]);
     expect(threadPlacement(state, 'c1').quote).toBe('lazy dog');
   });
 
   it('covers text replaced inside it', () => {
-    const state = edit(addComment(base, { on: 'quick brown fox' }, 'c1'), [{ type: 'replace', find: 'brown', with: 'red' }]);
+    const state = edit(addComment(base, { on: 'quick brown fox' }, 'c1'), [
+      { type: 'replace', find: 'brown', with: 'red' },
+    ]);
     expect(threadPlacement(state, 'c1').quote).toBe('quick red fox');
   });
 
   it('does not spread onto text replacing its edge', () => {
-    const state = edit(addComment(base, { on: 'quick brown' }, 'c1'), [{ type: 'replace', find: 'brown fox', with: 'red cat' }]);
+    const state = edit(addComment(base, { on: 'quick brown' }, 'c1'), [
+      { type: 'replace', find: 'brown fox', with: 'red cat' },
+    ]);
     expect(threadPlacement(state, 'c1').quote).toBe('quick ');
   });
 
   it('is detached once all its text is deleted, and shows the text it was on', () => {
     const state = edit(addComment(base, { on: 'lazy' }, 'c1'), [{ type: 'delete', find: 'lazy' }]);
-    expect(threadPlacement(state, 'c1')).toEqual({ placement: 'detached', quote: 'lazy', suggested_text: null, suggested_format: null });
+    expect(threadPlacement(state, 'c1')).toEqual({
+      placement: 'detached',
+      quote: 'lazy',
+      suggested_text: null,
+      suggested_format: null,
+    });
   });
 
   it('is detached when its text is replaced whole', () => {
-    const state = edit(addComment(base, { on: 'lazy' }, 'c1'), [{ type: 'replace', find: 'lazy', with: 'sleepy' }]);
+    const state = edit(addComment(base, { on: 'lazy' }, 'c1'), [
+      { type: 'replace', find: 'lazy', with: 'sleepy' },
+    ]);
     expect(threadPlacement(state, 'c1').placement).toBe('detached');
   });
 
@@ -147,7 +185,9 @@ describe('comments', () => {
   });
 
   it('stays on a block kept whole when a neighbour is deleted', () => {
-    const state = edit(addComment(stateFromMarkdown('One.\n\nTwo.\n\nThree.'), { on: 'Three' }, 'c1'), [{ type: 'delete', find: 'Two.' }]);
+    const state = edit(addComment(stateFromMarkdown('One.\n\nTwo.\n\nThree.'), { on: 'Three' }, 'c1'), [
+      { type: 'delete', find: 'Two.' },
+    ]);
     expect(threadPlacement(state, 'c1').quote).toBe('Three');
   });
 
@@ -161,24 +201,45 @@ describe('suggestion placement', () => {
   const base = stateFromMarkdown('Hello world.\n\nEnd.');
 
   it('shows a replacement as its quote and suggested text', () => {
-    const { state, suggestionThreadIds } = suggest(base, [{ type: 'replace', find: 'world', with: '*there*' }]);
+    const { state, suggestionThreadIds } = suggest(base, [
+      { type: 'replace', find: 'world', with: '*there*' },
+    ]);
     expect(suggestionThreadIds).toEqual(['t1']);
-    expect(threadPlacement(state, 't1')).toEqual({ placement: 'attached', quote: 'world', suggested_text: '*there*', suggested_format: null });
+    expect(threadPlacement(state, 't1')).toEqual({
+      placement: 'attached',
+      quote: 'world',
+      suggested_text: '*there*',
+      suggested_format: null,
+    });
   });
 
   it('shows an insertion as its quote and suggested text', () => {
     const { state } = suggest(base, [{ type: 'insert', markdown: 'New **one**.', after: 'Hello' }]);
-    expect(threadPlacement(state, 't1')).toEqual({ placement: 'attached', quote: 'New one.', suggested_text: 'New **one**.', suggested_format: null });
+    expect(threadPlacement(state, 't1')).toEqual({
+      placement: 'attached',
+      quote: 'New one.',
+      suggested_text: 'New **one**.',
+      suggested_format: null,
+    });
   });
 
   it('shows a format change as the quote written with the new formatting', () => {
     const { state } = suggest(base, [{ type: 'replace', find: 'world', with: '<u>world</u>' }]);
-    expect(threadPlacement(state, 't1')).toEqual({ placement: 'attached', quote: 'world', suggested_text: null, suggested_format: '<u>world</u>' });
+    expect(threadPlacement(state, 't1')).toEqual({
+      placement: 'attached',
+      quote: 'world',
+      suggested_text: null,
+      suggested_format: '<u>world</u>',
+    });
   });
 
   it('shows a removal as its quote', () => {
     const { state } = suggest(base, [{ type: 'delete', find: 'Hello ' }]);
-    expect(threadPlacement(state, 't1')).toMatchObject({ placement: 'attached', quote: 'Hello ', suggested_text: null });
+    expect(threadPlacement(state, 't1')).toMatchObject({
+      placement: 'attached',
+      quote: 'Hello ',
+      suggested_text: null,
+    });
   });
 
   it('is detached once an edit removes all of it', () => {
@@ -190,8 +251,21 @@ describe('suggestion placement', () => {
   it('closes on accept and remembers how', () => {
     const { state } = suggest(base, [{ type: 'delete', find: 'world' }]);
     const accepted = acceptSuggestion(state, 't1');
-    expect(accepted.threads).toEqual([{ id: 't1', kind: 'suggestion', ref: 1, status: 'closed', resolution: 'accepted', format: null, blockType: null }]);
-    expect(rejectSuggestion(state, 't1').threads[0]).toMatchObject({ status: 'closed', resolution: 'rejected' });
+    expect(accepted.threads).toEqual([
+      {
+        id: 't1',
+        kind: 'suggestion',
+        ref: 1,
+        status: 'closed',
+        resolution: 'accepted',
+        format: null,
+        blockType: null,
+      },
+    ]);
+    expect(rejectSuggestion(state, 't1').threads[0]).toMatchObject({
+      status: 'closed',
+      resolution: 'rejected',
+    });
   });
 
   it('is forgotten when deleted', () => {
@@ -222,13 +296,36 @@ describe('block type suggestion', () => {
   // Made by the editor app rather than the API: a paragraph proposed to become a heading.
   const state: DocumentState = {
     version: 1,
-    doc: { type: 'doc', content: [{ type: 'paragraph', attrs: { suggestion: { kind: 'format', thread: 'b1' } }, content: [{ type: 'text', text: 'Title' }] }] },
-    threads: [{ id: 'b1', kind: 'suggestion', ref: 4, status: 'open', resolution: null, format: null, blockType: { type: 'heading', attrs: { level: 2 } } }],
+    doc: {
+      type: 'doc',
+      content: [
+        {
+          type: 'paragraph',
+          attrs: { suggestion: { kind: 'format', thread: 'b1' } },
+          content: [{ type: 'text', text: 'Title' }],
+        },
+      ],
+    },
+    threads: [
+      {
+        id: 'b1',
+        kind: 'suggestion',
+        ref: 4,
+        status: 'open',
+        resolution: null,
+        format: null,
+        blockType: { type: 'heading', attrs: { level: 2 } },
+      },
+    ],
   };
 
   it('is written {==¶==} at the start of the block', () => {
     expect(renderMarkdown(state)).toBe('{==¶==}{>>s4<<}Title');
-    expect(threadPlacement(state, 'b1')).toMatchObject({ placement: 'attached', quote: 'Title', suggested_format: '## Title' });
+    expect(threadPlacement(state, 'b1')).toMatchObject({
+      placement: 'attached',
+      quote: 'Title',
+      suggested_format: '## Title',
+    });
   });
 
   it('changes the block type on accept', () => {

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../domain/errors.js';
 import { applyEdit } from '../../../domain/document-engine/engine.js';
 import { parseOperations } from '../../../domain/document-engine/operations.js';
-import { fromWorking, renderMarkdown, stateFromMarkdown, threadPlacements, type DocumentState } from '../../../domain/document-engine/state.js';
+import {
+  fromWorking,
+  renderMarkdown,
+  stateFromMarkdown,
+  threadPlacements,
+  type DocumentState,
+} from '../../../domain/document-engine/state.js';
 import { WorkingDocument } from '../../../domain/document-engine/working-document.js';
 import { applyStep, diffStates, stateBytes, stateJson } from '../../../domain/documents/revision-log.js';
 import { docArb, markdownArb, SUGGESTIONS, textArb } from './arbitraries.js';
@@ -43,7 +49,13 @@ function cachedPath() {
 }
 
 /** Both paths agree on a state: JSON, markdown, placements, and the log's diff from the previous cached state. */
-function expectSame(previousCached: DocumentState, cached: DocumentState, previousCold: DocumentState, cold: DocumentState, documentOf: (state: DocumentState) => WorkingDocument) {
+function expectSame(
+  previousCached: DocumentState,
+  cached: DocumentState,
+  previousCold: DocumentState,
+  cold: DocumentState,
+  documentOf: (state: DocumentState) => WorkingDocument,
+) {
   expect(stored(cached)).toEqual(stored(cold));
   const document = documentOf(cached);
   expect(document.markdown).toBe(renderMarkdown(cold));
@@ -59,7 +71,14 @@ function runBoth(start: DocumentState, recipes: Parameters<typeof step>[1][], fi
     const previousCold = cold.state;
     const previousCached = cached.state;
     cold.state = stored(step(stored(cold.state), recipe, cold.ids, () => false));
-    cached.state = step(cached.state, recipe, cached.ids, () => false, cached.edit, cached.documentOf(cached.state).markdown);
+    cached.state = step(
+      cached.state,
+      recipe,
+      cached.ids,
+      () => false,
+      cached.edit,
+      cached.documentOf(cached.state).markdown,
+    );
     expectSame(previousCached, cached.state, previousCold, cold.state, cached.documentOf);
   }
 }
@@ -69,15 +88,19 @@ describe('the cached working document', () => {
     'agrees with a cold parse after every step of random edits',
     () => {
       fc.assert(
-        fc.property(markdownArb, fc.array(recipeArb(textArb, markdownArb, true), { minLength: 1, maxLength: 12 }), (markdown, recipes) => {
-          let start: DocumentState;
-          try {
-            start = stateFromMarkdown(markdown);
-          } catch {
-            return;
-          }
-          runBoth(start, recipes);
-        }),
+        fc.property(
+          markdownArb,
+          fc.array(recipeArb(textArb, markdownArb, true), { minLength: 1, maxLength: 12 }),
+          (markdown, recipes) => {
+            let start: DocumentState;
+            try {
+              start = stateFromMarkdown(markdown);
+            } catch {
+              return;
+            }
+            runBoth(start, recipes);
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -87,11 +110,23 @@ describe('the cached working document', () => {
   it(
     'agrees with a cold parse on documents holding every construct',
     () => {
-      const threads: DocumentState['threads'] = SUGGESTIONS.map((s) => ({ id: s.id, kind: 'suggestion', ref: s.ref, status: 'open', resolution: null, format: null, blockType: null }));
+      const threads: DocumentState['threads'] = SUGGESTIONS.map((s) => ({
+        id: s.id,
+        kind: 'suggestion',
+        ref: s.ref,
+        status: 'open',
+        resolution: null,
+        format: null,
+        blockType: null,
+      }));
       fc.assert(
-        fc.property(docArb, fc.array(recipeArb(textArb, markdownArb, true), { minLength: 1, maxLength: 8 }), (doc, recipes) => {
-          runBoth(fromWorking({ doc, threads }), recipes, SUGGESTIONS.length + 1);
-        }),
+        fc.property(
+          docArb,
+          fc.array(recipeArb(textArb, markdownArb, true), { minLength: 1, maxLength: 8 }),
+          (doc, recipes) => {
+            runBoth(fromWorking({ doc, threads }), recipes, SUGGESTIONS.length + 1);
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -105,7 +140,10 @@ describe('the cached working document', () => {
     const attempts: unknown[][] = [
       [{ type: 'replace', find: 'absent', with: 'x' }],
       [{ type: 'replace', find: 'text', with: 'x' }],
-      [{ type: 'replace', find: 'Some', with: 'Any' }, { type: 'delete', find: 'missing' }],
+      [
+        { type: 'replace', find: 'Some', with: 'Any' },
+        { type: 'delete', find: 'missing' },
+      ],
       [{ type: 'replace', find: 'Title\n\nSome', with: 'x' }],
     ];
     for (const operations of attempts) {
@@ -114,12 +152,18 @@ describe('the cached working document', () => {
           run();
         } catch (caught) {
           expect(caught).toBeInstanceOf(AppError);
-          return { code: (caught as AppError).code, status: (caught as AppError).status, message: (caught as AppError).message };
+          return {
+            code: (caught as AppError).code,
+            status: (caught as AppError).status,
+            message: (caught as AppError).message,
+          };
         }
         throw new Error(`expected ${JSON.stringify(operations)} to be refused`);
       };
       const cold = error(() => applyEdit(stored(start), operations, counters().options('edit')));
-      expect(error(() => document.edit(parseOperations(operations, 'edit'), counters().options('edit')))).toEqual(cold);
+      expect(
+        error(() => document.edit(parseOperations(operations, 'edit'), counters().options('edit'))),
+      ).toEqual(cold);
       expect(document.markdown).toBe(before);
       expect(stored(document.state)).toEqual(stored(start));
     }
@@ -128,11 +172,16 @@ describe('the cached working document', () => {
   it('shares the JSON of the blocks an edit kept, so the new state writes and diffs only what changed', () => {
     const markdown = Array.from({ length: 50 }, (_, i) => `Paragraph ${i} with **bold** text.`).join('\n\n');
     const document = WorkingDocument.open(stored(stateFromMarkdown(markdown)));
-    const { document: next } = document.edit(parseOperations([{ type: 'replace', find: 'Paragraph 25 ', with: 'Changed 25 ' }], 'edit'), counters().options('edit'));
+    const { document: next } = document.edit(
+      parseOperations([{ type: 'replace', find: 'Paragraph 25 ', with: 'Changed 25 ' }], 'edit'),
+      counters().options('edit'),
+    );
     const before = document.state.doc.content!;
     const after = next.state.doc.content!;
     expect(after.filter((block, i) => block !== before[i]).length).toBe(1);
-    expect(diffStates(document.state, next.state).blocks).toEqual([{ at: 25, remove: 1, insert: [after[25]] }]);
+    expect(diffStates(document.state, next.state).blocks).toEqual([
+      { at: 25, remove: 1, insert: [after[25]] },
+    ]);
     expect(JSON.parse(stateJson(next.state))).toEqual(JSON.parse(JSON.stringify(next.state)));
     for (const state of [next.state, document.state, stateFromMarkdown(''), stateFromMarkdown('Ünïcode ✓')]) {
       expect(stateBytes(state)).toBe(Buffer.byteLength(JSON.stringify(state)));

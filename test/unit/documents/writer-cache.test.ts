@@ -12,7 +12,13 @@ import { docArb, SUGGESTIONS } from './arbitraries.js';
 const refs = new Map(SUGGESTIONS.map((s) => [s.ref, s.id]));
 const refOf = (id: string) => SUGGESTIONS.find((s) => s.id === id)?.ref ?? null;
 const uncached: WriteContext = { refOf, suggestionRefs: refs };
-const cached: WriteContext = { refOf, suggestionRefs: refs, signature: SUGGESTIONS.map((s) => `${s.id}:${s.ref}`).sort().join(',') };
+const cached: WriteContext = {
+  refOf,
+  suggestionRefs: refs,
+  signature: SUGGESTIONS.map((s) => `${s.id}:${s.ref}`)
+    .sort()
+    .join(','),
+};
 const RUNS = Math.ceil(Number(process.env.FOLIO_PROPERTY_RUNS ?? 2000) / 4);
 const TIMEOUT = 60_000 + RUNS * 20;
 const open = new Set(SUGGESTIONS.map((s) => s.id));
@@ -34,29 +40,34 @@ function referenceRange(units: TextUnit[], start: number, end: number): { from: 
 }
 
 describe('writer caches', () => {
-  it('write the same markdown and map the same spans as writing afresh', () => {
-    fc.assert(
-      fc.property(docArb, fc.array(fc.tuple(fc.nat(), fc.nat(40)), { maxLength: 30 }), (raw, spans) => {
-        const doc = normalizeDoc(raw, open);
-        const fresh = serializeDoc(doc, uncached);
-        const first = serializeDoc(doc, cached);
-        const again = serializeDoc(doc, cached);
-        // The same blocks read again from stored JSON: new nodes, found by their content.
-        const json = JSON.parse(JSON.stringify(doc.toJSON())) as { content?: unknown[] };
-        const copy = PMNode.fromJSON(schema, json);
-        rememberSources(copy, json.content);
-        const reread = serializeDoc(copy, cached);
-        for (const serialized of [first, again, reread]) expect(serialized.markdown).toBe(fresh.markdown);
-        const length = fresh.markdown.length;
-        for (const [at, size] of spans) {
-          const start = length === 0 ? 0 : at % (length + 1);
-          const end = Math.min(length, start + size);
-          const expected = referenceRange(fresh.units, start, end);
-          for (const serialized of [fresh, first, again, reread]) expect(serialized.rangeOf(start, end)).toEqual(expected);
-        }
-        for (const serialized of [first, again, reread]) expect(serialized.units).toEqual(fresh.units);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT);
+  it(
+    'write the same markdown and map the same spans as writing afresh',
+    () => {
+      fc.assert(
+        fc.property(docArb, fc.array(fc.tuple(fc.nat(), fc.nat(40)), { maxLength: 30 }), (raw, spans) => {
+          const doc = normalizeDoc(raw, open);
+          const fresh = serializeDoc(doc, uncached);
+          const first = serializeDoc(doc, cached);
+          const again = serializeDoc(doc, cached);
+          // The same blocks read again from stored JSON: new nodes, found by their content.
+          const json = JSON.parse(JSON.stringify(doc.toJSON())) as { content?: unknown[] };
+          const copy = PMNode.fromJSON(schema, json);
+          rememberSources(copy, json.content);
+          const reread = serializeDoc(copy, cached);
+          for (const serialized of [first, again, reread]) expect(serialized.markdown).toBe(fresh.markdown);
+          const length = fresh.markdown.length;
+          for (const [at, size] of spans) {
+            const start = length === 0 ? 0 : at % (length + 1);
+            const end = Math.min(length, start + size);
+            const expected = referenceRange(fresh.units, start, end);
+            for (const serialized of [fresh, first, again, reread])
+              expect(serialized.rangeOf(start, end)).toEqual(expected);
+          }
+          for (const serialized of [first, again, reread]) expect(serialized.units).toEqual(fresh.units);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT,
+  );
 });

@@ -3,7 +3,10 @@
 // outside either of them.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ContentHashBuilder, contentHash as clientContentHash } from '../../../clients/typescript/src/index.js';
+import {
+  ContentHashBuilder,
+  contentHash as clientContentHash,
+} from '../../../clients/typescript/src/index.js';
 import { ContentHasher, contentHash } from '../../../domain/drive/content-hash.js';
 
 const MiB = 1024 * 1024;
@@ -16,10 +19,22 @@ const plaintext = (size: number) => Buffer.from(Array.from({ length: size }, (_,
  * block through `openssl dgst -sha256 -binary`, the digests concatenated through `sha256sum`.
  */
 const VECTORS: [string, number, string][] = [
-  ['0 bytes (no block: the SHA-256 of nothing)', 0, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+  [
+    '0 bytes (no block: the SHA-256 of nothing)',
+    0,
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  ],
   ['1 byte', 1, '1406e05881e299367766d313e26c05564ec91bf721d31726bd6e46e60689539a'],
-  ['exactly 4 MiB (one block, no empty one after it)', 4 * MiB, 'b9654428408015906b44a00935b70af33830aa344b780b0eabd535a133150d04'],
-  ['4 MiB + 1 (a second block of one byte)', 4 * MiB + 1, '4a6cc0a344febaa07772e7c974834b2fb1d24594d4ba15f27c97a54699709f44'],
+  [
+    'exactly 4 MiB (one block, no empty one after it)',
+    4 * MiB,
+    'b9654428408015906b44a00935b70af33830aa344b780b0eabd535a133150d04',
+  ],
+  [
+    '4 MiB + 1 (a second block of one byte)',
+    4 * MiB + 1,
+    '4a6cc0a344febaa07772e7c974834b2fb1d24594d4ba15f27c97a54699709f44',
+  ],
 ];
 
 describe('content hash', () => {
@@ -35,8 +50,12 @@ describe('content hash', () => {
 
     it('the client computes it from bytes, a Node stream and a web stream', async () => {
       expect(await clientContentHash(data)).toBe(expected);
-      expect(await clientContentHash(Readable.from(data.length ? [data.subarray(0, 7), data.subarray(7)] : []))).toBe(expected);
-      expect(await clientContentHash(Readable.toWeb(Readable.from([data])) as ReadableStream<Uint8Array>)).toBe(expected);
+      expect(
+        await clientContentHash(Readable.from(data.length ? [data.subarray(0, 7), data.subarray(7)] : [])),
+      ).toBe(expected);
+      expect(
+        await clientContentHash(Readable.toWeb(Readable.from([data])) as ReadableStream<Uint8Array>),
+      ).toBe(expected);
     });
   });
 

@@ -49,19 +49,34 @@ function encryptAll(key: Buffer, versionUuid: string, layout: ChunkLayout, plain
 
 describe('chunk layout', () => {
   it('uses 8 MiB chunks, every chunk full but the last', () => {
-    expect(chunkLayout(8 * MiB)).toEqual({ plaintextSizeBytes: 8 * MiB, chunkSizeBytes: 8 * MiB, chunkCount: 1, ciphertextSizeBytes: 8 * MiB + 28 });
-    expect(chunkLayout(8 * MiB + 1)).toEqual({ plaintextSizeBytes: 8 * MiB + 1, chunkSizeBytes: 8 * MiB, chunkCount: 2, ciphertextSizeBytes: 8 * MiB + 1 + 56 });
+    expect(chunkLayout(8 * MiB)).toEqual({
+      plaintextSizeBytes: 8 * MiB,
+      chunkSizeBytes: 8 * MiB,
+      chunkCount: 1,
+      ciphertextSizeBytes: 8 * MiB + 28,
+    });
+    expect(chunkLayout(8 * MiB + 1)).toEqual({
+      plaintextSizeBytes: 8 * MiB + 1,
+      chunkSizeBytes: 8 * MiB,
+      chunkCount: 2,
+      ciphertextSizeBytes: 8 * MiB + 1 + 56,
+    });
     const layout = chunkLayout(20 * MiB);
-    expect([chunkCiphertextSize(layout, 0), chunkCiphertextSize(layout, 1), chunkCiphertextSize(layout, 2)]).toEqual([
-      8 * MiB + 28,
-      8 * MiB + 28,
-      4 * MiB + 28,
-    ]);
+    expect([
+      chunkCiphertextSize(layout, 0),
+      chunkCiphertextSize(layout, 1),
+      chunkCiphertextSize(layout, 2),
+    ]).toEqual([8 * MiB + 28, 8 * MiB + 28, 4 * MiB + 28]);
     expect(chunkCiphertextOffset(layout, 2)).toBe(2 * (8 * MiB + 28));
   });
 
   it('makes an empty file one chunk of empty plaintext (28 bytes of ciphertext)', () => {
-    expect(chunkLayout(0)).toEqual({ plaintextSizeBytes: 0, chunkSizeBytes: DEFAULT_CHUNK_SIZE_BYTES, chunkCount: 1, ciphertextSizeBytes: 28 });
+    expect(chunkLayout(0)).toEqual({
+      plaintextSizeBytes: 0,
+      chunkSizeBytes: DEFAULT_CHUNK_SIZE_BYTES,
+      chunkCount: 1,
+      ciphertextSizeBytes: 28,
+    });
   });
 
   it('grows the chunk size in whole MiB once a file would need more than 10,000 chunks', () => {
@@ -92,9 +107,20 @@ describe('chunk framing', () => {
     const frame = encryptChunk(key, version, 3, 7, Buffer.from('hello'));
     expect(frame.length).toBe(12 + 5 + 16);
     // Decrypt with WebCrypto from the documented layout alone, as a client would.
-    const subtleKey = await crypto.subtle.importKey('raw', Buffer.from(encodeDataKey(key), 'base64'), 'AES-GCM', false, ['decrypt']);
+    const subtleKey = await crypto.subtle.importKey(
+      'raw',
+      Buffer.from(encodeDataKey(key), 'base64'),
+      'AES-GCM',
+      false,
+      ['decrypt'],
+    );
     const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: frame.subarray(0, 12), additionalData: Buffer.from(`folio-drive-chunk-v1:${version}:3:7`), tagLength: 128 },
+      {
+        name: 'AES-GCM',
+        iv: frame.subarray(0, 12),
+        additionalData: Buffer.from(`folio-drive-chunk-v1:${version}:3:7`),
+        tagLength: 128,
+      },
       subtleKey,
       frame.subarray(12),
     );
@@ -111,7 +137,9 @@ describe('chunk framing', () => {
       const ciphertext = Buffer.concat(encryptAll(key, version, layout, plaintext));
       expect(ciphertext.length).toBe(layout.ciphertextSizeBytes);
       for (const pieceSize of [1, 7, 44, 1000]) {
-        expect(await collect(decryptChunks(pieces(ciphertext, pieceSize), key, version, layout))).toEqual(plaintext);
+        expect(await collect(decryptChunks(pieces(ciphertext, pieceSize), key, version, layout))).toEqual(
+          plaintext,
+        );
       }
     }
   });
@@ -134,7 +162,9 @@ describe('chunk framing', () => {
     const version = randomUUID();
     const layout = chunkLayout(48, SMALL);
     const [a, b, c] = encryptAll(key, version, layout, randomBytes(48));
-    await expect(collect(decryptChunks(pieces(Buffer.concat([b!, a!, c!]), 1000), key, version, layout))).rejects.toThrow(ContentIntegrityError);
+    await expect(
+      collect(decryptChunks(pieces(Buffer.concat([b!, a!, c!]), 1000), key, version, layout)),
+    ).rejects.toThrow(ContentIntegrityError);
   });
 
   it('refuses a chunk swapped in from another version or file, even under the same key', async () => {
@@ -144,7 +174,9 @@ describe('chunk framing', () => {
     const first = encryptAll(key, one, layout, randomBytes(32));
     const second = encryptAll(key, two, layout, randomBytes(32));
     const mixed = Buffer.concat([first[0]!, second[1]!]);
-    await expect(collect(decryptChunks(pieces(mixed, 1000), key, one, layout))).rejects.toThrow(ContentIntegrityError);
+    await expect(collect(decryptChunks(pieces(mixed, 1000), key, one, layout))).rejects.toThrow(
+      ContentIntegrityError,
+    );
   });
 
   it('refuses a truncated file, whether the stream ends early or claims fewer chunks', async () => {
@@ -153,21 +185,32 @@ describe('chunk framing', () => {
     const layout = chunkLayout(40, SMALL);
     const chunks = encryptAll(key, version, layout, randomBytes(40));
     const shortened = Buffer.concat(chunks.slice(0, 2));
-    await expect(collect(decryptChunks(pieces(shortened, 1000), key, version, layout))).rejects.toThrow(/ends after 2 of 3/);
+    await expect(collect(decryptChunks(pieces(shortened, 1000), key, version, layout))).rejects.toThrow(
+      /ends after 2 of 3/,
+    );
     // Someone who drops the last chunk and declares 2 chunks of a 32-byte file: the count is in the AAD.
     const claimed = chunkLayout(32, SMALL);
-    await expect(collect(decryptChunks(pieces(shortened, 1000), key, version, claimed))).rejects.toThrow(ContentIntegrityError);
+    await expect(collect(decryptChunks(pieces(shortened, 1000), key, version, claimed))).rejects.toThrow(
+      ContentIntegrityError,
+    );
     // Cutting the last chunk short fails too.
     const cut = Buffer.concat([...chunks.slice(0, 2), chunks[2]!.subarray(0, chunks[2]!.length - 1)]);
-    await expect(collect(decryptChunks(pieces(cut, 1000), key, version, layout))).rejects.toThrow(ContentIntegrityError);
+    await expect(collect(decryptChunks(pieces(cut, 1000), key, version, layout))).rejects.toThrow(
+      ContentIntegrityError,
+    );
   });
 
   it('refuses ciphertext that runs past its last chunk', async () => {
     const key = generateDataKey();
     const version = randomUUID();
     const layout = chunkLayout(10, SMALL);
-    const ciphertext = Buffer.concat([...encryptAll(key, version, layout, randomBytes(10)), Buffer.from([0])]);
-    await expect(collect(decryptChunks(pieces(ciphertext, 1000), key, version, layout))).rejects.toThrow(/runs past/);
+    const ciphertext = Buffer.concat([
+      ...encryptAll(key, version, layout, randomBytes(10)),
+      Buffer.from([0]),
+    ]);
+    await expect(collect(decryptChunks(pieces(ciphertext, 1000), key, version, layout))).rejects.toThrow(
+      /runs past/,
+    );
   });
 });
 
@@ -218,8 +261,12 @@ describe('master-key rotation', () => {
     // The id picks the key: under another id the same bytes meet another key (or none) and do not open.
     const relabelled = Buffer.from(wrapped);
     relabelled[1] = 8;
-    expect(() => unwrapDataKey(ring(7, master, [[8, randomBytes(32)]]), version, relabelled)).toThrow(ContentIntegrityError);
-    expect(() => unwrapDataKey(master, version, relabelled)).toThrow(/master key id 8, which is not configured/);
+    expect(() => unwrapDataKey(ring(7, master, [[8, randomBytes(32)]]), version, relabelled)).toThrow(
+      ContentIntegrityError,
+    );
+    expect(() => unwrapDataKey(master, version, relabelled)).toThrow(
+      /master key id 8, which is not configured/,
+    );
   });
 
   it('unwraps under a previous key, rewraps under the current one, and leaves a current one alone', () => {
@@ -244,7 +291,9 @@ describe('master-key rotation', () => {
   it('refuses bytes of no known format', () => {
     expect(wrappedKeyId(Buffer.alloc(61, 3))).toBeUndefined();
     expect(wrappedKeyId(Buffer.alloc(62, 1))).toBeUndefined();
-    expect(() => unwrapDataKey(randomBytes(32), randomUUID(), Buffer.alloc(40))).toThrow(/unknown wrapped key format/);
+    expect(() => unwrapDataKey(randomBytes(32), randomUUID(), Buffer.alloc(40))).toThrow(
+      /unknown wrapped key format/,
+    );
   });
 });
 
@@ -260,7 +309,9 @@ describe('sealed secrets (public-link and device tokens at rest)', () => {
       expect(stored.toString('base64url')).not.toContain(token);
     }
     // Sealed twice, never the same bytes.
-    expect(sealSecret(master, 'public link token', row, Buffer.from(token)).sealed.equals(secret.sealed)).toBe(false);
+    expect(
+      sealSecret(master, 'public link token', row, Buffer.from(token)).sealed.equals(secret.sealed),
+    ).toBe(false);
   });
 
   it('does not open under another row, another purpose, another master key, or with a byte changed', () => {
@@ -272,7 +323,9 @@ describe('sealed secrets (public-link and device tokens at rest)', () => {
     expect(() => openSecret(randomBytes(32), 'device token', row, secret)).toThrow(ContentIntegrityError);
     const tampered = Buffer.from(secret.sealed);
     tampered[20]! ^= 1;
-    expect(() => openSecret(master, 'device token', row, { ...secret, sealed: tampered })).toThrow(ContentIntegrityError);
+    expect(() => openSecret(master, 'device token', row, { ...secret, sealed: tampered })).toThrow(
+      ContentIntegrityError,
+    );
   });
 
   it('keeps opening after a rotation rewraps only its key', () => {
@@ -283,6 +336,8 @@ describe('sealed secrets (public-link and device tokens at rest)', () => {
     const rewrapped = { ...secret, keyWrapped: rewrapDataKey(rotating, row, secret.keyWrapped)! };
     expect(wrappedKeyId(rewrapped.keyWrapped)).toBe(1);
     expect(openSecret(ring(1, rotating), 'device token', row, rewrapped).toString()).toBe('b2'.repeat(32));
-    expect(() => openSecret(ring(1, rotating), 'device token', row, secret)).toThrow(/master key id 0, which is not configured/);
+    expect(() => openSecret(ring(1, rotating), 'device token', row, secret)).toThrow(
+      /master key id 0, which is not configured/,
+    );
   });
 });

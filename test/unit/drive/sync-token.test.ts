@@ -1,12 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeSyncToken, deriveSyncTokenKey, encodeSyncToken, type FeedCursor } from '../../../domain/drive/sync-token.js';
+import {
+  decodeSyncToken,
+  deriveSyncTokenKey,
+  encodeSyncToken,
+  type FeedCursor,
+} from '../../../domain/drive/sync-token.js';
 
 const key = deriveSyncTokenKey(Buffer.alloc(32, 7));
 const otherKey = deriveSyncTokenKey(Buffer.alloc(32, 8));
 
-const delta: FeedCursor = { phase: 'delta', workspaceUuid: randomUUID(), userUuid: randomUUID(), seq: '9007199254740993' };
-const snapshotStart: FeedCursor = { phase: 'snapshot', workspaceUuid: randomUUID(), userUuid: randomUUID(), seq: '42', after: null };
+const delta: FeedCursor = {
+  phase: 'delta',
+  workspaceUuid: randomUUID(),
+  userUuid: randomUUID(),
+  seq: '9007199254740993',
+};
+const snapshotStart: FeedCursor = {
+  phase: 'snapshot',
+  workspaceUuid: randomUUID(),
+  userUuid: randomUUID(),
+  seq: '42',
+  after: null,
+};
 const snapshotMiddle: FeedCursor = { ...snapshotStart, after: { depth: 3, uuid: randomUUID() } };
 
 describe('sync tokens', () => {
@@ -39,7 +55,15 @@ describe('sync tokens', () => {
 
   it('refuses malformed tokens: empty, not base64url, truncated, extended, non-canonical', () => {
     const token = encodeSyncToken(delta, key);
-    for (const bad of ['', 'not a token', '!!!!', token.slice(0, -1), token + 'A', token.slice(0, 10), `${token}==`]) {
+    for (const bad of [
+      '',
+      'not a token',
+      '!!!!',
+      token.slice(0, -1),
+      token + 'A',
+      token.slice(0, 10),
+      `${token}==`,
+    ]) {
       expect(decodeSyncToken(bad, key)).toBeUndefined();
     }
   });

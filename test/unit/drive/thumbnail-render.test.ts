@@ -4,8 +4,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decryptThumbnail, encryptThumbnail, generateDataKey, ContentIntegrityError } from '../../../domain/drive/crypto.js';
-import { isHeifContainer, renderThumbnail, UnrenderableImage, type RenderLimits } from '../../../domain/drive/thumbnail-render.js';
+import {
+  decryptThumbnail,
+  encryptThumbnail,
+  generateDataKey,
+  ContentIntegrityError,
+} from '../../../domain/drive/crypto.js';
+import {
+  isHeifContainer,
+  renderThumbnail,
+  UnrenderableImage,
+  type RenderLimits,
+} from '../../../domain/drive/thumbnail-render.js';
 import { checkVariant, isPreviewable, mayHavePreview } from '../../../domain/drive/thumbnails.js';
 import { renderSlots } from '../../../activities/thumbnails.js';
 
@@ -23,7 +33,8 @@ async function pixel(data: Buffer, x: number, y: number): Promise<number[]> {
 /** The WASM HEIC decoder is slow on a busy two-core machine: a cap, not a measure. */
 const SLOW = 60_000;
 
-const near = (actual: number[], expected: number[]) => actual.every((value, i) => Math.abs(value - expected[i]!) < 40);
+const near = (actual: number[], expected: number[]) =>
+  actual.every((value, i) => Math.abs(value - expected[i]!) < 40);
 
 describe('renderThumbnail', () => {
   it('applies EXIF orientation, fits the longest edge to 1024 px and strips all metadata (JPEG)', async () => {
@@ -61,33 +72,45 @@ describe('renderThumbnail', () => {
     ['scan.tiff', 768, 1024],
     ['photo.avif', 1024, 768],
     ['photo.heic', 1024, 768],
-  ])('renders %s to %i×%i JPEG', async (name, width, height) => {
-    const result = await renderThumbnail(image(name), LIMITS);
-    expect(result).toMatchObject({ contentType: 'image/jpeg', width, height });
-    expect((await sharp(result.data).metadata()).format).toBe('jpeg');
-  }, SLOW);
+  ])(
+    'renders %s to %i×%i JPEG',
+    async (name, width, height) => {
+      const result = await renderThumbnail(image(name), LIMITS);
+      expect(result).toMatchObject({ contentType: 'image/jpeg', width, height });
+      expect((await sharp(result.data).metadata()).format).toBe('jpeg');
+    },
+    SLOW,
+  );
 
-  it('decodes HEVC-coded HEIC (which sharp alone cannot) through the WASM decoder', async () => {
-    const heic = image('photo.heic');
-    expect(isHeifContainer(heic)).toBe(true);
-    await expect(sharp(heic).toBuffer()).rejects.toThrow();
-    const result = await renderThumbnail(heic, LIMITS);
-    expect(near(await pixel(result.data, 10, 10), [255, 0, 0])).toBe(true);
-  }, SLOW);
+  it(
+    'decodes HEVC-coded HEIC (which sharp alone cannot) through the WASM decoder',
+    async () => {
+      const heic = image('photo.heic');
+      expect(isHeifContainer(heic)).toBe(true);
+      await expect(sharp(heic).toBuffer()).rejects.toThrow();
+      const result = await renderThumbnail(heic, LIMITS);
+      expect(near(await pixel(result.data, 10, 10), [255, 0, 0])).toBe(true);
+    },
+    SLOW,
+  );
 
-  it('renders a HEIC taken by a phone (an iPhone XS: HEVC tile grid, EXIF orientation 6) upright and without its tags', async () => {
-    const heic = image('iphone-xs.heic');
-    expect(heic.includes('iPhone XS')).toBe(true);
-    const result = await renderThumbnail(heic, LIMITS);
-    // Stored 4032×3024 landscape with orientation 6: displayed portrait, so 768×1024.
-    expect(result).toMatchObject({ contentType: 'image/jpeg', width: 768, height: 1024 });
-    const metadata = await sharp(result.data).metadata();
-    expect(metadata).toMatchObject({ format: 'jpeg', width: 768, height: 1024 });
-    expect(metadata.exif).toBeUndefined();
-    expect(metadata.orientation).toBeUndefined();
-    expect(result.data.includes('iPhone')).toBe(false);
-    expect(result.data.includes('Apple')).toBe(false);
-  }, SLOW);
+  it(
+    'renders a HEIC taken by a phone (an iPhone XS: HEVC tile grid, EXIF orientation 6) upright and without its tags',
+    async () => {
+      const heic = image('iphone-xs.heic');
+      expect(heic.includes('iPhone XS')).toBe(true);
+      const result = await renderThumbnail(heic, LIMITS);
+      // Stored 4032×3024 landscape with orientation 6: displayed portrait, so 768×1024.
+      expect(result).toMatchObject({ contentType: 'image/jpeg', width: 768, height: 1024 });
+      const metadata = await sharp(result.data).metadata();
+      expect(metadata).toMatchObject({ format: 'jpeg', width: 768, height: 1024 });
+      expect(metadata.exif).toBeUndefined();
+      expect(metadata.orientation).toBeUndefined();
+      expect(result.data.includes('iPhone')).toBe(false);
+      expect(result.data.includes('Apple')).toBe(false);
+    },
+    SLOW,
+  );
 
   it('refuses a decompression bomb from its header, before decoding it', async () => {
     const started = process.memoryUsage().rss;
@@ -95,14 +118,24 @@ describe('renderThumbnail', () => {
     expect(process.memoryUsage().rss - started).toBeLessThan(100 * 1024 * 1024);
   });
 
-  it('refuses a HEIC over the pixel limit before decoding it', async () => {
-    await expect(renderThumbnail(image('photo.heic'), { ...LIMITS, maxPixels: 1_000_000 })).rejects.toThrow(/pixels/);
-  }, SLOW);
+  it(
+    'refuses a HEIC over the pixel limit before decoding it',
+    async () => {
+      await expect(renderThumbnail(image('photo.heic'), { ...LIMITS, maxPixels: 1_000_000 })).rejects.toThrow(
+        /pixels/,
+      );
+    },
+    SLOW,
+  );
 
   it('refuses a truncated file, a text file named .jpg, and formats without previews', async () => {
     await expect(renderThumbnail(image('truncated.jpg'), LIMITS)).rejects.toBeInstanceOf(UnrenderableImage);
-    await expect(renderThumbnail(image('not-an-image.jpg'), LIMITS)).rejects.toBeInstanceOf(UnrenderableImage);
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    await expect(renderThumbnail(image('not-an-image.jpg'), LIMITS)).rejects.toBeInstanceOf(
+      UnrenderableImage,
+    );
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     await expect(renderThumbnail(svg, LIMITS)).rejects.toThrow(/svg/);
     await expect(renderThumbnail(Buffer.alloc(0), LIMITS)).rejects.toBeInstanceOf(UnrenderableImage);
   });
@@ -112,11 +145,15 @@ describe('renderThumbnail', () => {
     expect(result).toMatchObject({ width: 500, height: 500 });
   });
 
-  it('gives up on an image that takes longer than its time limit, and the decoder thread is ended', async () => {
-    await expect(renderThumbnail(image('photo.heic'), { ...LIMITS, timeoutMs: 5 })).rejects.toThrow(/took/);
-    // The process still renders afterwards: nothing was left stuck.
-    expect((await renderThumbnail(image('alpha.png'), LIMITS)).width).toBe(300);
-  }, SLOW);
+  it(
+    'gives up on an image that takes longer than its time limit, and the decoder thread is ended',
+    async () => {
+      await expect(renderThumbnail(image('photo.heic'), { ...LIMITS, timeoutMs: 5 })).rejects.toThrow(/took/);
+      // The process still renders afterwards: nothing was left stuck.
+      expect((await renderThumbnail(image('alpha.png'), LIMITS)).width).toBe(300);
+    },
+    SLOW,
+  );
 });
 
 describe('renderSlots', () => {
@@ -145,9 +182,24 @@ describe('renderSlots', () => {
 });
 
 describe('thumbnail eligibility and encryption', () => {
-  it('knows the spec\'s image types, and untyped files by their extension', () => {
-    const file = (content_type: string, name = 'x') => ({ kind: 'file' as const, content_type, name, file_size_bytes: 10 });
-    for (const type of ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/tiff', 'image/heic', 'image/heif', 'image/avif', 'IMAGE/JPEG; q=1'])
+  it("knows the spec's image types, and untyped files by their extension", () => {
+    const file = (content_type: string, name = 'x') => ({
+      kind: 'file' as const,
+      content_type,
+      name,
+      file_size_bytes: 10,
+    });
+    for (const type of [
+      'image/jpeg',
+      'image/png',
+      'image/gif',
+      'image/webp',
+      'image/tiff',
+      'image/heic',
+      'image/heif',
+      'image/avif',
+      'IMAGE/JPEG; q=1',
+    ])
       expect(isPreviewable(file(type))).toBe(true);
     expect(isPreviewable(file('application/pdf'))).toBe(false);
     expect(isPreviewable(file('image/svg+xml'))).toBe(false);
@@ -160,14 +212,28 @@ describe('thumbnail eligibility and encryption', () => {
   it('accepts only the 1024_fit variant, which is also the default', () => {
     expect(checkVariant(undefined)).toBe('1024_fit');
     expect(checkVariant('1024_fit')).toBe('1024_fit');
-    for (const bad of ['256_fit', '', ['1024_fit'], 1024]) expect(() => checkVariant(bad)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_variant' }));
+    for (const bad of ['256_fit', '', ['1024_fit'], 1024])
+      expect(() => checkVariant(bad)).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_variant' }),
+      );
   });
 
   it('binds a stored thumbnail to its version and variant', () => {
     const key = generateDataKey();
-    const sealed = encryptThumbnail(key, '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '1024_fit', Buffer.from('pixels'));
-    expect(decryptThumbnail(key, '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '1024_fit', sealed).toString()).toBe('pixels');
-    expect(() => decryptThumbnail(key, '00000000-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '1024_fit', sealed)).toThrow(ContentIntegrityError);
-    expect(() => decryptThumbnail(key, '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '2048_fit', sealed)).toThrow(ContentIntegrityError);
+    const sealed = encryptThumbnail(
+      key,
+      '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c',
+      '1024_fit',
+      Buffer.from('pixels'),
+    );
+    expect(decryptThumbnail(key, '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '1024_fit', sealed).toString()).toBe(
+      'pixels',
+    );
+    expect(() => decryptThumbnail(key, '00000000-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '1024_fit', sealed)).toThrow(
+      ContentIntegrityError,
+    );
+    expect(() => decryptThumbnail(key, '7b0e6c2a-3f4d-4c1e-9a8b-1d2e3f4a5b6c', '2048_fit', sealed)).toThrow(
+      ContentIntegrityError,
+    );
   });
 });

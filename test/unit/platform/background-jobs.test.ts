@@ -11,7 +11,12 @@ function gated() {
 function jobsWith(concurrency: number, maxWaiting: number) {
   const errors: unknown[] = [];
   let drops = 0;
-  const jobs = new BackgroundJobs({ concurrency, maxWaiting, onError: (error) => errors.push(error), onDrop: () => (drops += 1) });
+  const jobs = new BackgroundJobs({
+    concurrency,
+    maxWaiting,
+    onError: (error) => errors.push(error),
+    onDrop: () => (drops += 1),
+  });
   return { jobs, errors, drops: () => drops };
 }
 
@@ -67,7 +72,16 @@ describe('background jobs', () => {
       await jobs.idle();
       expect(errors.map((error) => (error as Error).message)).toEqual(['refused', 'thrown']);
 
-      const loud = new BackgroundJobs({ concurrency: 1, maxWaiting: 0, onError: () => { throw new Error('log down'); }, onDrop: () => { throw new Error('log down'); } });
+      const loud = new BackgroundJobs({
+        concurrency: 1,
+        maxWaiting: 0,
+        onError: () => {
+          throw new Error('log down');
+        },
+        onDrop: () => {
+          throw new Error('log down');
+        },
+      });
       loud.add(() => Promise.reject(new Error('refused')));
       expect(loud.add(async () => {})).toBe(false);
       await loud.idle();

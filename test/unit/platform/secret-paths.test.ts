@@ -11,7 +11,11 @@ const TOKEN = 'abcdefghijklmnopqrstuvwxyz012345';
 const SIGN_IN = 'folio_sl_' + 'Q'.repeat(43);
 const UUID = '6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d';
 
-adminApp({ url: new URL('http://127.0.0.1:8080/admin'), limits: { idleMs: 60_000, absoluteMs: 600_000 }, emailEnabled: false });
+adminApp({
+  url: new URL('http://127.0.0.1:8080/admin'),
+  limits: { idleMs: 60_000, absoluteMs: 600_000 },
+  emailEnabled: false,
+});
 
 describe('loggedPath', () => {
   it('leaves a public link token out of /s/<token> in any case, and keeps what follows it', () => {

@@ -6,7 +6,12 @@ import { eventBody } from '../../../domain/webhooks/deliveries.js';
 import { eventUuidOf } from '../../../domain/webhooks/events.js';
 import { newSecret, secretText, signingSecrets, wrapSecret } from '../../../domain/webhooks/secrets.js';
 
-const rule = (field: MailboxRule['field'], contains: string, action: 'delete' | 'label', label: string | null = null): MailboxRule => ({
+const rule = (
+  field: MailboxRule['field'],
+  contains: string,
+  action: 'delete' | 'label',
+  label: string | null = null,
+): MailboxRule => ({
   uuid: `${field}-${contains}`,
   mailbox_uuid: 'm',
   field,
@@ -18,16 +23,29 @@ const rule = (field: MailboxRule['field'], contains: string, action: 'delete' | 
 
 describe('mailbox rules', () => {
   it('deletes on the first matching delete rule, case-insensitively, and collects labels otherwise', () => {
-    const rules = [rule('subject', 'Invoice', 'label', 'finance'), rule('from', 'NEWSLETTER@', 'delete'), rule('to', 'sales@', 'label', 'sales')];
-    expect(applyRules(rules, { from: ['newsletter@shop.example'], to: [], subject: 'invoice' })).toEqual({ deletedBy: 'from-NEWSLETTER@', labels: [] });
-    expect(applyRules(rules, { from: ['a@b.example'], to: ['sales@folio.test'], subject: 'Your INVOICE' })).toEqual({ deletedBy: null, labels: ['finance', 'sales'] });
-    expect(applyRules(rules, { from: ['a@b.example'], to: [], subject: null })).toEqual({ deletedBy: null, labels: [] });
+    const rules = [
+      rule('subject', 'Invoice', 'label', 'finance'),
+      rule('from', 'NEWSLETTER@', 'delete'),
+      rule('to', 'sales@', 'label', 'sales'),
+    ];
+    expect(applyRules(rules, { from: ['newsletter@shop.example'], to: [], subject: 'invoice' })).toEqual({
+      deletedBy: 'from-NEWSLETTER@',
+      labels: [],
+    });
+    expect(
+      applyRules(rules, { from: ['a@b.example'], to: ['sales@folio.test'], subject: 'Your INVOICE' }),
+    ).toEqual({ deletedBy: null, labels: ['finance', 'sales'] });
+    expect(applyRules(rules, { from: ['a@b.example'], to: [], subject: null })).toEqual({
+      deletedBy: null,
+      labels: [],
+    });
   });
 });
 
 describe('parseEmail', () => {
   it('reads X-Spam-Flag: YES as an upstream spam verdict, and nothing else', async () => {
-    const message = (flag: string) => Buffer.from(`From: a@b.example\r\nTo: c@d.example\r\nSubject: s\r\n${flag}\r\n\r\nbody\r\n`);
+    const message = (flag: string) =>
+      Buffer.from(`From: a@b.example\r\nTo: c@d.example\r\nSubject: s\r\n${flag}\r\n\r\nbody\r\n`);
     expect((await parseEmail(message('X-Spam-Flag: YES'))).spamFlagged).toBe(true);
     expect((await parseEmail(message('X-Spam-Flag: yes'))).spamFlagged).toBe(true);
     expect((await parseEmail(message('X-Spam-Flag: NO'))).spamFlagged).toBe(false);
@@ -64,9 +82,19 @@ describe('signing secrets', () => {
     const uuid = '33333333-3333-4333-8333-333333333333';
     const current = newSecret();
     const previous = newSecret();
-    const row = { uuid, secret_wrapped: wrapSecret(masterKey, uuid, current), previous_secret_wrapped: wrapSecret(masterKey, uuid, previous), previous_secret_expires_at: new Date('2026-01-02T00:00:00Z') };
-    expect(signingSecrets(masterKey, row, new Date('2026-01-01T00:00:00Z'))).toEqual([secretText(current), secretText(previous)]);
+    const row = {
+      uuid,
+      secret_wrapped: wrapSecret(masterKey, uuid, current),
+      previous_secret_wrapped: wrapSecret(masterKey, uuid, previous),
+      previous_secret_expires_at: new Date('2026-01-02T00:00:00Z'),
+    };
+    expect(signingSecrets(masterKey, row, new Date('2026-01-01T00:00:00Z'))).toEqual([
+      secretText(current),
+      secretText(previous),
+    ]);
     expect(signingSecrets(masterKey, row, new Date('2026-01-03T00:00:00Z'))).toEqual([secretText(current)]);
-    expect(() => signingSecrets(masterKey, { ...row, uuid: '44444444-4444-4444-8444-444444444444' }, new Date())).toThrow();
+    expect(() =>
+      signingSecrets(masterKey, { ...row, uuid: '44444444-4444-4444-8444-444444444444' }, new Date()),
+    ).toThrow();
   });
 });

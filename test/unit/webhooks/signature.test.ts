@@ -1,7 +1,12 @@
 // Delivery signatures: HMAC-SHA256 over "<t>.<raw body>", verified the way a receiver must (raw bytes, constant time).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { parseSignatureHeader, signatureHeader, signPayload, verifySignature } from '../../../domain/webhooks/signature.js';
+import {
+  parseSignatureHeader,
+  signatureHeader,
+  signPayload,
+  verifySignature,
+} from '../../../domain/webhooks/signature.js';
 
 // Every comparison is watched: it must go through crypto.timingSafeEqual (constant time), never ===.
 const compared = vi.hoisted(() => ({ calls: 0 }));
@@ -38,7 +43,9 @@ describe('webhook signatures', () => {
     const header = signatureHeader([secret], 1700000000, body);
     const reserialised = JSON.stringify(JSON.parse(body.toString()), null, 1);
     expect(verifySignature(header, reserialised, secret, { nowSeconds: 1700000000 })).toBe(false);
-    expect(verifySignature(header, Buffer.concat([body, Buffer.from(' ')]), secret, { nowSeconds: 1700000000 })).toBe(false);
+    expect(
+      verifySignature(header, Buffer.concat([body, Buffer.from(' ')]), secret, { nowSeconds: 1700000000 }),
+    ).toBe(false);
     expect(verifySignature(header, body, secret, { nowSeconds: 1700000000 + 301 })).toBe(false);
   });
 

@@ -9,13 +9,39 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedCidrs } from '../../../domain/webhooks/address-policy.js';
 import { createHostResolver, judgeTarget, type TargetPolicy } from '../../../domain/webhooks/target.js';
-import { errorClassOf, pinnedLookup, pinnedRequestOptions, postPinned, type SendRequest } from '../../../domain/webhooks/transport.js';
+import {
+  errorClassOf,
+  pinnedLookup,
+  pinnedRequestOptions,
+  postPinned,
+  type SendRequest,
+} from '../../../domain/webhooks/transport.js';
 import { freeUdpPort, startTestDns, type TestDnsServer } from '../../support/dns-server.js';
 
 const INWARD = [
-  '10.0.0.1', '172.16.0.1', '172.31.255.254', '192.168.1.1', '169.254.169.254', '100.64.0.1', '127.0.0.1', '0.0.0.0',
-  '192.0.2.10', '198.51.100.7', '203.0.113.9', '224.0.0.1', '239.255.255.250', '255.255.255.255', '198.18.0.1',
-  'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'ff02::1', '2001:db8::1', '::1', '::ffff:10.0.0.1', '64:ff9b::a00:1',
+  '10.0.0.1',
+  '172.16.0.1',
+  '172.31.255.254',
+  '192.168.1.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  '127.0.0.1',
+  '0.0.0.0',
+  '192.0.2.10',
+  '198.51.100.7',
+  '203.0.113.9',
+  '224.0.0.1',
+  '239.255.255.250',
+  '255.255.255.255',
+  '198.18.0.1',
+  'fc00::1',
+  'fd12:3456:789a::1',
+  'fe80::1',
+  'ff02::1',
+  '2001:db8::1',
+  '::1',
+  '::ffff:10.0.0.1',
+  '64:ff9b::a00:1',
 ];
 
 const fixed = (answers: Record<string, string[]>): TargetPolicy => ({
@@ -26,25 +52,59 @@ const fixed = (answers: Record<string, string[]>): TargetPolicy => ({
 describe('judgeTarget with a resolver function', () => {
   it('refuses a name when any address it resolves to is not public, as pointing inward', async () => {
     for (const address of INWARD) {
-      const verdict = await judgeTarget('https://hooks.example.com/x', fixed({ 'hooks.example.com': ['93.184.215.14', address] }));
-      expect(verdict, address).toMatchObject({ allowed: false, inward: true, reason: expect.stringContaining(address) });
+      const verdict = await judgeTarget(
+        'https://hooks.example.com/x',
+        fixed({ 'hooks.example.com': ['93.184.215.14', address] }),
+      );
+      expect(verdict, address).toMatchObject({
+        allowed: false,
+        inward: true,
+        reason: expect.stringContaining(address),
+      });
     }
   });
 
   it('answers the first address of a name that resolves only to public addresses, to connect to', async () => {
-    const verdict = await judgeTarget('https://hooks.example.com/x?y=1', fixed({ 'hooks.example.com': ['93.184.215.14', '2606:4700:4700::1111'] }));
-    expect(verdict).toMatchObject({ allowed: true, hostname: 'hooks.example.com', address: '93.184.215.14', family: 4 });
+    const verdict = await judgeTarget(
+      'https://hooks.example.com/x?y=1',
+      fixed({ 'hooks.example.com': ['93.184.215.14', '2606:4700:4700::1111'] }),
+    );
+    expect(verdict).toMatchObject({
+      allowed: true,
+      hostname: 'hooks.example.com',
+      address: '93.184.215.14',
+      family: 4,
+    });
   });
 
   it('refuses a name that does not resolve, or whose lookup fails, without calling it inward', async () => {
-    expect(await judgeTarget('https://gone.example.com/', fixed({}))).toMatchObject({ allowed: false, inward: false });
-    const failing: TargetPolicy = { allowedPrivate: [], resolve: async () => Promise.reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })) };
-    expect(await judgeTarget('https://slow.example.com/', failing)).toMatchObject({ allowed: false, inward: false, reason: expect.stringContaining('ETIMEOUT') });
+    expect(await judgeTarget('https://gone.example.com/', fixed({}))).toMatchObject({
+      allowed: false,
+      inward: false,
+    });
+    const failing: TargetPolicy = {
+      allowedPrivate: [],
+      resolve: async () => Promise.reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
+    };
+    expect(await judgeTarget('https://slow.example.com/', failing)).toMatchObject({
+      allowed: false,
+      inward: false,
+      reason: expect.stringContaining('ETIMEOUT'),
+    });
   });
 
   it('judges a literal address without any lookup', async () => {
-    const policy: TargetPolicy = { allowedPrivate: parseAllowedCidrs(['127.0.0.0/24']), resolve: async () => { throw new Error('no lookup expected'); } };
-    expect(await judgeTarget('https://127.0.0.7/', policy)).toMatchObject({ allowed: true, address: '127.0.0.7', family: 4 });
+    const policy: TargetPolicy = {
+      allowedPrivate: parseAllowedCidrs(['127.0.0.0/24']),
+      resolve: async () => {
+        throw new Error('no lookup expected');
+      },
+    };
+    expect(await judgeTarget('https://127.0.0.7/', policy)).toMatchObject({
+      allowed: true,
+      address: '127.0.0.7',
+      family: 4,
+    });
     expect(await judgeTarget('https://10.1.2.3/', policy)).toMatchObject({ allowed: false, inward: true });
     expect(await judgeTarget('https://[fe80::1]/', policy)).toMatchObject({ allowed: false, inward: true });
   });
@@ -75,7 +135,10 @@ describe('judgeTarget through a DNS server on loopback', () => {
       const name = `rebind-${index}.test.example`;
       const family = address.includes(':') ? 'AAAA' : 'A';
       // The check's question of that family is answered with a public address; every later answer is the inward one.
-      dns.set(name, { addresses: [family === 'A' ? '93.184.215.14' : '2606:4700:4700::1111'], then: [address] });
+      dns.set(name, {
+        addresses: [family === 'A' ? '93.184.215.14' : '2606:4700:4700::1111'],
+        then: [address],
+      });
       const verdict = await judgeTarget(`https://${name}/hooks`, { allowedPrivate: [], resolve });
       if (!verdict.allowed) throw new Error(`${address}: ${verdict.reason}`);
       const asked = dns.queries(name);
@@ -89,13 +152,20 @@ describe('judgeTarget through a DNS server on loopback', () => {
         options.lookup!(name, {}, record);
         options.lookup!(name, { all: true }, record);
         const request = Object.assign(new EventEmitter(), {
-          end: () => onResponse(Object.assign(Readable.from([]), { statusCode: 204 }) as unknown as IncomingMessage),
+          end: () =>
+            onResponse(Object.assign(Readable.from([]), { statusCode: 204 }) as unknown as IncomingMessage),
           destroy: () => undefined,
         });
         expect(options).toMatchObject({ host: verdict.address, servername: name, port: 443 });
         return request as unknown as ClientRequest;
       };
-      const result = await postPinned(verdict, Buffer.from('{}'), {}, { timeoutMs: 1000, keepIdleMs: 4000 }, send);
+      const result = await postPinned(
+        verdict,
+        Buffer.from('{}'),
+        {},
+        { timeoutMs: 1000, keepIdleMs: 4000 },
+        send,
+      );
       expect(result, address).toMatchObject({ statusCode: 204, errorClass: null });
       expect(dialled, address).toEqual([verdict.address, verdict.address]);
       expect(dialled, address).not.toContain(address);
@@ -123,13 +193,38 @@ describe('the pinned connect', () => {
   });
 
   it('dials the judged address, sends SNI and checks the certificate for the name, on port 443', () => {
-    const options = pinnedRequestOptions({ url: new URL('https://hooks.example.com/in?x=1'), hostname: 'hooks.example.com', address: '93.184.215.14', family: 4 }, { a: 'b' });
-    expect(options).toMatchObject({ method: 'POST', host: '93.184.215.14', family: 4, port: 443, path: '/in?x=1', servername: 'hooks.example.com', agent: false, rejectUnauthorized: true });
+    const options = pinnedRequestOptions(
+      {
+        url: new URL('https://hooks.example.com/in?x=1'),
+        hostname: 'hooks.example.com',
+        address: '93.184.215.14',
+        family: 4,
+      },
+      { a: 'b' },
+    );
+    expect(options).toMatchObject({
+      method: 'POST',
+      host: '93.184.215.14',
+      family: 4,
+      port: 443,
+      path: '/in?x=1',
+      servername: 'hooks.example.com',
+      agent: false,
+      rejectUnauthorized: true,
+    });
     expect(options.headers).toMatchObject({ a: 'b', host: 'hooks.example.com' });
     let looked: unknown[] = [];
     options.lookup!('hooks.example.com', {}, (...args: unknown[]) => (looked = args));
     expect(looked).toEqual([null, '93.184.215.14', 4]);
-    const literal = pinnedRequestOptions({ url: new URL('https://[2606:4700::1]/'), hostname: '2606:4700::1', address: '2606:4700::1', family: 6 }, {});
+    const literal = pinnedRequestOptions(
+      {
+        url: new URL('https://[2606:4700::1]/'),
+        hostname: '2606:4700::1',
+        address: '2606:4700::1',
+        family: 6,
+      },
+      {},
+    );
     expect(literal).toMatchObject({ host: '2606:4700::1', family: 6, servername: undefined });
     // One trust store for every POST, holding no TLS session: each new connection makes a full, checked handshake.
     expect(literal.secureContext).toBe(options.secureContext);
@@ -137,14 +232,21 @@ describe('the pinned connect', () => {
   });
 
   it('keeps connections for FOLIO_WEBHOOK_KEEP_ALIVE in a pool named by the judged address, resuming no TLS session', () => {
-    const target = { url: new URL('https://hooks.example.com/'), hostname: 'hooks.example.com', address: '93.184.215.14', family: 4 as const };
+    const target = {
+      url: new URL('https://hooks.example.com/'),
+      hostname: 'hooks.example.com',
+      address: '93.184.215.14',
+      family: 4 as const,
+    };
     const kept = pinnedRequestOptions(target, {}, 4000);
     const agent = kept.agent as Agent;
     expect(agent).toBeInstanceOf(Agent);
     expect(agent.options).toMatchObject({ keepAlive: true, timeout: 4000, maxCachedSessions: 0 });
     // One pool per setting, whatever the target; Node names the connections in it by address, port and SNI name.
     expect(pinnedRequestOptions({ ...target, address: '93.184.215.15' }, {}, 4000).agent).toBe(agent);
-    expect(agent.getName({ ...kept } as never)).not.toBe(agent.getName({ ...pinnedRequestOptions({ ...target, address: '93.184.215.15' }, {}, 4000) } as never));
+    expect(agent.getName({ ...kept } as never)).not.toBe(
+      agent.getName({ ...pinnedRequestOptions({ ...target, address: '93.184.215.15' }, {}, 4000) } as never),
+    );
     expect(pinnedRequestOptions(target, {}, 0).agent).toBe(false);
   });
 

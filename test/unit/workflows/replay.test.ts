@@ -15,7 +15,10 @@ const WORKFLOWS_PATH = fileURLToPath(new URL('../../../workflows/index.ts', impo
 
 const recorded = readdirSync(FIXTURES)
   .filter((file) => file.endsWith('.json'))
-  .map((file) => ({ workflowId: file, history: historyFromFixture(JSON.parse(readFileSync(FIXTURES + file, 'utf8'))) }));
+  .map((file) => ({
+    workflowId: file,
+    history: historyFromFixture(JSON.parse(readFileSync(FIXTURES + file, 'utf8'))),
+  }));
 
 const workflowTypeOf = (history: (typeof recorded)[number]['history']) =>
   history.events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
