@@ -73,7 +73,9 @@ export function jsonBody(limit = '1mb'): Middleware {
   });
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method) || ctx.request.body !== undefined) return next();
-    if (!ctx.request.is(JSON_TYPES)) {
+    // By the Content-Type alone, as @koa/bodyparser decides: ctx.request.is() also wants a Content-Length or
+    // Transfer-Encoding, which an HTTP/2 request need not carry.
+    if (!JSON_TYPES.includes(ctx.request.type)) {
       ctx.request.body = {};
       return next();
     }
