@@ -75,10 +75,15 @@ const observable = (page: Page) => ({
   headers: [...page.headers].filter(([name]) => !['date', 'x-request-id', 'traceparent'].includes(name)),
 });
 
+/**
+ * A deadline that names what hung, sooner than the test's timeout would. It asserts no order: what proves an answer
+ * came before the e-mail was sent is the gate, which sends nothing until the test releases it.
+ */
 const within = <T>(ms: number, what: string, promise: Promise<T>): Promise<T> =>
   Promise.race([
     promise,
     new Promise<never>((_, reject) =>
+      // A deadline naming what hung, not an assertion of order (see above).
       setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms),
     ),
   ]);

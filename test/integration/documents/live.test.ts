@@ -231,7 +231,7 @@ describe('the live channel of a document', () => {
       if (again.response.status === 200) break;
       expect(again.response.status).toBe(429);
       if (Date.now() > deadline) throw new Error('the closed stream was never given back');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // A poll interval, not an assertion.
     }
   });
 

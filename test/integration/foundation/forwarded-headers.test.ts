@@ -35,7 +35,7 @@ async function accessLogLine(logFile: string, requestId: string): Promise<any> {
       .find((entry) => entry.request_id === requestId && entry.msg === 'request');
     if (line) return line;
     if (Date.now() > deadline) throw new Error(`no access log line for ${requestId} in ${logFile}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // A poll interval, not an assertion.
   }
 }
 

@@ -17,6 +17,7 @@ function trickleHeaders(giveUpMs: number): Promise<{ closedByServer: boolean; re
     let received = '';
     let lines = 0;
     const timer = setInterval(() => socket.write(`X-Slow-${lines++}: 1\r\n`), 250);
+    // A deadline against a server that never cuts the client off (it fails the test), far past the timeout tested.
     const giveUp = setTimeout(() => finish(false), giveUpMs);
     function finish(closedByServer: boolean) {
       clearInterval(timer);

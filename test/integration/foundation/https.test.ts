@@ -160,7 +160,7 @@ describe('HTTPS', () => {
         const deadline = Date.now() + 60_000;
         let served = await servedCertificate();
         while (served.subject.CN !== 'renewed.folio.test' && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await new Promise((resolve) => setTimeout(resolve, 100)); // A poll interval, not an assertion.
           served = await servedCertificate();
         }
         expect(served.subject.CN).toBe('renewed.folio.test');

@@ -14,6 +14,7 @@ import {
   makeAdmin,
   makeMailbox,
 } from '../../support/mail.js';
+import { deliveryEnded, eventIdOf, expectNeverDelivered } from '../../support/sentinels.js';
 import { receiverPool, until } from '../../support/webhook-receivers.js';
 
 const receiver = receiverPool();
@@ -31,8 +32,6 @@ async function create(admin: { token: string }, json: object) {
     throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
-
-const quiet = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('admin API access', () => {
   it('is for workspace admins: a member gets 403, an API key 403, a token without webhooks.manage 403', async () => {
@@ -152,8 +151,9 @@ describe('destinations', () => {
     });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ description: 'none', mailboxes: [] });
-    await deliver(mailbox.uuid, emlMessage());
-    await quiet(1500);
+    const result = await deliver(mailbox.uuid, emlMessage());
+    // Sentinel: the event is recorded and its deliveries started; none to this destination was, or is left to start.
+    await expectNeverDelivered(created.uuid, eventIdOf(result));
     expect(target.requests).toHaveLength(0);
   });
 
@@ -161,14 +161,17 @@ describe('destinations', () => {
     const target = await receiver('127.0.0.17');
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
+    const before = Date.now();
     const rotated = await call('POST', `/v1/admin/webhooks/${created.uuid}/rotate-secret`, {
       token: admin.token,
     });
+    const after = Date.now();
     expect(rotated.status).toBe(200);
     expect(rotated.body.signing_secret).not.toBe(created.signing_secret);
-    const overlapMs = Date.parse(rotated.body.previous_secret_expires_at) - Date.now();
-    expect(overlapMs).toBeGreaterThan(23.9 * 3_600_000);
-    expect(overlapMs).toBeLessThan(24.1 * 3_600_000);
+    // 24 hours after the rotation, which happened between the request and its answer.
+    const rotatedAt = Date.parse(rotated.body.previous_secret_expires_at) - 24 * 3_600_000;
+    expect(rotatedAt).toBeGreaterThanOrEqual(before);
+    expect(rotatedAt).toBeLessThanOrEqual(after);
     const revealed = await call('GET', `/v1/admin/webhooks/${created.uuid}/secret`, { token: admin.token });
     expect(revealed.body).toMatchObject({
       signing_secret: rotated.body.signing_secret,
@@ -192,13 +195,21 @@ describe('pause, disable and enable', () => {
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
     const paused = await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: admin.token });
     expect(paused.body).toMatchObject({ status: 'paused' });
-    await deliver(mailbox.uuid, emlMessage());
+    const whilePaused = await deliver(mailbox.uuid, emlMessage());
     expect(await db()('webhook_deliveries').where({ destination_uuid: created.uuid })).toEqual([]);
     const resumed = await call('POST', `/v1/admin/webhooks/${created.uuid}/resume`, { token: admin.token });
     expect(resumed.body).toMatchObject({ status: 'active' });
+    // The resume has committed and started what it asked for: a replay would exist by now.
+    await expectNeverDelivered(created.uuid, eventIdOf(whilePaused));
     const after = await deliver(mailbox.uuid, emlMessage());
     const [request] = await target.waitFor(1);
-    await quiet(1000);
+    // Sentinel: the one delivery this destination has is closed, so nothing more can reach the receiver.
+    expect(
+      (await db()('webhook_deliveries').where({ destination_uuid: created.uuid })).map(
+        (row) => `whevt_${row.event_uuid}`,
+      ),
+    ).toEqual([eventIdOf(after)]);
+    await deliveryEnded(created.uuid, eventIdOf(after));
     expect(target.requests).toHaveLength(1);
     expect(JSON.parse(request!.raw.toString()).id).toBe(after.outcome === 'stored' && after.event_id);
   });
@@ -211,7 +222,7 @@ describe('pause, disable and enable', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     target.answer(() => ({ status: 500, hold: gate }));
-    await deliver(mailbox.uuid, emlMessage());
+    const result = await deliver(mailbox.uuid, emlMessage());
     await target.waitFor(1);
     expect(
       (await call('POST', `/v1/admin/webhooks/${created.uuid}/pause`, { token: admin.token })).body,
@@ -223,7 +234,8 @@ describe('pause, disable and enable', () => {
         (await db()('webhook_deliveries').where({ destination_uuid: created.uuid }).first()).state ===
         'stopped',
     );
-    await quiet(1500);
+    // Sentinel: the workflow has closed, having stopped at attempt 2 without sending it.
+    expect(await deliveryEnded(created.uuid, eventIdOf(result))).toEqual({ outcome: 'stopped', attempts: 2 });
     expect(target.requests).toHaveLength(1);
     expect((await attemptsOf(created.uuid)).map((attempt) => attempt.attempt)).toEqual([1]);
   });
@@ -233,7 +245,10 @@ describe('pause, disable and enable', () => {
     target.answer(() => ({ status: 500 }));
     const { admin, mailbox } = await adminWithMailbox();
     const created = await create(admin, { url: target.url(), mailboxes: [mailbox.uuid] });
-    await Promise.all([deliver(mailbox.uuid, emlMessage()), deliver(mailbox.uuid, emlMessage())]);
+    const exhausted = await Promise.all([
+      deliver(mailbox.uuid, emlMessage()),
+      deliver(mailbox.uuid, emlMessage()),
+    ]);
     await target.waitFor(10, 40_000);
     const disabled = await until('disabled', async () => {
       const shown = await call('GET', `/v1/admin/webhooks/${created.uuid}`, { token: admin.token });
@@ -245,8 +260,14 @@ describe('pause, disable and enable', () => {
       disabled_at: expect.any(String),
     });
 
-    await deliver(mailbox.uuid, emlMessage());
-    await quiet(1500);
+    for (const result of exhausted)
+      expect(await deliveryEnded(created.uuid, eventIdOf(result))).toEqual({
+        outcome: 'failed',
+        attempts: 5,
+      });
+
+    const whileDisabled = await deliver(mailbox.uuid, emlMessage());
+    await expectNeverDelivered(created.uuid, eventIdOf(whileDisabled));
     expect(target.requests).toHaveLength(10);
 
     target.answer(() => ({ status: 200 }));
@@ -257,11 +278,20 @@ describe('pause, disable and enable', () => {
       disabled_reason: null,
       disabled_at: null,
     });
-    await quiet(1500);
+    // Sentinel: the enable has committed and started what it asked for. Nothing was: the event of the disabled time
+    // has no delivery, and the two exhausted ones stay finished, no row added (a delivery sends only from its row).
+    await expectNeverDelivered(created.uuid, eventIdOf(whileDisabled));
+    expect(
+      (await db()('webhook_deliveries').where({ destination_uuid: created.uuid }))
+        .map((row) => [`whevt_${row.event_uuid}`, row.round, row.state])
+        .sort(),
+    ).toEqual(exhausted.map((result) => [eventIdOf(result), 0, 'failed']).sort());
     expect(target.requests).toHaveLength(10);
     const fresh = await deliver(mailbox.uuid, emlMessage());
     const requests = await target.waitFor(11);
     expect(JSON.parse(requests[10]!.raw.toString()).id).toBe(fresh.outcome === 'stored' && fresh.event_id);
+    await deliveryEnded(created.uuid, eventIdOf(fresh));
+    expect(target.requests).toHaveLength(11);
   });
 
   it('resets the counter on any success, so failures that are not consecutive never disable', async () => {

@@ -15,6 +15,7 @@ import {
   makeDestination,
   makeMailbox,
 } from '../../support/mail.js';
+import { deliveryEnded, eventIdOf } from '../../support/sentinels.js';
 import { receiverPool, startTrap, until, type Trap } from '../../support/webhook-receivers.js';
 
 let dns: TestDnsServer;
@@ -105,18 +106,21 @@ describe('URL rules at delivery', () => {
       const mailbox = await makeMailbox(workspace.uuid);
       const destination = await makeDestination(workspace.uuid, 'https://127.0.0.31/hooks', [mailbox.uuid]);
       await db()('webhook_destinations').where({ uuid: destination.uuid }).update({ url });
-      await deliver(mailbox.uuid, emlMessage());
-      const row = await until(`${url} disabled`, async () => {
-        const current = await destinationRow(destination.uuid);
-        return current.status === 'disabled' && current;
+      const result = await deliver(mailbox.uuid, emlMessage());
+      // Sentinel: the delivery's workflow has closed after one attempt; the traps (checked after the test) would
+      // already have counted a connection from it, and no retry can follow.
+      expect(await deliveryEnded(destination.uuid, eventIdOf(result)), url).toEqual({
+        outcome: 'disabled',
+        attempts: 1,
       });
+      const row = await destinationRow(destination.uuid);
+      expect(row.status, url).toBe('disabled');
       expect(row.disabled_reason, url).toMatch(/not a public one|IPv4-compatible/);
       const attempts = await attemptsOf(destination.uuid);
       expect(attempts.map((attempt) => [attempt.attempt, attempt.error_class, attempt.status_code])).toEqual([
         [1, 'address_refused', null],
       ]);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 
   it('disables a destination whose name now resolves inward, at once and without retry', async () => {
@@ -128,15 +132,17 @@ describe('URL rules at delivery', () => {
       mailbox.uuid,
     ]);
     dns.set('turns.folio.test', ['127.1.0.1']);
-    await deliver(mailbox.uuid, emlMessage());
-    const row = await until('disabled', async () => {
-      const current = await destinationRow(destination.uuid);
-      return current.status === 'disabled' && current;
+    const result = await deliver(mailbox.uuid, emlMessage());
+    // Sentinel: the delivery's workflow has closed after one attempt, so no retry and no connection can follow.
+    expect(await deliveryEnded(destination.uuid, eventIdOf(result))).toEqual({
+      outcome: 'disabled',
+      attempts: 1,
     });
+    const row = await destinationRow(destination.uuid);
+    expect(row.status).toBe('disabled');
     expect(row.disabled_reason).toBe(
       'turns.folio.test resolves to 127.1.0.1: 127.1.0.1 is a loopback address, not a public one',
     );
-    await new Promise((resolve) => setTimeout(resolve, 2000));
     expect((await attemptsOf(destination.uuid)).map((attempt) => attempt.error_class)).toEqual([
       'address_refused',
     ]);

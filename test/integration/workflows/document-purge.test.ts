@@ -33,7 +33,7 @@ describe('documentPurgeWorkflow', () => {
       if (runId !== firstRun) break;
       if (Date.now() > deadline) throw new Error('the purge workflow never continued as new');
       if (raw.pendingWorkflowTask || raw.pendingActivities?.length) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 20)); // A poll interval, not an assertion.
         continue;
       }
       await handle.signal(documentTrashChangedSignal);

@@ -35,7 +35,7 @@ async function sweepUntilGone(workflowId: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (await outboxHas(workflowId)) {
     if (Date.now() > deadline) throw new Error(`the outbox sweep left ${workflowId} in place`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // A poll interval, not an assertion.
   }
 }
 
