@@ -10,7 +10,7 @@ import type { Config } from '../platform/config.js';
  * the client because workflow code imports the activity types, and the client imports workflow code (its signals):
  * importing the client's type here would close that loop.
  */
-export interface ActivityWorkflows {
+interface ActivityWorkflows {
   /** One transaction whose workflow requests go out after its commit (a domain write that starts workflows). */
   runInTransaction(knex: Knex): RunInTransaction;
   /** Starts what the transactional outbox still holds from rows older than `olderThanMs`. */

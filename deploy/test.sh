@@ -10,6 +10,8 @@ step() { printf '\n== %s ==\n' "$1"; }
 step "typecheck"; npx tsc --noEmit
 step "lint"; npx eslint .
 step "format"; npx prettier --check . --log-level warn
+# Unused files, exports and dependencies (knip.jsonc); a stale line of its configuration fails too.
+step "unused code"; npx knip --no-progress --treat-config-hints-as-errors
 step "import cycles"; npx dpdm --no-warning --no-tree --exit-code circular:1 'api/**/*.ts' 'domain/**/*.ts' 'activities/**/*.ts' 'workflows/**/*.ts' 'worker/**/*.ts' 'cli/**/*.ts' 'db/**/*.ts' 'platform/**/*.ts'
 step "deploy files"; bash deploy/check.sh
 step "OpenAPI document"; node --import tsx deploy/lint-openapi.ts

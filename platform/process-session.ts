@@ -8,7 +8,7 @@ import { config } from './config.js';
 import { logger } from './logger.js';
 
 /** Every API process's notifications of a revoked or deleted credential: the payload is its hash, in hex. */
-export const CREDENTIAL_REVOKED_CHANNEL = 'folio_credential_revoked';
+const CREDENTIAL_REVOKED_CHANNEL = 'folio_credential_revoked';
 
 const RECONNECT_DELAY_MS = 1000;
 

@@ -31,7 +31,7 @@ interface WarnLogger {
   warn(fields: object, message: string): void;
 }
 
-export interface WorkflowClientSettings extends StartSettings {
+interface WorkflowClientSettings extends StartSettings {
   temporal: () => Promise<Client>;
   taskQueue: string;
   log: WarnLogger;
@@ -39,7 +39,7 @@ export interface WorkflowClientSettings extends StartSettings {
 
 export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
 
-export function createWorkflowClient(settings: WorkflowClientSettings) {
+function createWorkflowClient(settings: WorkflowClientSettings) {
   const { temporal, taskQueue, log } = settings;
 
   /**

@@ -12,7 +12,7 @@ const { finishTrashOperation } = proxyActivities<Activities>(SHORT_DATABASE_STEP
 /** Batches per run before continuing as new: about 6 history events each, far below the suggested limit. */
 const BATCHES_PER_RUN = 200;
 
-export interface DriveCascadeInput {
+interface DriveCascadeInput {
   /** drive_trash_operations.uuid: the operation the API recorded with the root's change. */
   operationUuid: string;
   rootUuid: string;

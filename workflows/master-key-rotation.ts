@@ -26,6 +26,11 @@ export interface MasterKeyRotationInput {
   progress?: TableProgress[];
 }
 
+/**
+ * The rotation's progress by table, exported beside its workflow as every query is; cli/master-key.ts may not import
+ * workflow code (eslint.config.js), so it asks for it by the name 'progress'.
+ * @public
+ */
 export const masterKeyRotationProgress = defineQuery<TableProgress[]>('progress');
 
 export async function masterKeyRotationWorkflow(input: MasterKeyRotationInput): Promise<TableProgress[]> {

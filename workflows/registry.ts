@@ -36,19 +36,19 @@ import { WEBHOOK_SEARCH_ATTRIBUTES, webhookDeliveryWorkflow } from './webhook-de
 /** Registered on the dev server at start (deploy/local/services.ts) and on a cluster by the operator. */
 export const FOLIO_WORKSPACE_ID = defineSearchAttributeKey('FolioWorkspaceId', SearchAttributeType.KEYWORD);
 export const FOLIO_RESOURCE_ID = defineSearchAttributeKey('FolioResourceId', SearchAttributeType.KEYWORD);
-export const FOLIO_WEBHOOK_DESTINATION = defineSearchAttributeKey(
+const FOLIO_WEBHOOK_DESTINATION = defineSearchAttributeKey(
   WEBHOOK_SEARCH_ATTRIBUTES.destination,
   SearchAttributeType.KEYWORD,
 );
-export const FOLIO_WEBHOOK_EVENT = defineSearchAttributeKey(
+const FOLIO_WEBHOOK_EVENT = defineSearchAttributeKey(
   WEBHOOK_SEARCH_ATTRIBUTES.event,
   SearchAttributeType.KEYWORD,
 );
-export const FOLIO_MAILBOX = defineSearchAttributeKey(
+const FOLIO_MAILBOX = defineSearchAttributeKey(
   WEBHOOK_SEARCH_ATTRIBUTES.mailbox,
   SearchAttributeType.KEYWORD,
 );
-export const FOLIO_WEBHOOK_OUTCOME = defineSearchAttributeKey(
+const FOLIO_WEBHOOK_OUTCOME = defineSearchAttributeKey(
   WEBHOOK_SEARCH_ATTRIBUTES.outcome,
   SearchAttributeType.KEYWORD,
 );
@@ -103,7 +103,7 @@ const CASCADES: Record<DriveCascadeKind, typeof trashCascadeWorkflow> = {
 };
 
 /** Started through the transactional outbox, after the transaction that asks for them commits. */
-export const OUTBOX_WORKFLOWS = {
+const OUTBOX_WORKFLOWS = {
   driveCascade: registered({
     workflow: (request: DriveCascadeStart) => CASCADES[request.kind],
     id: (request) => driveCascadeWorkflowId(request.kind, request.rootUuid, request.operationUuid),
@@ -209,7 +209,7 @@ export const DIRECT_WORKFLOWS = {
   }),
 };
 
-export type OutboxWorkflows = typeof OUTBOX_WORKFLOWS;
+type OutboxWorkflows = typeof OUTBOX_WORKFLOWS;
 export type DirectWorkflows = typeof DIRECT_WORKFLOWS;
 type RequestOf<Entry> = Entry extends RegisteredWorkflow<infer Request, Workflow> ? Request : never;
 

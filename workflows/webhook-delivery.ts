@@ -14,7 +14,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import { LOCAL_OUTBOUND_CALL, OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 /**
  * One attempt is one activity run. The activity claims its attempt number in the database before it sends, so a
@@ -70,7 +70,7 @@ export interface WebhookDeliveryInput {
   localAttempts?: boolean;
 }
 
-export type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'stopped' | 'disabled';
+type WebhookDeliveryOutcome = 'succeeded' | 'failed' | 'stopped' | 'disabled';
 
 export interface WebhookDeliveryResult {
   outcome: WebhookDeliveryOutcome;

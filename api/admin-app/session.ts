@@ -27,7 +27,7 @@ export const basePath = (settings: AdminAppSettings) => settings.url.pathname.re
 const isHttps = (settings: AdminAppSettings) => settings.url.protocol === 'https:';
 
 /** The cookie's name: the __Secure- prefix makes browsers refuse it over plain HTTP. */
-export const sessionCookieName = (settings: AdminAppSettings) =>
+const sessionCookieName = (settings: AdminAppSettings) =>
   isHttps(settings) ? '__Secure-folio_admin' : 'folio_admin';
 
 const CONTENT_SECURITY_POLICY = [

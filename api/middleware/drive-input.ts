@@ -7,7 +7,7 @@ import { MAX_CHUNKED_FILE_BYTES } from '../../domain/drive/crypto.js';
 import { checkedBy, driveInput, type InputErrors } from './validate.js';
 
 /** Part URLs are presigned in batches; a 1 TiB file has 10,000 parts. */
-export const MAX_PART_URLS_PER_REQUEST = 1000;
+const MAX_PART_URLS_PER_REQUEST = 1000;
 
 /** A declared plaintext size: an integer from 0 to 1 TiB; anything else is 422 invalid_file_size. */
 export const PlaintextSize = z.number().int().min(0).max(MAX_CHUNKED_FILE_BYTES);

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import { constraintError } from './constraint-errors.js';
 import { AppError, internalError, invalidBody, bodyTooLarge } from '../../domain/errors.js';
 
-export function errorBody(path: string, error: AppError): Record<string, unknown> {
+function errorBody(path: string, error: AppError): Record<string, unknown> {
   if (path.startsWith('/v1/drive')) return { error: error.code, ...error.extras };
   return { error: error.code, error_description: error.description, ...error.extras };
 }

@@ -34,7 +34,7 @@ interface RunningRequest {
 const running = new EventLoopWatch<RunningRequest>();
 
 /** A turn of the loop longer than this is logged with the requests that ran in it (docs/observability.md). */
-export const LOOP_HELD_THRESHOLD_MS = 200;
+const LOOP_HELD_THRESHOLD_MS = 200;
 
 /** Starts the watchdog that logs "event loop held" (a warning per suspect request); the API process calls it once. */
 export function watchEventLoop(

@@ -8,9 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import { tooManyUploads } from '../../domain/drive/errors.js';
 
 /** A body larger than this many bytes (its Content-Length) is large; one of unknown length (chunked) is too. */
-export const LARGE_UPLOAD_BYTES = 10_000_000;
+const LARGE_UPLOAD_BYTES = 10_000_000;
 /** What a refused client is told to wait: a 100 MB upload takes seconds on the server's side. */
-export const LARGE_UPLOAD_RETRY_AFTER_SECONDS = 5;
+const LARGE_UPLOAD_RETRY_AFTER_SECONDS = 5;
 
 let largeInFlight = 0;
 

@@ -52,7 +52,7 @@ const requiredIn =
   };
 
 /** Picks the one error a failed parse answers with; the order of the checks is the order of the spec's rows. */
-export function inputError(
+function inputError(
   issues: Issue[],
   raw: Record<string, unknown>,
   errors: InputErrors,

@@ -136,7 +136,7 @@ export function attachmentDisposition(attachment: Pick<AttachmentRow, 'filename'
 }
 
 /** A revision of a document's history (an extension, docs/extensions.md § Documents history). */
-export function presentRevision(view: RevisionView, callerUuid: string) {
+function presentRevision(view: RevisionView, callerUuid: string) {
   return {
     object: 'document_revision',
     revision: view.revision,

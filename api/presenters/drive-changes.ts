@@ -3,7 +3,7 @@ import type { FeedEntry, FeedPage } from '../../domain/drive/changes-feed.js';
 import { presentItem } from './drive.js';
 
 /** A change entry: the full resource on create and update; on delete, no resource but where the item lived. */
-export function presentChange(entry: FeedEntry, callerUuid: string) {
+function presentChange(entry: FeedEntry, callerUuid: string) {
   if (entry.type === 'delete') {
     return {
       type: entry.type,

@@ -4,7 +4,7 @@ import type { ThumbnailLookup } from '../../domain/drive/thumbnails.js';
 
 export type BatchEntry = { uuid: string; lookup: ThumbnailLookup | undefined; data?: Buffer };
 
-export function presentThumbnailBatchItem(entry: BatchEntry) {
+function presentThumbnailBatchItem(entry: BatchEntry) {
   const { uuid, lookup } = entry;
   if (!lookup) return { uuid, status: 'not_found' };
   if (lookup.status !== 'ready') return { uuid, status: lookup.status };

@@ -61,7 +61,7 @@ export function presentDelivery(delivery: DeliveryRow) {
   };
 }
 
-export function presentAttempt(attempt: AttemptRow) {
+function presentAttempt(attempt: AttemptRow) {
   return {
     object: 'webhook_attempt',
     delivery_id: deliveryId(attempt.uuid),

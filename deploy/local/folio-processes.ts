@@ -2,7 +2,7 @@
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { resolve } from 'node:path';
-import { spawnService, type RunningService } from './services.js';
+import { spawnService } from './services.js';
 
 const TSX = ['--import', 'tsx'];
 
@@ -51,5 +51,3 @@ export async function waitForApi(
   }
   throw new Error(`API not ready within ${timeoutMs / 1000}s: ${last}`);
 }
-
-export type { RunningService };

@@ -227,7 +227,7 @@ export async function startMinio(
 
 // --- PostgreSQL ---------------------------------------------------------------------------------------
 
-export const SHARED_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const SHARED_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

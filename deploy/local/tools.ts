@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const TOOLS_DIR = resolve(process.env.FOLIO_TOOLS_DIR ?? '.tools/bin');
+const TOOLS_DIR = resolve(process.env.FOLIO_TOOLS_DIR ?? '.tools/bin');
 
 // Later Temporal CLI tags carry a replace directive and cannot be go-installed.
 const TOOLS = {

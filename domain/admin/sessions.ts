@@ -13,7 +13,7 @@ const SESSION_PREFIX = 'folio_as_';
 export const signInUrl = (adminUrl: string, token: string) =>
   `${adminUrl.replace(/\/$/, '')}/sign-in/${token}`;
 
-export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 // Ended sessions stay listable (`folio admin sessions list --all`) this long.
 const KEEP_ENDED_SESSIONS_MS = 30 * 24 * 3_600_000;
 

@@ -63,7 +63,7 @@ export const applyEdit = (state: DocumentState, operations: unknown, options: Ed
  * Applies checked operations in order, each to the document the previous ones left. Any refusal throws and nothing
  * is returned, so the caller's state is untouched: the edit lands whole or not at all.
  */
-export function applyOperations(
+function applyOperations(
   state: DocumentState,
   ops: readonly EditOperation[],
   options: EditOptions,

@@ -19,7 +19,7 @@ export function markdownLinkSafe(href: unknown): string | null {
 }
 
 /** The destination as written inside ( ): characters markdown would read as syntax are escaped. */
-export function linkDestination(href: string): string {
+function linkDestination(href: string): string {
   if (href === '') return '<>';
   return href.replace(/[\\&()<>]/g, (ch) => `\\${ch}`);
 }

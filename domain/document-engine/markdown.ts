@@ -355,7 +355,7 @@ class InlineReader {
 }
 
 /** A link's or image's title; line endings read as spaces (a title cannot hold a blank line). */
-export const titleOf = (token: Token): string | null => {
+const titleOf = (token: Token): string | null => {
   const title = token.attrGet('title');
   return typeof title === 'string' ? title.replace(/\r\n?|\n/g, ' ') : null;
 };

@@ -34,7 +34,7 @@ export interface DeleteOperation extends QuoteFields {
   comment?: string;
 }
 
-export interface SetDocumentOperation {
+interface SetDocumentOperation {
   type: 'set_document';
   markdown: string;
 }

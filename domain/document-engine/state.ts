@@ -18,7 +18,7 @@ export interface NodeJSON {
   text?: string;
 }
 
-export interface MarkJSON {
+interface MarkJSON {
   type: string;
   attrs?: Record<string, unknown>;
 }
@@ -30,7 +30,7 @@ export interface FormatChange {
 }
 
 /** A change of block type a suggestion proposes, written {==¶==}. */
-export interface BlockTypeChange {
+interface BlockTypeChange {
   type: 'paragraph' | 'heading' | 'code_block';
   attrs: Record<string, unknown>;
 }
@@ -67,7 +67,7 @@ export interface DocumentState {
   threads: ThreadAnchor[];
 }
 
-export type Placement = 'attached' | 'document' | 'detached';
+type Placement = 'attached' | 'document' | 'detached';
 
 export interface ThreadPlacement {
   placement: Placement;
@@ -359,7 +359,7 @@ function suggestionPlacement(parts: SuggestionParts, ctx: WriteContext): ThreadP
 }
 
 /** The marks a run has once a format change is applied, without the suggestion's own anchor. */
-export function applyFormat(set: readonly Mark[], change: FormatChange): readonly Mark[] {
+function applyFormat(set: readonly Mark[], change: FormatChange): readonly Mark[] {
   let out: readonly Mark[] = set.filter(
     (mark) => mark.type !== marks.suggest_format && !change.remove.includes(mark.type.name),
   );

@@ -13,7 +13,7 @@ import { documentNotFound, forbidden, invalidCursor } from './errors.js';
 /** What Documents reads from configuration, handed in by the edge: routes pass config(), activities deps.settings(). */
 export type DocumentSettings = Pick<Config, 'documentTrashRetentionMs' | 'documentLimits'>;
 
-export interface DocumentRow {
+interface DocumentRow {
   uuid: string;
   workspace_uuid: string;
   owner_uuid: string;

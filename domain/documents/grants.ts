@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { ROLES, type GrantRole } from '../roles.js';
 
-export type DocumentGrantStatus = 'pending' | 'accepted';
+type DocumentGrantStatus = 'pending' | 'accepted';
 
 export interface DocumentGrantInput {
   documentUuid: string;

@@ -20,7 +20,7 @@ import type { Person } from './threads.js';
 const HISTORY_ROLE = 'editor';
 
 /** How many top-level blocks (paragraphs, headings, lists, …) a revision changed in place, added and removed. */
-export interface RevisionSummary {
+interface RevisionSummary {
   blocks_changed: number;
   blocks_added: number;
   blocks_removed: number;
@@ -58,7 +58,7 @@ interface LogRow {
 const NO_CHANGE: RevisionSummary = { blocks_changed: 0, blocks_added: 0, blocks_removed: 0 };
 
 /** Counts a block diff: the part of each splice that replaces blocks is "changed", the rest added or removed. */
-export function summarize(diff: StateDiff): RevisionSummary {
+function summarize(diff: StateDiff): RevisionSummary {
   const summary = { ...NO_CHANGE };
   for (const splice of diff.blocks ?? []) {
     const changed = Math.min(splice.remove, splice.insert.length);

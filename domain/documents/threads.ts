@@ -2,8 +2,8 @@
 import type { Knex } from 'knex';
 import type { ThreadPlacement, WorkingDocument } from '../document-engine/index.js';
 
-export type ThreadKind = 'comment' | 'suggestion';
-export type ThreadStatus = 'open' | 'resolved' | 'closed';
+type ThreadKind = 'comment' | 'suggestion';
+type ThreadStatus = 'open' | 'resolved' | 'closed';
 
 export interface ThreadRow {
   uuid: string;

@@ -109,7 +109,7 @@ export function followDocumentChanges(subscribe: FollowChanges): void {
  * Another process changed a document (a change notification): an entry of an older revision will not be asked for
  * again, so its memory is given back. An entry at the notified revision may still be current (our own write).
  */
-export function forgetOlderThan(documentUuid: string, revision: number): void {
+function forgetOlderThan(documentUuid: string, revision: number): void {
   const entry = cache.peek(documentUuid);
   if (entry && entry.revision < revision) cache.delete(documentUuid);
 }

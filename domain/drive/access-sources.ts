@@ -56,7 +56,3 @@ export function widensAccess(before: ChainAccess, after: ChainAccess, exempt: st
   }
   return false;
 }
-
-/** True when the two chains differ for someone other than `exempt`: moving between them changes a role below. */
-export const changesAccess = (a: ChainAccess, b: ChainAccess, exempt: string): boolean =>
-  widensAccess(a, b, exempt) || widensAccess(b, a, exempt);

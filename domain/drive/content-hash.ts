@@ -4,7 +4,7 @@
 import { createHash, type Hash } from 'node:crypto';
 
 /** Dropbox's block size: 4 MiB. */
-export const CONTENT_HASH_BLOCK_BYTES = 4 * 1024 * 1024;
+const CONTENT_HASH_BLOCK_BYTES = 4 * 1024 * 1024;
 
 /** What a content hash looks like on the wire (and in the database): 64 lower-case hex digits. */
 export const CONTENT_HASH_PATTERN = /^[0-9a-f]{64}$/;

@@ -16,9 +16,9 @@ export const storageKey = (workspaceUuid: string, fileUuid: string, versionUuid:
   `drive/${workspaceUuid}/${fileUuid}/${versionUuid}`;
 
 /** Lifetime of presigned part PUT URLs; a client asks again for parts it has not sent by then. */
-export const PART_URL_TTL_SECONDS = 3600;
+const PART_URL_TTL_SECONDS = 3600;
 /** Lifetime of the download_url; a client calls download_init again for a longer download. */
-export const DOWNLOAD_URL_TTL_SECONDS = 900;
+const DOWNLOAD_URL_TTL_SECONDS = 900;
 
 export interface UploadedPart {
   part: number;

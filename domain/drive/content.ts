@@ -86,7 +86,7 @@ export interface ContentDeps extends StoredContent {
 const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;[\x20-\x7e]*)?$/;
 
 /** A MIME type such as `image/png` (parameters allowed), at most 255 characters. */
-export function checkContentType(value: string): string {
+function checkContentType(value: string): string {
   if (value.trim() === '') throw missingRequiredFields(['content_type']);
   if (value.length > 255 || !MIME_TYPE.test(value))
     throw invalidField('content_type', 'content_type is a MIME type such as image/png.');
@@ -480,7 +480,7 @@ async function verifiedContentHash(
   return declared;
 }
 
-export interface DeclaredPart {
+interface DeclaredPart {
   part_number: number;
   etag: string;
 }

@@ -7,9 +7,9 @@ export const MiB = 1024 * 1024;
 /** Plaintext bytes per chunk unless the file needs more than MAX_CHUNK_COUNT chunks. */
 export const DEFAULT_CHUNK_SIZE_BYTES = 8 * MiB;
 /** S3 allows 10,000 parts per multipart upload, and each chunk is one part. */
-export const MAX_CHUNK_COUNT = 10_000;
-export const NONCE_BYTES = 12;
-export const TAG_BYTES = 16;
+const MAX_CHUNK_COUNT = 10_000;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
 /** Ciphertext bytes a chunk adds to its plaintext: nonce before, tag after. */
 export const CHUNK_OVERHEAD_BYTES = NONCE_BYTES + TAG_BYTES;
 export const DATA_KEY_BYTES = 32;
@@ -112,7 +112,7 @@ export function encryptChunk(
  * A thumbnail at rest, sealed like one chunk (nonce || ciphertext || tag) under its version's data key, with its own
  * AAD so that it can never pass for a chunk of the file, nor for another version's or variant's thumbnail.
  */
-export function thumbnailAad(versionUuid: string, variant: string): Buffer {
+function thumbnailAad(versionUuid: string, variant: string): Buffer {
   return Buffer.from(`${THUMBNAIL_AAD_PREFIX}:${versionUuid.toLowerCase()}:${variant}`, 'utf8');
 }
 

@@ -80,7 +80,7 @@ export function checkName(name: string): string {
 }
 
 /** `#RRGGBB`, or blank/null to clear (null). */
-export function checkColor(color: string | null): string | null {
+function checkColor(color: string | null): string | null {
   if (color === null || color === '') return null;
   if (!COLOR.test(color)) throw invalidField('color', 'A folder color is a #RRGGBB string.');
   return color.toUpperCase();

@@ -92,7 +92,7 @@ export type NewPushClient =
     };
 
 /** An operator's mistake in `folio push-client create`: the message names the option. */
-export class PushClientOptionError extends Error {}
+class PushClientOptionError extends Error {}
 
 const optionError = (message: string) => new PushClientOptionError(message);
 
@@ -245,15 +245,15 @@ export async function removePushClient(
   return { uuid, subscriptions_removed: removed };
 }
 
-export async function findPushClient(knex: Knex, uuid: string): Promise<PushClientRow | undefined> {
+async function findPushClient(knex: Knex, uuid: string): Promise<PushClientRow | undefined> {
   return (await knex('push_clients').where({ uuid }).first()) as PushClientRow | undefined;
 }
 
 // ---- Subscriptions ----------------------------------------------------------------------------------------------
 
 /** Longest device token accepted, in bytes (an APNs token is 32 today; a Web Push subscription's JSON a few hundred). */
-export const MAX_DEVICE_TOKEN_BYTES = 4096;
-export const MAX_CONTAINER_IDENTIFIER_LENGTH = 1024;
+const MAX_DEVICE_TOKEN_BYTES = 4096;
+const MAX_CONTAINER_IDENTIFIER_LENGTH = 1024;
 
 export interface WebPushTarget {
   endpoint: string;

@@ -17,8 +17,7 @@ export const GRANT_ROLES = [
   'editor',
   'manager',
 ] as const satisfies readonly GrantRole[];
-export const GRANT_STATUSES = ['pending', 'accepted', 'revoked'] as const;
-export type GrantStatus = (typeof GRANT_STATUSES)[number];
+export type GrantStatus = 'pending' | 'accepted' | 'revoked';
 
 export type GrantPrincipal =
   { type: 'user'; userUuid: string } | { type: 'workspace'; workspaceUuid: string };

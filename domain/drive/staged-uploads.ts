@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { discardStoredObject, type ContentStore } from './content-objects.js';
 
-export interface StagedUploadRow {
+interface StagedUploadRow {
   storage_key: string;
   workspace_uuid: string;
   file_uuid: string;

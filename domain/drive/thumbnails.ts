@@ -21,9 +21,9 @@ import {
 import { layoutOfVersion } from './versions.js';
 
 /** The spec's only variant: aspect kept, longest edge 1024 px. */
-export const THUMBNAIL_VARIANTS = ['1024_fit'] as const;
+const THUMBNAIL_VARIANTS = ['1024_fit'] as const;
 export type ThumbnailVariant = (typeof THUMBNAIL_VARIANTS)[number];
-export const DEFAULT_THUMBNAIL_VARIANT: ThumbnailVariant = '1024_fit';
+const DEFAULT_THUMBNAIL_VARIANT: ThumbnailVariant = '1024_fit';
 /** spec/drive.md § Limits. */
 export const THUMBNAIL_BATCH_MAX_UUIDS = 25;
 export const THUMBNAIL_CACHE_SECONDS = 31_536_000;
@@ -100,10 +100,10 @@ export async function requestThumbnail(unit: UnitOfWork, item: ItemRow): Promise
 }
 
 /** One object per thumbnail, under the file's folder of objects: thumbnails/<workspace>/<file>/<version>/<variant>. */
-export const thumbnailStorageKey = (ids: ThumbnailIds, variant: ThumbnailVariant) =>
+const thumbnailStorageKey = (ids: ThumbnailIds, variant: ThumbnailVariant) =>
   `thumbnails/${ids.workspaceUuid}/${ids.fileUuid}/${ids.versionUuid}/${variant}`;
 
-export interface ThumbnailRow {
+interface ThumbnailRow {
   version_uuid: string;
   variant: ThumbnailVariant;
   file_uuid: string;
@@ -129,7 +129,7 @@ export type ThumbnailLookup =
  * A strong validator of the thumbnail's bytes: they never change for a version and variant, and a replacement is a
  * new version, so the version uuid and the variant identify them.
  */
-export const thumbnailEtag = (thumbnail: Pick<ThumbnailRow, 'version_uuid' | 'variant'>) =>
+const thumbnailEtag = (thumbnail: Pick<ThumbnailRow, 'version_uuid' | 'variant'>) =>
   `"${thumbnail.version_uuid}.${thumbnail.variant}"`;
 
 type StoredThumbnail = ThumbnailRow & { wrapped_key: Buffer };

@@ -12,12 +12,12 @@ import { poolBytesHeld } from './versions.js';
 import { releaseStorage } from '../storage-pool.js';
 
 /** Items one cascade batch changes in one transaction (with their change-log entries). */
-export const CASCADE_BATCH_SIZE = 500;
+const CASCADE_BATCH_SIZE = 500;
 
 // Each batch picks items of the subtree not yet in the target state, so a batch retried after its commit picks
 // the next ones.
 
-export type CascadeBatchState = 'continue' | 'done' | 'superseded' | 'abandoned';
+type CascadeBatchState = 'continue' | 'done' | 'superseded' | 'abandoned';
 
 export interface CascadeBatchResult {
   state: CascadeBatchState;

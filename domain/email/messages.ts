@@ -128,7 +128,7 @@ async function threadOf(tx: Knex.Transaction, mailboxUuid: string, parsed: Parse
   return thread.uuid;
 }
 
-export interface EmailRow {
+interface EmailRow {
   uuid: string;
   workspace_uuid: string;
   mailbox_uuid: string;

@@ -11,7 +11,7 @@ import {
 import type { ContentStore } from '../drive/content-objects.js';
 
 /** email/<workspace>/<mailbox>/<email>: one object per message, written once, never replaced. */
-export const emailStorageKey = (workspaceUuid: string, mailboxUuid: string, emailUuid: string) =>
+const emailStorageKey = (workspaceUuid: string, mailboxUuid: string, emailUuid: string) =>
   `email/${workspaceUuid}/${mailboxUuid}/${emailUuid}`;
 
 export interface StoredRawMessage {

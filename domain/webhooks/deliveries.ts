@@ -10,7 +10,7 @@ import { EMAIL_RECEIVED, eventId, TEST_ATTEMPTS } from './events.js';
 import { invalidTransition } from './errors.js';
 import { signingSecrets, type SecretRow } from './secrets.js';
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 /** X-Service-Delivery-ID: one per attempt, the attempt row's uuid behind a prefix. */
 export const deliveryId = (attemptUuid: string) => `whdel_${attemptUuid}`;
@@ -31,7 +31,7 @@ export interface AttemptKey extends DeliveryKey {
 /** What the workflow learns of an attempt: ids and outcomes only. */
 export type AttemptOutcome = 'success' | 'failure' | 'stopped' | 'disabled';
 
-export type AttemptPlan =
+type AttemptPlan =
   | { action: 'finished'; outcome: AttemptOutcome }
   | { action: 'send'; url: string; secrets: string[]; body: Buffer; eventType: string };
 
@@ -80,7 +80,7 @@ async function finishDelivery(
  * What attempt n should do: report an outcome already recorded (the activity ran before), close an attempt a crash
  * left claimed but unrecorded, stop because the destination is no longer active, or send.
  */
-export async function planAttempt(
+async function planAttempt(
   knex: Knex,
   masterKey: Buffer,
   key: AttemptKey,
@@ -218,7 +218,7 @@ export interface RecordRules {
   disableReason?: string;
 }
 
-export const isSuccess = (result: AttemptResult) =>
+const isSuccess = (result: AttemptResult) =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && !result.errorClass;
 
 /**

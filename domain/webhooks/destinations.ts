@@ -10,7 +10,7 @@ import { EMAIL_RECEIVED } from './events.js';
 import { newSecret, secretText, unwrapSecret, wrapSecret } from './secrets.js';
 import { judgeTarget, type TargetPolicy } from './target.js';
 
-export type DestinationStatus = 'active' | 'paused' | 'disabled';
+type DestinationStatus = 'active' | 'paused' | 'disabled';
 
 export interface Destination {
   uuid: string;

@@ -6,7 +6,7 @@ import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { invalidTransition } from './errors.js';
 
-export const EVENT_ID_PREFIX = 'whevt_';
+const EVENT_ID_PREFIX = 'whevt_';
 export const EMAIL_RECEIVED = 'email.received';
 /** An extension (docs/extensions.md § Webhooks), outside the spec's single event type: sent only on request. */
 export const WEBHOOK_TEST = 'webhook.test';

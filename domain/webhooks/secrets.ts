@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { DATA_KEY_BYTES, unwrapDataKey, wrapDataKey } from '../drive/crypto.js';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export interface SecretRow {
   uuid: string;

@@ -15,7 +15,7 @@ import { afterEach } from 'vitest';
 import { readTestCertificates } from './test-ca.js';
 import { until } from './webhook-receivers.js';
 
-export interface ApnsRequest {
+interface ApnsRequest {
   deviceToken: string;
   headers: Record<string, string>;
   payload: unknown;
@@ -24,7 +24,7 @@ export interface ApnsRequest {
 }
 
 /** The answer to one request; `hold` delays it until the promise settles (a gate the test opens). */
-export type ApnsReply = { status: number; reason?: string; retryAfter?: number; hold?: Promise<void> };
+type ApnsReply = { status: number; reason?: string; retryAfter?: number; hold?: Promise<void> };
 
 export interface ApnsServer {
   /** host:port, for `folio push-client create --apns-address`. */
@@ -70,7 +70,7 @@ function checkProviderToken(
   return null;
 }
 
-export async function startApnsServer(options: { topic?: string } = {}): Promise<ApnsServer> {
+async function startApnsServer(options: { topic?: string } = {}): Promise<ApnsServer> {
   const certificates = readTestCertificates();
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const keyPem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();

@@ -4,7 +4,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import dnsPacket from 'dns-packet';
 
-export interface DnsAnswer {
+interface DnsAnswer {
   /** IPv4 addresses for A queries and IPv6 for AAAA, as the test wants them answered. */
   addresses: string[];
   /** After this answer has been given once (per record type), answer these instead. */

@@ -6,7 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import { afterEach } from 'vitest';
 import { readTestCertificates } from './test-ca.js';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -21,7 +21,7 @@ export interface ReceivedRequest {
  * What the receiver answers a request: status, optional headers, and a delay (or a gate to wait for) before the answer.
  * `holdBody` sends the status, the headers and a first byte of the body at once, and the rest only when it resolves.
  */
-export type Reply = {
+type Reply = {
   status: number;
   delayMs?: number;
   headers?: Record<string, string>;

@@ -17,12 +17,12 @@ import { afterEach } from 'vitest';
 import { readTestCertificates } from './test-ca.js';
 import { until } from './webhook-receivers.js';
 
-export interface PushSubscriptionJson {
+interface PushSubscriptionJson {
   endpoint: string;
   keys: { p256dh: string; auth: string };
 }
 
-export interface WebPushRequest {
+interface WebPushRequest {
   subscriptionId: string;
   headers: Record<string, string>;
   /** Why the VAPID authorization was refused, or null. */
@@ -34,7 +34,7 @@ export interface WebPushRequest {
   payload: unknown;
 }
 
-export type WebPushReply = { status: number };
+type WebPushReply = { status: number };
 
 export interface WebPushServer {
   origin: string;
@@ -109,7 +109,7 @@ function decrypt(body: Buffer, subscriber: Subscriber): Buffer {
   return padded.subarray(0, end);
 }
 
-export async function startWebPushServer(): Promise<WebPushServer> {
+async function startWebPushServer(): Promise<WebPushServer> {
   const certificates = readTestCertificates();
   const subscribers = new Map<string, Subscriber>();
   const requests: WebPushRequest[] = [];

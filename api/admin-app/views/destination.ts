@@ -96,7 +96,7 @@ function secretSection(page: PageContext, view: DestinationView) {
  * own delivery of an event is "n of 5" towards disabling; a webhook.test is sent once, and a resend is a round of its
  * own, numbered from 1 and never counted towards disabling.
  */
-export function attemptLabel(attempt: Pick<TypedAttemptRow, 'event_type' | 'round' | 'attempt'>): string {
+function attemptLabel(attempt: Pick<TypedAttemptRow, 'event_type' | 'round' | 'attempt'>): string {
   if (attempt.event_type === WEBHOOK_TEST)
     return attempt.round > 0 ? `Test resend ${attempt.round}, sent once` : 'Test, sent once';
   if (attempt.round > 0) return `Resend ${attempt.round}, attempt ${attempt.attempt}`;

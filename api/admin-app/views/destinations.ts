@@ -26,7 +26,7 @@ export function statusBadge(destination: Destination) {
   return html`<span class="badge ${destination.status}">${destination.status}</span>`;
 }
 
-export function outcomeText(attempt: AttemptRow | undefined) {
+function outcomeText(attempt: AttemptRow | undefined) {
   if (!attempt) return html`<span class="muted">No deliveries yet</span>`;
   const what =
     attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error_class ?? 'error');

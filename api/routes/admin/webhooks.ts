@@ -62,13 +62,13 @@ const DestinationParams = z.object({ uuid });
 const DeliveryParams = z.object({ uuid, event: eventIdParam });
 
 // A destination's fields are checked by the domain's schemas, the same the admin app's form meets (docs/admin-app.md).
-export const WebhooksCreateSchema = z.object({ body: DestinationFieldsSchema });
-export const WebhooksShowSchema = z.object({ params: DestinationParams });
-export const WebhooksUpdateSchema = z.object({
+const WebhooksCreateSchema = z.object({ body: DestinationFieldsSchema });
+const WebhooksShowSchema = z.object({ params: DestinationParams });
+const WebhooksUpdateSchema = z.object({
   params: DestinationParams,
   body: DestinationChangesSchema,
 });
-export const WebhooksAttemptsSchema = z.object({
+const WebhooksAttemptsSchema = z.object({
   params: DestinationParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(100).default(25),
@@ -83,16 +83,16 @@ export const WebhooksAttemptsSchema = z.object({
     event: eventIdParam.optional(),
   }),
 });
-export const WebhooksDeliveriesSchema = z.object({
+const WebhooksDeliveriesSchema = z.object({
   params: DestinationParams,
   query: z.object({
     state: z.enum(['waiting', 'running', 'done']).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(100),
   }),
 });
-export const WebhooksDeliveryRetrySchema = z.object({ params: DeliveryParams });
-export const WebhooksDeliveryResendSchema = z.object({ params: DeliveryParams });
-export const WebhooksDeliveryTerminateSchema = z.object({
+const WebhooksDeliveryRetrySchema = z.object({ params: DeliveryParams });
+const WebhooksDeliveryResendSchema = z.object({ params: DeliveryParams });
+const WebhooksDeliveryTerminateSchema = z.object({
   params: DeliveryParams,
   body: z.object({ reason: z.string().min(1).max(1000) }),
 });

@@ -31,7 +31,7 @@ const syncTokenKeys = () =>
 const syncTokenKey = () => syncTokenKeys()[0]!;
 
 /** Query parameters arrive as strings; a repeated parameter arrives as an array and is refused. */
-export const ChangesListSchema = z.object({
+const ChangesListSchema = z.object({
   query: z
     .object({
       // The cursor it seals; empty or absent is a first sync (null).
@@ -73,9 +73,9 @@ const sealedToken = z.string().transform((token, ctx) => {
 const MAX_WAIT_SECONDS = 120;
 const DEFAULT_WAIT_SECONDS = 30;
 /** Long-polls one person may hold open in one API process; each holds a request and reads the feed when woken. */
-export const MAX_WAITS_PER_USER = 3;
+const MAX_WAITS_PER_USER = 3;
 
-export const ChangesWaitSchema = z.object({
+const ChangesWaitSchema = z.object({
   query: z.object({
     sync_token: sealedToken,
     timeout: z

@@ -40,7 +40,7 @@ import { config } from '../../../platform/config.js';
  * Largest simple upload body read: the base64 of the 100 MiB cap, 5% for line breaks or escaped slashes in
  * the data string, and 64 KiB for the other fields. Anything longer is refused before it is buffered.
  */
-export const SIMPLE_UPLOAD_BODY_LIMIT = Math.ceil(base64Length(SIMPLE_UPLOAD_MAX_BYTES) * 1.05) + 64 * 1024;
+const SIMPLE_UPLOAD_BODY_LIMIT = Math.ceil(base64Length(SIMPLE_UPLOAD_MAX_BYTES) * 1.05) + 64 * 1024;
 
 /**
  * The JSON body of a simple upload, read within SIMPLE_UPLOAD_BODY_LIMIT: a larger Content-Length is refused
@@ -106,7 +106,7 @@ const Base64Data = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 
-export const FilesUploadSchema = z.object({
+const FilesUploadSchema = z.object({
   body: z
     .object({
       name: z.string(),
@@ -121,9 +121,9 @@ export const FilesUploadSchema = z.object({
     }),
 });
 
-export const FilesDownloadSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const FilesDownloadSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const FilesReplaceSchema = z.object({
+const FilesReplaceSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: z.object({
     plaintext_size_bytes: PlaintextSize,
@@ -131,17 +131,17 @@ export const FilesReplaceSchema = z.object({
   }),
 });
 
-export const FilesReplacePartUrlsSchema = z.object({
+const FilesReplacePartUrlsSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: PartUrlsBody,
 });
 
-export const FilesReplaceCompleteSchema = z.object({
+const FilesReplaceCompleteSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: CompleteBody,
 });
 
-export const FilesReplaceAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const FilesReplaceAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const fileContentRouter = new Router({ prefix: '/v1/drive/files', sensitive: true });
 

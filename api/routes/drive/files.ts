@@ -13,7 +13,7 @@ import { updateItem } from '../../../domain/drive/item-update.js';
 import { findVisibleItem, listFolder, listTrash } from '../../../domain/drive/items.js';
 import { db } from '../../../platform/database.js';
 
-export const FilesListSchema = z.object({
+const FilesListSchema = z.object({
   query: z.object({
     // Empty, absent or repeated: the caller's Drive root.
     folder_uuid: z
@@ -24,9 +24,9 @@ export const FilesListSchema = z.object({
   }),
 });
 
-export const FilesShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const FilesShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const FilesUpdateSchema = z.object({
+const FilesUpdateSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: z.object({
     name: z.string().optional(),

@@ -21,9 +21,9 @@ export const FoldersCreateSchema = z.object({
   }),
 });
 
-export const FoldersShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const FoldersShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const FoldersUpdateSchema = z.object({
+const FoldersUpdateSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   body: z.object({
     name: z.string().optional(),

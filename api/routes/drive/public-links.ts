@@ -31,9 +31,9 @@ import { db } from '../../../platform/database.js';
 import { declareSecretSegment } from '../../../platform/secret-paths.js';
 
 /** Most items one listing shows; past it the page says so (`truncated`), and deeper items stay reachable by url. */
-export const SHARED_FOLDER_LISTING_MAX = 1000;
+const SHARED_FOLDER_LISTING_MAX = 1000;
 
-export const PublicLinksShowSchema = z.object({
+const PublicLinksShowSchema = z.object({
   params: z.object({ token: z.string().refine(isPublicLinkToken), uuid: uuidParam.optional() }),
 });
 

@@ -10,7 +10,7 @@ import { presentPushSubscription } from '../../presenters/drive-push.js';
 import { registerPushSubscription, unregisterPushSubscription } from '../../../domain/drive/push.js';
 import { config } from '../../../platform/config.js';
 
-export const PushSubscriptionsCreateSchema = z.object({
+const PushSubscriptionsCreateSchema = z.object({
   body: z.object({
     push_client_uuid: z.string(),
     device_token: z.string(),
@@ -19,7 +19,7 @@ export const PushSubscriptionsCreateSchema = z.object({
   }),
 });
 
-export const PushSubscriptionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const PushSubscriptionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const pushSubscriptionsRouter = new Router({
   prefix: '/v1/drive/push_subscriptions',

@@ -11,7 +11,7 @@ import { db } from '../../../platform/database.js';
 
 const linkKeys = () => ({ publicUrl: config().publicUrl, masterKey: config().masterKey });
 
-export const SharingShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const SharingShowSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const sharingRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 

@@ -32,12 +32,12 @@ import { workflowClient } from '../../../workflows/client.js';
 
 const Variant = z.unknown().optional().transform(checkedBy(checkVariant));
 
-export const ThumbnailsShowSchema = z.object({
+const ThumbnailsShowSchema = z.object({
   params: z.object({ uuid: uuidParam }),
   query: z.object({ variant: Variant }),
 });
 
-export const ThumbnailsBatchSchema = z.object({
+const ThumbnailsBatchSchema = z.object({
   body: z.object({
     uuids: z.array(z.string()).max(THUMBNAIL_BATCH_MAX_UUIDS),
     variant: Variant,

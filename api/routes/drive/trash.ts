@@ -11,8 +11,8 @@ import { presentFile, presentFolder } from '../../presenters/drive.js';
 import type { VisibleItem } from '../../../domain/drive/rows.js';
 import { deleteItem, trashItem } from '../../../domain/drive/trash.js';
 
-export const ItemTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
-export const ItemDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const ItemTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const ItemDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const trashRouter = new Router({ prefix: '/v1/drive', sensitive: true });
 

@@ -24,7 +24,7 @@ import {
 import { readUploadStatus } from '../../../domain/drive/upload-status.js';
 import { config } from '../../../platform/config.js';
 
-export const UploadsCreateSchema = z.object({
+const UploadsCreateSchema = z.object({
   body: z.object({
     name: z.string(),
     content_type: z.string(),
@@ -33,13 +33,13 @@ export const UploadsCreateSchema = z.object({
   }),
 });
 
-export const UploadsPartUrlsSchema = z.object({ params: z.object({ uuid: uuidParam }), body: PartUrlsBody });
+const UploadsPartUrlsSchema = z.object({ params: z.object({ uuid: uuidParam }), body: PartUrlsBody });
 
-export const UploadsCompleteSchema = z.object({ params: z.object({ uuid: uuidParam }), body: CompleteBody });
+const UploadsCompleteSchema = z.object({ params: z.object({ uuid: uuidParam }), body: CompleteBody });
 
-export const UploadsAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const UploadsAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam }) });
+const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads', sensitive: true });
 

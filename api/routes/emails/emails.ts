@@ -10,7 +10,7 @@ import { callerOf, requireScope } from '../../middleware/auth.js';
 import { driveInput, input, validate } from '../../middleware/validate.js';
 import { presentEmail } from '../../presenters/email.js';
 
-export const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().refine(isUuid) }) });
+const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().refine(isUuid) }) });
 
 export const emailsRouter = new Router({ prefix: '/v1/emails', sensitive: true });
 

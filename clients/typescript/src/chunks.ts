@@ -3,8 +3,8 @@
 // sealing and opening chunks does not hold the event loop while other parts are on the wire.
 import { webcrypto } from 'node:crypto';
 
-export const NONCE_BYTES = 12;
-export const TAG_BYTES = 16;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
 /** Bytes a chunk's ciphertext has beyond its plaintext. */
 export const CHUNK_OVERHEAD = NONCE_BYTES + TAG_BYTES;
 

@@ -64,7 +64,7 @@ const URL_BATCH = 256;
 /** Ask again for a URL this close to its expiry. */
 const URL_MARGIN_MS = 60_000;
 
-export const layoutOf = (
+const layoutOf = (
   state: Pick<UploadState, 'chunk_size_bytes' | 'chunk_count' | 'plaintext_size_bytes'>,
 ): Layout => ({
   chunkSizeBytes: state.chunk_size_bytes,

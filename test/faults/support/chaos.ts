@@ -154,7 +154,7 @@ export async function retrying<T extends { status: number }>(
 }
 
 /** fetch's failure when the connection was refused or cut: the request may or may not have been acted on. */
-export function isNoAnswer(error: unknown): boolean {
+function isNoAnswer(error: unknown): boolean {
   return (
     error instanceof TypeError &&
     /fetch failed|terminated|other side closed|socket/i.test(`${error.message} ${String(error.cause ?? '')}`)

@@ -12,7 +12,7 @@ import {
   sendChunks,
   type ClientOptions,
 } from '../../support/folio-client.js';
-import { isNoAnswer, retrying } from './chaos.js';
+import { retrying } from './chaos.js';
 
 /** An API call sent again while it got no answer or a 5xx. */
 export const callRetrying = <T = any>(
@@ -210,5 +210,3 @@ export class FeedReader {
     await this.catchUp();
   }
 }
-
-export { isNoAnswer };

@@ -27,7 +27,7 @@ async function listIncompleteUploads(): Promise<{ key: string; uploadId: string 
  * Every object has a row that holds it and every row that holds bytes has its object; no multipart upload is left
  * but a staged version's own. Staged versions and attachments awaiting upload may or may not have bytes yet.
  */
-export async function objectsMatchRows(): Promise<string[]> {
+async function objectsMatchRows(): Promise<string[]> {
   const [objects, incomplete] = await Promise.all([listKeys(), listIncompleteUploads()]);
   const required = new Set<string>();
   const allowed = new Set<string>();
@@ -62,7 +62,7 @@ export async function objectsMatchRows(): Promise<string[]> {
  * Each workspace's pool holds exactly the plaintext bytes of its staged, live and retired Drive versions, its
  * attachments completed or awaiting upload, and the bytes its documents' revision logs were charged.
  */
-export async function poolsMatchStoredBytes(): Promise<string[]> {
+async function poolsMatchStoredBytes(): Promise<string[]> {
   const { rows } = await db().raw(`
     select w.uuid, w.storage_used_bytes::bigint as used,
       coalesce((select sum(plaintext_size_bytes) from drive_file_versions v where v.workspace_uuid = w.uuid and v.status in ('staged', 'live', 'retired')), 0)
@@ -82,7 +82,7 @@ export async function poolsMatchStoredBytes(): Promise<string[]> {
  * With no cascade running: an item is trashed exactly when it has a trashed_with, which is itself or a trashed
  * ancestor; no live item sits in a trashed folder; depths follow parents; nothing marked for deletion remains.
  */
-export async function trashIsConsistent(): Promise<string[]> {
+async function trashIsConsistent(): Promise<string[]> {
   const running = await db()('drive_trash_operations')
     .where({ status: 'running' })
     .select('uuid', 'kind', 'root_uuid');
@@ -112,7 +112,7 @@ export async function trashIsConsistent(): Promise<string[]> {
 }
 
 /** No upload or replacement is left in flight once every client finished or gave up and the expiry passed. */
-export async function nothingInFlight(): Promise<string[]> {
+async function nothingInFlight(): Promise<string[]> {
   const uploading = await db()('drive_items').where({ upload_status: 'uploading' }).pluck('uuid');
   const staged = await db()('drive_file_versions').where({ status: 'staged' }).pluck('uuid');
   const outbox = await db()('workflow_outbox').pluck('workflow_id');
@@ -144,7 +144,7 @@ async function mayStayOpen(type: string, workflowId: string): Promise<boolean> {
 }
 
 /** The open workflows that should have ended. */
-export async function workflowsLeftRunning(): Promise<string[]> {
+async function workflowsLeftRunning(): Promise<string[]> {
   const client = await temporalClient();
   const open: string[] = [];
   for await (const execution of client.workflow.list({
@@ -160,7 +160,7 @@ export async function workflowsLeftRunning(): Promise<string[]> {
  * Starts what the outbox still holds instead of waiting for the sweep's minute: once its rows are past the settle
  * time, triggers the sweep schedule.
  */
-export async function forceOutboxSweep(): Promise<void> {
+async function forceOutboxSweep(): Promise<void> {
   const oldest = await db()('workflow_outbox').min('created_at as at').first();
   if (!oldest?.at) return;
   const age = Date.now() - new Date(oldest.at).getTime();

@@ -41,11 +41,7 @@ export interface Workload {
 }
 
 /** Runs task(0..count-1), `limit` at a time. */
-export async function pool(
-  count: number,
-  limit: number,
-  task: (index: number) => Promise<void>,
-): Promise<void> {
+async function pool(count: number, limit: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, count) }, async () => {

@@ -35,7 +35,8 @@ describe('deploy/ schema check', () => {
     const root = brokenCopy({
       'k8s/folio.yaml': (text) =>
         text.replace('terminationGracePeriodSeconds: 40', 'terminationGracePeriodSeconds: forty'),
-      'k8s/worker-autoscaler.yaml': (text) => text.replace('targetQueueSize: "20"', 'targetQueueSize: 20'),
+      'k8s/worker-autoscaler.yaml': (text) =>
+        text.replace(/targetQueueSize: ['"]20['"]/, 'targetQueueSize: 20'),
       'k8s/ingress.yaml': (text) => text.replace('privateKeySecretRef:', 'privateKeySecret:'),
       'compose.yaml': (text) => text.replace('stop_grace_period: 40s', 'stop_grace_periods: 40s'),
     });
