@@ -19,6 +19,7 @@ import {
   retryDeliveryNow,
   terminateDelivery,
   type DeliveryStateFilter,
+  attemptUuidOfDeliveryId,
 } from '../domain/webhooks/deliveries.js';
 import {
   changeDestinationStatus,
@@ -41,6 +42,15 @@ import { workflowClient } from '../workflows/client.js';
 import type { Output } from './output.js';
 
 const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
+
+function cursorOption(value: string): string {
+  const uuid = attemptUuidOfDeliveryId(value);
+  if (!uuid)
+    throw new InvalidArgumentError(
+      'must be a delivery id (whdel_<uuid>), the next_cursor of the page before',
+    );
+  return uuid;
+}
 
 function eventOption(value: string): string {
   const uuid = eventUuidOf(value);
@@ -191,12 +201,12 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     )
     .argument('<uuid>', 'destination uuid')
     .option('--limit <n>', 'attempts per page (default 50)', limitOption, 50)
-    .option('--cursor <delivery-id>', 'next_cursor of the page before')
+    .option('--cursor <delivery-id>', 'next_cursor of the page before', cursorOption)
     .option('--event <event-id>', 'only this event', eventOption)
     .option('--json', 'print one JSON object')
     .action(async (uuid: string, options) => {
       const destination = await findDestination(db(), uuid);
-      const after = typeof options.cursor === 'string' ? options.cursor.replace(/^whdel_/, '') : undefined;
+      const after = options.cursor as string | undefined;
       output(
         presentAttemptPage(
           await listAttempts(db(), destination.uuid, {

@@ -15,6 +15,10 @@ const MAX_ATTEMPTS = 5;
 /** X-Service-Delivery-ID: one per attempt, the attempt row's uuid behind a prefix. */
 export const deliveryId = (attemptUuid: string) => `whdel_${attemptUuid}`;
 
+/** The attempt uuid a delivery id names (a page cursor is one), or undefined for anything else. */
+export const attemptUuidOfDeliveryId = (id: string): string | undefined =>
+  id.startsWith('whdel_') && isUuid(id.slice('whdel_'.length)) ? id.slice('whdel_'.length) : undefined;
+
 export interface DeliveryKey {
   destinationUuid: string;
   eventUuid: string;

@@ -6,7 +6,9 @@ import type { Context } from 'koa';
 import { AppError } from '../../../domain/errors.js';
 import { listWorkspaceMailboxes } from '../../../domain/email/mailboxes.js';
 import {
+  attemptUuidOfDeliveryId,
   dailyStats,
+  deliveryId,
   lastFinishedAttempts,
   listAttempts,
   resendDelivery,
@@ -27,7 +29,6 @@ import {
   type StatusChange,
 } from '../../../domain/webhooks/destinations.js';
 import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
-import { isUuid } from '../../../domain/uuid.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { runInTransaction } from '../../middleware/transaction.js';
@@ -126,11 +127,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     extra: Partial<DestinationView> = {},
   ) {
     const before =
-      typeof ctx.query.before === 'string' &&
-      ctx.query.before.startsWith('whdel_') &&
-      isUuid(ctx.query.before.slice(6))
-        ? ctx.query.before.slice(6)
-        : undefined;
+      typeof ctx.query.before === 'string' ? attemptUuidOfDeliveryId(ctx.query.before) : undefined;
     const attempts = await listAttempts(db(), destination.uuid, { limit: ATTEMPTS_PER_PAGE, after: before });
     const last = attempts.length === ATTEMPTS_PER_PAGE ? attempts[attempts.length - 1] : undefined;
     ctx.set('Cache-Control', 'no-store');
@@ -139,7 +136,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       mailboxAddress: await addresses(ctx),
       stats: await dailyStats(db(), destination.uuid, 7),
       attempts,
-      nextCursor: last ? `whdel_${last.uuid}` : null,
+      nextCursor: last ? deliveryId(last.uuid) : null,
       reveals: await listSecretReveals(db(), destination.uuid),
       notice: noticeOf(ctx.query.notice),
       ...extra,

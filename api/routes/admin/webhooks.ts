@@ -8,6 +8,7 @@ import { invalidBody, notFound } from '../../../domain/errors.js';
 import { isUuid } from '../../../domain/uuid.js';
 import {
   dailyStats,
+  attemptUuidOfDeliveryId,
   findDelivery,
   listAttempts,
   listDeliveries,
@@ -74,10 +75,10 @@ const WebhooksAttemptsSchema = z.object({
     limit: z.coerce.number().int().min(1).max(100).default(25),
     cursor: z
       .string()
-      .transform((value, ctx) =>
-        value.startsWith('whdel_') && isUuid(value.slice(6))
-          ? value.slice(6)
-          : (ctx.addIssue({ code: 'custom', message: 'bad cursor' }), z.NEVER),
+      .transform(
+        (value, ctx) =>
+          attemptUuidOfDeliveryId(value) ??
+          (ctx.addIssue({ code: 'custom', message: 'bad cursor' }), z.NEVER),
       )
       .optional(),
     event: eventIdParam.optional(),
