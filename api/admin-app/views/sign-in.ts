@@ -10,21 +10,21 @@ export function signInPage(
     page,
     'Sign in',
     html`<section class="card narrow">
-      <h1>Sign in to Folio admin</h1>
-      ${options.signedOut ? html`<p class="notice" role="status">You are signed out.</p>` : ''}
-      ${options.sent ? html`<p class="notice" role="status">If that address belongs to a workspace admin, a sign-in link is on its way. It works once, for 15 minutes.</p>` : ''}
-      <p>Folio admin uses one-time sign-in links instead of passwords. An operator prints one for you with</p>
-      <pre class="command"><code>folio admin sign-in-link --user you@example.com</code></pre>
-      ${
-        options.emailEnabled
-          ? html`<form method="post" action="${page.base}/sign-in" class="stack">
-              <label for="email">Or have a link sent to your e-mail address</label>
-              <input id="email" name="email" type="email" autocomplete="email" required />
-              <button type="submit" class="button primary">Email me a sign-in link</button>
-            </form>`
-          : ''
-      }
-    </section>`,
+  <h1>Sign in to Folio admin</h1>
+  ${options.signedOut ? html`<p class="notice" role="status">You are signed out.</p>` : ''}
+  ${options.sent ? html`<p class="notice" role="status">If that address belongs to a workspace admin, a sign-in link is on its way. It works once, for 15 minutes.</p>` : ''}
+  <p>Folio admin uses one-time sign-in links instead of passwords. An operator prints one for you with</p>
+  <pre class="command"><code>folio admin sign-in-link --user you@example.com</code></pre>
+  ${
+    options.emailEnabled
+      ? html`<form method="post" action="${page.base}/sign-in" class="stack">
+    <label for="email">Or have a link sent to your e-mail address</label>
+    <input id="email" name="email" type="email" autocomplete="email" required>
+    <button type="submit" class="button primary">Email me a sign-in link</button>
+  </form>`
+      : ''
+  }
+</section>`,
   );
 }
 
@@ -36,15 +36,13 @@ export function confirmSignInPage(
     page,
     'Sign in',
     html`<section class="card narrow">
-      <h1>Sign in to Folio admin</h1>
-      <p>
-        Continue as <strong>${link.email}</strong> to the workspace <strong>${link.workspaceName}</strong>.
-      </p>
-      <form method="post" action="${page.base}/sign-in/${link.token}">
-        <button type="submit" class="button primary" autofocus>Continue</button>
-      </form>
-      <p class="muted small">The link works once. If you did not ask for it, close this page.</p>
-    </section>`,
+  <h1>Sign in to Folio admin</h1>
+  <p>Continue as <strong>${link.email}</strong> to the workspace <strong>${link.workspaceName}</strong>.</p>
+  <form method="post" action="${page.base}/sign-in/${link.token}">
+    <button type="submit" class="button primary" autofocus>Continue</button>
+  </form>
+  <p class="muted small">The link works once. If you did not ask for it, close this page.</p>
+</section>`,
   );
 }
 
@@ -53,12 +51,10 @@ export function linkUnusablePage(page: PageContext) {
     page,
     'Link expired',
     html`<section class="card narrow">
-      <h1>This sign-in link cannot be used</h1>
-      <p>
-        It was already used, it expired (links last 15 minutes), or it was never valid. Ask for a new one.
-      </p>
-      <p><a class="button plain" href="${page.base}/sign-in">Back to sign-in</a></p>
-    </section>`,
+  <h1>This sign-in link cannot be used</h1>
+  <p>It was already used, it expired (links last 15 minutes), or it was never valid. Ask for a new one.</p>
+  <p><a class="button plain" href="${page.base}/sign-in">Back to sign-in</a></p>
+</section>`,
   );
 }
 
@@ -67,9 +63,9 @@ export function forbiddenPage(page: PageContext) {
     page,
     'Not found',
     html`<section class="card narrow">
-      <h1>Not found</h1>
-      <p>There is nothing here, or it is not yours to see.</p>
-      <p><a class="button plain" href="${page.base}/webhooks">Back to webhooks</a></p>
-    </section>`,
+  <h1>Not found</h1>
+  <p>There is nothing here, or it is not yours to see.</p>
+  <p><a class="button plain" href="${page.base}/webhooks">Back to webhooks</a></p>
+</section>`,
   );
 }
