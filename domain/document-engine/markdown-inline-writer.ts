@@ -271,6 +271,7 @@ function writeInline(
           escapes,
           k === text.length - 1 && i + 1 < items.length,
           !ctx.fragment,
+          k === text.length - 1 && stack.length > 0,
         );
         units.push({
           md: out.length,
@@ -349,6 +350,7 @@ function escapeChar(
   escapes: Set<number>,
   lastInNode: boolean,
   blockEdges: boolean,
+  closerFollows: boolean,
 ): string {
   const ch = flat[at]!;
   if (escapes.has(at)) return `\\${ch}`;
@@ -367,7 +369,10 @@ function escapeChar(
       // Inside a word (letters written on both sides of it) _ cannot open or close emphasis.
       return WORD.test(lastOut) && WORD.test(flat[at + 1] ?? '') && !lastInNode ? ch : '\\_';
     case '~':
-      return flat[at - 1] === '~' || flat[at + 1] === '~' || lastOut === '~' || lastInNode ? '\\~' : ch;
+      // A closer written next (~~}, ~~) would join a trailing ~ into a longer run: at a line's start, a code fence.
+      return flat[at - 1] === '~' || flat[at + 1] === '~' || lastOut === '~' || lastInNode || closerFollows
+        ? '\\~'
+        : ch;
     case '<':
       // A tag, or an autolink such as <a@b.c>, may start at any "<" not followed by a space.
       return /^\s?$/.test(flat[at + 1] ?? '') && !lastInNode ? ch : '\\<';

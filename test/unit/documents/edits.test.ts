@@ -1293,6 +1293,21 @@ const suggestCases: EditCase[] = [
     ops: [{ type: 'replace', find: 'a', with: 'a\\\nb' }],
     expected: '{~~a~>a\\\nb~~}{>>s1<<}',
   },
+  {
+    // Found by the property test: ~ then the closer ~~} made ~~~ at the start of a line, a code fence.
+    name: 'escapes a ~ that ends a suggestion, so the closer does not make a fence of it',
+    md: 'a',
+    mode: 'suggest',
+    ops: [{ type: 'replace', find: 'a', with: 'b\n~' }],
+    expected: '{~~a~>b\n\\~~~}{>>s1<<}',
+  },
+  {
+    name: 'escapes a ~ that ends an insertion',
+    md: 'a',
+    mode: 'suggest',
+    ops: [{ type: 'insert', after: 'a', markdown: 'b~' }],
+    expected: 'a\n\n{++¶++}{>>s1<<}{++b\\~++}{>>s1<<}',
+  },
 ];
 
 const decisionCases: EditCase[] = [
