@@ -1,59 +1,54 @@
-// Drive request benchmark (issue 12): small simple uploads and file reads under concurrent clients, each beside its
-// target or its peer measured in the same run.
+// Drive request benchmark (issues 12 and 24): metadata reads, a folder listing and small simple uploads, each beside a
+// peer that does the same work with nothing else (bench/peer-server.ts: one SELECT, or one PUT and one INSERT),
+// measured with bench/yardstick.ts: load from a separate process, warmed up, Folio and the peer alternated three
+// times, medians reported with the client's and each server's CPU time per request.
 //
 //   node --import tsx bench/drive-requests.ts
 //
-// - simple upload of a 1 KB file, FOLIO_BENCH_UPLOAD_CLIENTS (default 8) clients: uploads/s and latency, beside the
-//   issue's targets (≥ 300/s, p50 < 30 ms);
-// - GET /v1/drive/files/{uuid}, FOLIO_BENCH_READ_CLIENTS (default 16) clients, beside a bare Koa JSON route in a
-//   process of its own (bench/bare-koa-server.ts), measured with the same autocannon settings: target ≥ 0.4×;
-// - GET /v1/drive/files?folder_uuid= (a folder of 20 files), the same clients, beside the same peer.
-// Each lasts FOLIO_BENCH_SECONDS (default 10). Starts its own stack like the integration tests.
+// - GET /v1/drive/files/{uuid}, FOLIO_BENCH_READ_CLIENTS (default 16) connections, beside the bare read: ≥ 0.5×;
+// - GET /v1/drive/files?folder_uuid= (a folder of 20 files), the same connections, beside the bare list: ≥ 0.4×;
+// - simple upload of a 1 KB file, FOLIO_BENCH_UPLOAD_CLIENTS (default 8) connections, beside the bare write: ≥ 0.5×,
+//   p50 < 30 ms.
+// Each measurement lasts FOLIO_BENCH_SECONDS (default 10) after FOLIO_BENCH_WARMUP_SECONDS (default 2) of warm-up.
+// Starts its own stack like the integration tests.
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { once } from 'node:events';
-import autocannon from 'autocannon';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { freePort } from '../deploy/local/services.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
+import type { LoadSpec } from './load-client.js';
 import { profileEnv, say } from './support.js';
+import { compare, report, summary, type Side } from './yardstick.js';
 
 const SECONDS = Number(process.env.FOLIO_BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.FOLIO_BENCH_WARMUP_SECONDS ?? 2);
 const UPLOAD_CLIENTS = Number(process.env.FOLIO_BENCH_UPLOAD_CLIENTS ?? 8);
 const READ_CLIENTS = Number(process.env.FOLIO_BENCH_READ_CLIENTS ?? 16);
 
-interface Load {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  failures: number;
-}
-
-async function load(options: autocannon.Options): Promise<Load> {
-  const result = await autocannon({ duration: SECONDS, ...options });
-  return {
-    perSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
-const describe = (load: Load, unit: string) =>
-  `${load.perSecond.toFixed(0).padStart(6)} ${unit}/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms${load.failures ? `  (${load.failures} failed)` : ''}`;
-
-async function startBareKoa(): Promise<{ url: string; stop(): void }> {
+async function startPeer(env: Record<string, string>): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-koa-server.ts', String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/peer-server.ts', String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   await once(child.stdout!, 'data');
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
+
+const spec = (url: string, connections: number, extra: Partial<LoadSpec> = {}): LoadSpec => ({
+  url,
+  connections,
+  seconds: SECONDS,
+  warmupSeconds: WARMUP_SECONDS,
+  ...extra,
+});
 
 async function main() {
   say(
@@ -69,7 +64,8 @@ async function main() {
     env: { FOLIO_LOG_LEVEL: process.env.FOLIO_LOG_LEVEL ?? 'warn', ...profileEnv() },
   });
   const knex = createDb(stack.databaseUrl);
-  const bare = await startBareKoa();
+  const peer = await startPeer(stack.env);
+  const apiPid = Number(readFileSync(join(stack.root, 'api.pid'), 'utf8').split('\n')[0]);
   try {
     const workspace = await createWorkspace(knex, { name: 'bench', storageLimitBytes: 64 * 1024 ** 3 });
     const user = await createUser(knex, {
@@ -110,43 +106,68 @@ async function main() {
     }
 
     const rows: string[] = [];
-    const uploads = await load({
-      url: stack.apiUrl,
-      connections: UPLOAD_CLIENTS,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/drive/files',
-          headers,
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({ name: `${randomUUID()}.txt`, content_type: 'text/plain', data: kilobyte }),
-          }),
-        },
-      ],
-    });
-    rows.push(`simple upload, 1 KB, ${UPLOAD_CLIENTS} clients        ${describe(uploads, 'uploads')}`);
+    const side = (name: string, pid: number, load: LoadSpec): Side => ({ name, pid, spec: load });
+
+    const readFolio = side(
+      'GET /v1/drive/files/{uuid}',
+      apiPid,
+      spec(`${stack.apiUrl}/v1/drive/files/${fileUuid}`, READ_CLIENTS, { headers }),
+    );
+    const readPeer = side('bare read', peer.pid, spec(`${peer.url}/files/${fileUuid}`, READ_CLIENTS));
     rows.push(
-      `  target: ≥ 300 uploads/s (${(uploads.perSecond / 300).toFixed(2)}× of it), p50 < 30 ms (${uploads.p50.toFixed(1)} ms)`,
+      ...report(
+        `metadata read, ${READ_CLIENTS} connections`,
+        readFolio,
+        readPeer,
+        await compare(readFolio, readPeer),
+        0.5,
+      ),
     );
 
-    const peer = await load({ url: `${bare.url}/`, connections: READ_CLIENTS });
-    const read = await load({
-      url: `${stack.apiUrl}/v1/drive/files/${fileUuid}`,
-      connections: READ_CLIENTS,
-      headers,
-    });
-    const list = await load({
-      url: `${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`,
-      connections: READ_CLIENTS,
-      headers,
-    });
-    rows.push(`bare Koa JSON route, ${READ_CLIENTS} clients (peer)      ${describe(peer, 'req')}`);
-    rows.push(
-      `GET /v1/drive/files/{uuid}, ${READ_CLIENTS} clients     ${describe(read, 'req')}  → ${(read.perSecond / peer.perSecond).toFixed(2)}× the peer (target ≥ 0.4×)`,
+    const listFolio = side(
+      'GET /v1/drive/files?folder_uuid= (20)',
+      apiPid,
+      spec(`${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`, READ_CLIENTS, { headers }),
+    );
+    const listPeer = side(
+      'bare list of the same 20 rows',
+      peer.pid,
+      spec(`${peer.url}/files?folder_uuid=${folder.uuid}`, READ_CLIENTS),
     );
     rows.push(
-      `GET /v1/drive/files?folder_uuid= (20 files)    ${describe(list, 'req')}  → ${(list.perSecond / peer.perSecond).toFixed(2)}× the peer`,
+      ...report(
+        `folder listing of 20 files, ${READ_CLIENTS} connections`,
+        listFolio,
+        listPeer,
+        await compare(listFolio, listPeer),
+        0.4,
+      ),
+    );
+
+    const uploadBody = JSON.stringify({ name: '$UUID.txt', content_type: 'text/plain', data: kilobyte });
+    const uploadFolio = side(
+      'POST /v1/drive/files (1 KB)',
+      apiPid,
+      spec(`${stack.apiUrl}/v1/drive/files`, UPLOAD_CLIENTS, { headers, post: { bodyTemplate: uploadBody } }),
+    );
+    const uploadPeer = side(
+      'bare write (PUT + INSERT)',
+      peer.pid,
+      spec(`${peer.url}/files`, UPLOAD_CLIENTS, {
+        headers: { 'content-type': 'application/json' },
+        post: { bodyTemplate: uploadBody },
+      }),
+    );
+    const uploads = await compare(uploadFolio, uploadPeer);
+    rows.push(
+      ...report(
+        `simple upload of 1 KB, ${UPLOAD_CLIENTS} connections`,
+        uploadFolio,
+        uploadPeer,
+        uploads,
+        0.5,
+      ),
+      `  p50 target < 30 ms: ${summary(uploads.folio).p50.toFixed(1)} ms`,
     );
     for (const row of rows) say(row);
     say(
@@ -155,7 +176,7 @@ async function main() {
         .join(' ')}`,
     );
   } finally {
-    bare.stop();
+    peer.stop();
     await knex.destroy();
     await stack.stop();
   }

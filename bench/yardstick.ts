@@ -1,0 +1,101 @@
+// The yardstick of the request benchmarks (issue 24): Folio and its peer measured by the same load client in a
+// process of its own (bench/load-client.ts), each warmed up before each measurement, alternated for three rounds (the
+// peer first in odd rounds, Folio first in even ones), the median of the rounds reported with the ratio, the client's
+// CPU time per request (a client-bound peer shows a high one) and each server's CPU time per request (process CPU
+// time during the measurement ÷ requests, read from /proc).
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { LoadResult, LoadSpec } from './load-client.js';
+
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** A process's CPU time so far (user + system), in ms. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
+}
+
+export interface Measured extends LoadResult {
+  /** The server's CPU time during the measurement, in ms. */
+  serverCpuMs: number;
+}
+
+/** One measurement of a server (by pid) under `spec`, from a separate load process. */
+export async function measure(spec: LoadSpec, serverPid: number): Promise<Measured> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-client.ts', JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let cpuAtStart = 0;
+  let result: LoadResult | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (line === 'measuring') cpuAtStart = processCpuMs(serverPid);
+    else result = JSON.parse(line) as LoadResult;
+  }
+  const serverCpuMs = processCpuMs(serverPid) - cpuAtStart;
+  if (!result) throw new Error(`the load client printed no result for ${spec.url}`);
+  return { ...result, serverCpuMs };
+}
+
+export interface Side {
+  name: string;
+  pid: number;
+  spec: LoadSpec;
+}
+
+export interface Comparison {
+  folio: Measured[];
+  peer: Measured[];
+}
+
+/** Folio and its peer, alternated for `rounds` rounds. */
+export async function compare(folio: Side, peer: Side, rounds = 3): Promise<Comparison> {
+  const out: Comparison = { folio: [], peer: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['peer', 'folio'] as const) : (['folio', 'peer'] as const);
+    for (const which of order) {
+      const side = which === 'folio' ? folio : peer;
+      out[which].push(await measure(side.spec, side.pid));
+    }
+  }
+  return out;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+const microsPerRequest = (cpuMs: number, requests: number) => (requests ? (cpuMs * 1000) / requests : NaN);
+
+/** The medians of a side's rounds. */
+export function summary(runs: Measured[]) {
+  return {
+    perSecond: median(runs.map((run) => run.perSecond)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    clientCpuUs: median(runs.map((run) => microsPerRequest(run.clientCpuMs, run.requests))),
+    serverCpuUs: median(runs.map((run) => microsPerRequest(run.serverCpuMs, run.requests))),
+    rounds: runs.map((run) => Math.round(run.perSecond)),
+  };
+}
+
+/** Two lines, Folio's and its peer's, then the ratio of the medians against the target. */
+export function report(title: string, folio: Side, peer: Side, result: Comparison, target: number): string[] {
+  const line = (name: string, s: ReturnType<typeof summary>) =>
+    `  ${name.padEnd(34)} ${s.perSecond.toFixed(0).padStart(6)}/s  p50 ${s.p50.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms` +
+    `  server CPU ${s.serverCpuUs.toFixed(0)} µs/req  client CPU ${s.clientCpuUs.toFixed(0)} µs/req` +
+    `  rounds [${s.rounds.join(', ')}]${s.failures ? `  (${s.failures} failed)` : ''}`;
+  const f = summary(result.folio);
+  const p = summary(result.peer);
+  const ratio = f.perSecond / p.perSecond;
+  return [
+    title,
+    line(folio.name, f),
+    line(`${peer.name} (peer)`, p),
+    `  → ${ratio.toFixed(2)}× the peer (target ≥ ${target}×: ${ratio >= target ? 'met' : 'not met'})`,
+  ];
+}
