@@ -83,8 +83,10 @@ async function seed(knex: Knex): Promise<{ token: string; workspaceUuid: string 
       [workspace.uuid],
     );
   });
-  await knex.raw('analyze drive_items');
-  await knex.raw('analyze drive_changes');
+  // Both sides read a vacuumed, analysed table: a bulk insert leaves no visibility map, so index-only scans and the
+  // planner's estimates would otherwise favour whichever side runs later.
+  await knex.raw('vacuum analyze drive_items');
+  await knex.raw('vacuum analyze drive_changes');
   return { token: access_token, workspaceUuid: workspace.uuid };
 }
 
@@ -150,21 +152,31 @@ async function main() {
     const seeded = performance.now();
     const { token, workspaceUuid } = await seed(knex);
     say(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
-    const result = await firstSync(stack.apiUrl, token);
-    if (result.items !== ITEMS)
-      throw new Error(`first sync returned ${result.items} items, expected ${ITEMS}`);
-    const raw = await rawRead(knex, workspaceUuid);
+    // Warm-up of both sides (caches, JIT, connections), then the raw read and the first sync alternated three times;
+    // the medians are reported.
+    await rawRead(knex, workspaceUuid);
+    await firstSync(stack.apiUrl, token);
+    const syncs: Array<{ items: number; pages: number; ms: number }> = [];
+    const raws: Array<{ items: number; ms: number }> = [];
+    for (let round = 0; round < 3; round++) {
+      if (round % 2 === 0) raws.push(await rawRead(knex, workspaceUuid));
+      syncs.push(await firstSync(stack.apiUrl, token));
+      if (round % 2 === 1) raws.push(await rawRead(knex, workspaceUuid));
+    }
+    for (const sync of syncs)
+      if (sync.items !== ITEMS) throw new Error(`first sync returned ${sync.items} items, expected ${ITEMS}`);
     const perSecond = (items: number, ms: number) => Math.round(items / (ms / 1000));
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+    const syncRates = syncs.map((sync) => perSecond(sync.items, sync.ms));
+    const rawRates = raws.map((raw) => perSecond(raw.items, raw.ms));
     say(
-      `first sync: ${result.items} items in ${result.pages} pages of ${PAGE}, ${(result.ms / 1000).toFixed(1)} s, ` +
-        `${perSecond(result.items, result.ms)} items/s`,
+      `first sync: ${ITEMS} items in ${syncs[0]!.pages} pages of ${PAGE}, median ${median(syncRates)} items/s ` +
+        `(rounds ${syncRates.join(', ')})`,
     );
     say(
-      `  peer, raw SQL read of the same rows in the same pages: ${raw.items} items, ${(raw.ms / 1000).toFixed(1)} s, ${perSecond(raw.items, raw.ms)} items/s`,
+      `  peer, raw SQL read of the same rows in the same pages: median ${median(rawRates)} items/s (rounds ${rawRates.join(', ')})`,
     );
-    say(
-      `  → ${(perSecond(result.items, result.ms) / perSecond(raw.items, raw.ms)).toFixed(2)}× the raw read (target ≥ 0.5×)`,
-    );
+    say(`  → ${(median(syncRates) / median(rawRates)).toFixed(2)}× the raw read (target ≥ 0.5×)`);
   } finally {
     await knex.destroy();
     await stack.stop();
