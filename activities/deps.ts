@@ -4,6 +4,7 @@ import type { Client as StorageClient } from 'minio';
 import type { MasterKey } from '../domain/drive/crypto.js';
 import type { RunInTransaction } from '../domain/unit-of-work.js';
 import type { Config } from '../platform/config.js';
+import type { WebhookTransport } from '../platform/webhook-transport.js';
 
 /**
  * What activities may ask of Temporal; workflows/client.ts implements it. Declared here rather than imported from
@@ -27,4 +28,6 @@ export interface ActivityDeps {
   /** Read when an activity runs, so a changed setting takes effect at the next run without a new workflow. */
   settings: () => Config;
   workflows: ActivityWorkflows;
+  /** The HTTPS POST of webhook attempts, with its kept connections (platform/webhook-transport.ts). */
+  webhookTransport: WebhookTransport;
 }

@@ -4,6 +4,7 @@ import { Context } from '@temporalio/activity';
 import {
   claimAttempt,
   deliveryId,
+  NO_ANSWER,
   purgeWebhookHistory,
   recordAttempt,
   type AttemptKey,
@@ -11,9 +12,9 @@ import {
   type RecordRules,
 } from '../domain/webhooks/deliveries.js';
 import { eventId } from '../domain/webhooks/events.js';
+import { delayAfter, retrySchedule } from '../domain/webhooks/schedule.js';
 import { signatureHeader } from '../domain/webhooks/signature.js';
 import { judgeTarget, targetPolicyFrom, type TargetPolicy } from '../domain/webhooks/target.js';
-import { postPinned } from '../domain/webhooks/transport.js';
 import type { Config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
 import { webhookAttempts } from '../platform/metrics.js';
@@ -22,8 +23,16 @@ import { heartbeating } from './heartbeat.js';
 
 export interface AttemptActivityResult {
   outcome: AttemptOutcome;
-  /** The wait before the next attempt (FOLIO_WEBHOOK_RETRY_DELAYS, read now), when this one failed. */
-  retryDelayMs: number;
+  /**
+   * After a failure, the wait before the next attempt by the retry schedule (FOLIO_WEBHOOK_RETRY_DELAYS, read now);
+   * null when no attempt follows (the last failed, or the outcome is not a failure). The workflow does as it says.
+   */
+  retryInMs?: number | null;
+  /**
+   * Only in results recorded before 2026-11-27 (replayed histories): the delay after every failure, the last
+   * included, the count being the workflow's. Never written now.
+   */
+  retryDelayMs?: number;
 }
 
 export function createWebhookActivities(deps: ActivityDeps) {
@@ -37,12 +46,9 @@ export function createWebhookActivities(deps: ActivityDeps) {
 
   async function attempt(key: AttemptKey): Promise<AttemptActivityResult> {
     const settings = deps.settings().webhook;
-    const delays = settings.retryDelaysMs;
-    // The delay after attempt n; a list shorter than four repeats its last entry. At least 1 ms: a zero timeout
-    // would make the workflow's wait unbounded.
     const rules: RecordRules = {
       disableAfter: settings.disableAfter,
-      retryDelayMs: Math.max(1, delays[Math.min(key.attempt, delays.length) - 1] ?? 1),
+      schedule: retrySchedule(settings.retryDelaysMs, key.maxAttempts),
     };
     const recorded = (outcome: AttemptOutcome): AttemptActivityResult => {
       webhookAttempts.inc({ outcome });
@@ -58,7 +64,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
         },
         'webhook attempt',
       );
-      return { outcome, retryDelayMs: rules.retryDelayMs };
+      return { outcome, retryInMs: outcome === 'failure' ? delayAfter(rules.schedule, key.attempt) : null };
     };
 
     const claim = await claimAttempt(deps.db, deps.masterKey, key, rules);
@@ -69,7 +75,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
     // connection goes to the address judged here.
     const target = await judgeTarget(claim.url, policyOf(settings));
     if (!target.allowed) {
-      const unsent = { statusCode: null, errorClass: 'dns_error', responseTimeMs: null };
+      const unsent = { ...NO_ANSWER, errorClass: 'dns_error' };
       if (target.inward)
         log.warn(
           { destination_uuid: key.destinationUuid, reason: target.reason },
@@ -95,7 +101,7 @@ export function createWebhookActivities(deps: ActivityDeps) {
       'x-service-delivery-id': deliveryId(attemptUuid),
       'x-service-attempt': String(key.attempt),
     };
-    const result = await postPinned(target, claim.body, headers, {
+    const result = await deps.webhookTransport.post(target, claim.body, headers, {
       timeoutMs: settings.timeoutMs,
       keepIdleMs: settings.keepAliveMs,
     });

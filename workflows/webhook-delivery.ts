@@ -1,7 +1,9 @@
-// One email.received event delivered to one destination, as spec/webhooks.md's state table reads: attempt n (1 to
-// 5); a failure below 5 waits its delay (FOLIO_WEBHOOK_RETRY_DELAYS, a durable timer) and makes attempt n+1; the
-// fifth failure gives up and counts towards auto-disable. `folio delivery retry` cuts the wait short; the numbers
-// stay in sequence. Also the daily purge of delivery history, run by a Temporal Schedule.
+// One email.received event delivered to one destination, as spec/webhooks.md's state table reads: attempt n; a failed
+// attempt that the retry schedule follows with another waits its delay (a durable timer) and makes attempt n+1; the
+// last failure gives up and counts towards auto-disable. The schedule (domain/webhooks/schedule.ts, read by each
+// attempt) decides both: every attempt answers whether another follows and after how long, and this workflow only
+// does as it says. `folio delivery retry` cuts the wait short; the numbers stay in sequence. Also the daily purge of
+// delivery history, run by a Temporal Schedule.
 import {
   condition,
   defineSignal,
@@ -14,7 +16,12 @@ import {
 import type { Activities } from '../activities/index.js';
 import { LOCAL_OUTBOUND_CALL, OUTBOUND_CALL, SCHEDULED_MAINTENANCE } from './activity-profiles.js';
 
-const MAX_ATTEMPTS = 5;
+/**
+ * Attempts recorded before the retry schedule had one home (2026-11-27) answered a delay after every failure, even
+ * the last, and left the count to the workflow: their histories replay by that rule, the spec's five attempts or
+ * the input's maxAttempts. Attempts since answer `retryInMs`, and this is never read for them.
+ */
+const ATTEMPTS_BEFORE_SCHEDULE = 5;
 
 /**
  * One attempt is one activity run. The activity claims its attempt number in the database before it sends, so a
@@ -59,7 +66,7 @@ export interface WebhookDeliveryInput {
   eventUuid: string;
   /** A manual resend's round (an extension); absent for the spec's delivery. */
   round?: number;
-  /** Absent: the spec's five. A webhook.test (an extension) makes one. */
+  /** Absent: the retry schedule's attempts. A webhook.test (an extension) makes one. */
   maxAttempts?: number;
   /**
    * Attempts run as local activities: every start since 2026-11-24 (workflows/client.ts) says so. Deliveries started
@@ -94,7 +101,15 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const attemptDelivery = input.localAttempts ? attemptInWorkflowTask : attemptWebhookDelivery;
   for (let attempt = 1; ; attempt++) {
     const result = await attemptDelivery({ ...input, attempt });
-    if (result.outcome !== 'failure' || attempt >= (input.maxAttempts ?? MAX_ATTEMPTS)) {
+    const retryInMs =
+      result.outcome !== 'failure'
+        ? null
+        : result.retryInMs !== undefined
+          ? result.retryInMs
+          : attempt < (input.maxAttempts ?? ATTEMPTS_BEFORE_SCHEDULE)
+            ? (result.retryDelayMs ?? null)
+            : null;
+    if (retryInMs === null) {
       const outcome: WebhookDeliveryOutcome =
         result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
       markOutcome(outcome);
@@ -108,7 +123,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     }
     markOutcome('waiting');
     const seen = retryRequests;
-    await condition(() => retryRequests !== seen || retryAfterAttempt >= attempt, result.retryDelayMs);
+    await condition(() => retryRequests !== seen || retryAfterAttempt >= attempt, retryInMs);
   }
 }
 

@@ -6,11 +6,10 @@ import type { Knex } from 'knex';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
-import { EMAIL_RECEIVED, eventId, TEST_ATTEMPTS } from './events.js';
+import { EMAIL_RECEIVED, eventId } from './events.js';
 import { invalidTransition } from './errors.js';
+import { attemptsOf, delayAfter, TEST_ATTEMPTS, type RetrySchedule } from './schedule.js';
 import { signingSecrets, type SecretRow } from './secrets.js';
-
-const MAX_ATTEMPTS = 5;
 
 /** X-Service-Delivery-ID: one per attempt, the attempt row's uuid behind a prefix. */
 export const deliveryId = (attemptUuid: string) => `whdel_${attemptUuid}`;
@@ -28,16 +27,12 @@ export interface DeliveryKey {
 
 export interface AttemptKey extends DeliveryKey {
   attempt: number;
-  /** The attempts this delivery makes: 5 (the spec), or 1 for a webhook.test. */
+  /** Fewer attempts than the retry schedule's: 1 for a webhook.test (schedule.ts). */
   maxAttempts?: number;
 }
 
 /** What the workflow learns of an attempt: ids and outcomes only. */
 export type AttemptOutcome = 'success' | 'failure' | 'stopped' | 'disabled';
-
-type AttemptPlan =
-  | { action: 'finished'; outcome: AttemptOutcome }
-  | { action: 'send'; url: string; secrets: string[]; body: Buffer; eventType: string };
 
 const keyOf = (key: DeliveryKey) => ({
   destination_uuid: key.destinationUuid,
@@ -80,59 +75,14 @@ async function finishDelivery(
     .update({ state, finished_at: knex.fn.now(), next_attempt_at: null });
 }
 
-/**
- * What attempt n should do: report an outcome already recorded (the activity ran before), close an attempt a crash
- * left claimed but unrecorded, stop because the destination is no longer active, or send.
- */
-async function planAttempt(
-  knex: Knex,
-  masterKey: Buffer,
-  key: AttemptKey,
-  rules: RecordRules,
-  now = new Date(),
-): Promise<AttemptPlan> {
-  const delivery = await knex('webhook_deliveries').where(keyOf(key)).first();
-  if (!delivery || delivery.state === 'terminated') return { action: 'finished', outcome: 'stopped' };
-  const existing = await knex('webhook_attempts')
-    .where({ ...keyOf(key), attempt: key.attempt })
-    .first();
-  if (existing?.outcome === 'pending') {
-    // Claimed, then the worker died or the activity timed out before the result was written: the POST may or may
-    // not have reached the receiver. The number is spent; the attempt counts as failed (docs/webhooks.md § Crashes).
-    const interrupted = { statusCode: null, errorClass: 'interrupted', responseTimeMs: null };
-    return { action: 'finished', outcome: await recordAttempt(knex, key, existing.uuid, interrupted, rules) };
-  }
-  if (existing)
-    return {
-      action: 'finished',
-      outcome: existing.error_class === 'address_refused' ? 'disabled' : existing.outcome,
-    };
-  const destination = await knex('webhook_destinations').where({ uuid: key.destinationUuid }).first();
-  if (!destination || destination.status !== 'active') {
-    // Paused or disabled while this delivery waited: it stops before its next attempt and is never replayed.
-    await finishDelivery(knex, key, 'stopped');
-    return { action: 'finished', outcome: 'stopped' };
-  }
-  const event = await knex('webhook_events').where({ uuid: key.eventUuid }).first();
-  if (!event) return { action: 'finished', outcome: 'stopped' };
-  return {
-    action: 'send',
-    url: destination.url,
-    secrets: signingSecrets(masterKey, destination as SecretRow, now),
-    body: eventBody(event),
-    eventType: event.type,
-  };
-}
-
 export type ClaimedAttempt =
   | { action: 'finished'; outcome: AttemptOutcome }
   | { action: 'send'; attemptUuid: string; url: string; secrets: string[]; body: Buffer; eventType: string };
 
 /**
- * Claims attempt n, with the delivery id it will send, and answers what to send; or answers the outcome when there is
- * nothing to send (planAttempt). The common case (the delivery in flight, its destination active, its event there,
- * the number unclaimed) is one statement; anything else is worked out by planAttempt one query at a time. A number
- * that another run of the attempt claimed between the plan and the claim throws: the retry then closes that claim.
+ * Claims attempt n, with the delivery id it will send, and answers what to send, in one statement: when the delivery
+ * is in flight, its destination active, its event there and the number unclaimed. Anything else claims nothing, and
+ * unclaimed() answers the outcome instead.
  */
 export async function claimAttempt(
   knex: Knex,
@@ -172,52 +122,73 @@ export async function claimAttempt(
     },
   );
   const ready = rows[0];
-  if (ready) {
-    const event = { ...ready, uuid: ready.event_uuid };
-    return {
-      action: 'send',
-      attemptUuid,
-      url: ready.url,
-      secrets: signingSecrets(masterKey, ready as SecretRow, now),
-      body: eventBody(event),
-      eventType: ready.type,
-    };
-  }
-  const plan = await planAttempt(knex, masterKey, key, rules, now);
-  if (plan.action === 'finished') return plan;
-  const claimed = await claimNumber(knex, key, attemptUuid);
-  if (!claimed) throw new Error(`attempt ${key.attempt} was claimed by another run`);
-  return { ...plan, attemptUuid: claimed };
+  if (!ready) return { action: 'finished', outcome: await unclaimed(knex, key, rules) };
+  const event = { ...ready, uuid: ready.event_uuid };
+  return {
+    action: 'send',
+    attemptUuid,
+    url: ready.url,
+    secrets: signingSecrets(masterKey, ready as SecretRow, now),
+    body: eventBody(event),
+    eventType: ready.type,
+  };
 }
 
-/** Claims attempt n: its row, with the delivery id it will send. Undefined when another run claimed it first. */
-async function claimNumber(knex: Knex, key: AttemptKey, attemptUuid: string): Promise<string | undefined> {
-  return knex.transaction(async (tx) => {
-    const [row] = await tx('webhook_attempts')
-      .insert({ uuid: attemptUuid, ...keyOf(key), attempt: key.attempt })
-      .onConflict(['destination_uuid', 'event_uuid', 'round', 'attempt'])
-      .ignore()
-      .returning('uuid');
-    if (!row) return undefined;
-    await tx('webhook_deliveries')
-      .where(keyOf(key))
-      .whereIn('state', IN_FLIGHT)
-      .update({ state: 'sending', attempts: key.attempt, next_attempt_at: null });
-    return row.uuid as string;
-  });
+/**
+ * Why claimAttempt claimed nothing, one query at a time, as the outcome of attempt n: the outcome already recorded
+ * (the activity ran before); a claim a crash left unrecorded, closed now; or "stopped", because the delivery is no
+ * longer in flight or its destination no longer active.
+ */
+async function unclaimed(knex: Knex, key: AttemptKey, rules: RecordRules): Promise<AttemptOutcome> {
+  const delivery = await knex('webhook_deliveries').where(keyOf(key)).first();
+  if (!delivery || delivery.state === 'terminated') return 'stopped';
+  const existing = await knex('webhook_attempts')
+    .where({ ...keyOf(key), attempt: key.attempt })
+    .first();
+  if (existing?.outcome === 'pending') {
+    // Claimed, then the worker died or the activity timed out before the result was written: the POST may or may
+    // not have reached the receiver. The number is spent; the attempt counts as failed (docs/webhooks.md § Crashes).
+    return recordAttempt(knex, key, existing.uuid, INTERRUPTED, rules);
+  }
+  if (existing) return existing.error_class === 'address_refused' ? 'disabled' : existing.outcome;
+  // Finished without this attempt: nothing more is sent for it.
+  if (!IN_FLIGHT.includes(delivery.state)) return 'stopped';
+  const destination = await knex('webhook_destinations').where({ uuid: key.destinationUuid }).first();
+  if (!destination || destination.status !== 'active') {
+    // Paused or disabled while this delivery waited: it stops before its next attempt and is never replayed.
+    await finishDelivery(knex, key, 'stopped');
+    return 'stopped';
+  }
+  const event = await knex('webhook_events').where({ uuid: key.eventUuid }).first();
+  if (!event) return 'stopped';
+  // Everything is ready now that was not a moment ago (a destination resumed in between): the activity's retry
+  // claims the number then.
+  throw new Error(`attempt ${key.attempt} was not ready when claimed; the retry claims it`);
 }
 
 export interface AttemptResult {
   statusCode: number | null;
   errorClass: string | null;
   responseTimeMs: number | null;
+  /** The receiver's answer (platform/webhook-transport.ts), when one began: stored for the admin app, never logged. */
+  responseHeaders: Record<string, string | string[]> | null;
+  responseBody: string | null;
 }
+
+/** An attempt with no answer: its target was refused, or it was interrupted. */
+export const NO_ANSWER = {
+  statusCode: null,
+  responseTimeMs: null,
+  responseHeaders: null,
+  responseBody: null,
+};
+const INTERRUPTED: AttemptResult = { ...NO_ANSWER, errorClass: 'interrupted' };
 
 export interface RecordRules {
   /** FOLIO_WEBHOOK_DISABLE_AFTER: exhausted events in a row that disable the destination. */
   disableAfter: number;
-  /** The wait before the next attempt, shown by `folio delivery list` as next_attempt_at. */
-  retryDelayMs: number;
+  /** This delivery's: whether a failure is followed by another attempt, and after how long (next_attempt_at). */
+  schedule: RetrySchedule;
   /** The URL check refused the target: disable the destination now, with this reason, and try no more. */
   disableReason?: string;
 }
@@ -226,9 +197,20 @@ const isSuccess = (result: AttemptResult) =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300 && !result.errorClass;
 
 /**
- * Records a claimed attempt's result once (a second record of the same attempt changes nothing) and moves the
- * counters: a 2xx resets the destination's consecutive-failure counter; a fifth failure counts one exhausted event,
- * and the DISABLE_AFTER-th in a row disables the destination with the reason and time.
+ * Only the spec's own deliveries of email.received move the auto-disable counter: a webhook.test or a manual resend
+ * never does (docs/extensions.md § Webhooks). A condition on the bindings :round and :event.
+ */
+const COUNTED = `cast(:round as integer) = 0
+  and exists (select 1 from webhook_events where uuid = :event and type = '${EMAIL_RECEIVED}')`;
+
+/**
+ * Records a claimed attempt's result once (a second record of the same attempt changes nothing, and answers what was
+ * recorded) and moves the delivery and the counters by the retry schedule: a 2xx finishes the delivery and resets the
+ * destination's consecutive-failure counter; a failure the schedule follows with another attempt sets the delivery
+ * waiting until then; the last failure counts one exhausted event, and the DISABLE_AFTER-th in a row disables the
+ * destination with the reason and time. A success is one statement (the common case, and the counter is written
+ * only when it is not 0 already, so deliveries to one destination do not queue on its row); a failure is one
+ * transaction.
  */
 export async function recordAttempt(
   knex: Knex,
@@ -237,71 +219,43 @@ export async function recordAttempt(
   result: AttemptResult,
   rules: RecordRules,
 ): Promise<AttemptOutcome> {
-  const success = isSuccess(result);
-  if (success && !rules.disableReason && (await recordSuccess(knex, key, attemptUuid, result)))
-    return 'success';
+  if (isSuccess(result) && !rules.disableReason)
+    return (await recordRow(knex, key, attemptUuid, result, 'success'))
+      ? 'success'
+      : recorded(knex, attemptUuid);
   return knex.transaction(async (tx) => {
-    const [recorded] = await tx('webhook_attempts')
-      .where({ uuid: attemptUuid, outcome: 'pending' })
-      .update({
-        outcome: success ? 'success' : 'failure',
-        status_code: result.statusCode,
-        error_class: rules.disableReason ? 'address_refused' : result.errorClass,
-        response_time_ms: result.responseTimeMs,
-        finished_at: tx.fn.now(),
-      })
-      .returning('*');
-    if (!recorded) {
-      const row = await tx('webhook_attempts').where({ uuid: attemptUuid }).first();
-      return row?.error_class === 'address_refused'
-        ? 'disabled'
-        : row?.outcome === 'success'
-          ? 'success'
-          : 'failure';
-    }
-    // Only the spec's own deliveries of email.received move the auto-disable counter: a webhook.test or a manual
-    // resend never does (docs/extensions.md § Webhooks).
-    const counted =
-      (key.round ?? 0) === 0 &&
-      (await tx('webhook_events').where({ uuid: key.eventUuid }).first('type'))?.type === EMAIL_RECEIVED;
-    if (success) {
-      if (counted)
-        await tx('webhook_destinations')
-          .where({ uuid: key.destinationUuid })
-          .update({ consecutive_failures: 0 });
-      await finishDelivery(tx, key, 'succeeded');
-      return 'success';
-    }
+    // A refused address is recorded as such: a later run of the attempt then answers 'disabled' too.
+    const failed = rules.disableReason ? { ...result, errorClass: 'address_refused' } : result;
+    if (!(await recordRow(tx, key, attemptUuid, failed, 'failure'))) return recorded(tx, attemptUuid);
     if (rules.disableReason) {
       await disable(tx, key.destinationUuid, rules.disableReason);
       await finishDelivery(tx, key, 'stopped');
       return 'disabled';
     }
-    if (key.attempt < (key.maxAttempts ?? MAX_ATTEMPTS)) {
+    const retryInMs = delayAfter(rules.schedule, key.attempt);
+    if (retryInMs !== null) {
       await tx('webhook_deliveries')
         .where(keyOf(key))
         .whereIn('state', IN_FLIGHT)
         .update({
           state: 'waiting',
-          next_attempt_at: tx.raw(`now() + (? * interval '1 millisecond')`, [rules.retryDelayMs]),
+          next_attempt_at: tx.raw(`now() + (? * interval '1 millisecond')`, [retryInMs]),
         });
       return 'failure';
     }
     await finishDelivery(tx, key, 'failed');
-    if (!counted) return 'failure';
-    const [destination] = await tx('webhook_destinations')
-      .where({ uuid: key.destinationUuid })
-      .increment('consecutive_failures', 1)
-      .returning(['consecutive_failures', 'status']);
-    if (
-      destination &&
-      destination.status === 'active' &&
-      destination.consecutive_failures >= rules.disableAfter
-    ) {
+    const { rows } = await tx.raw(
+      `update webhook_destinations set consecutive_failures = consecutive_failures + 1
+        where uuid = :destination and ${COUNTED}
+       returning consecutive_failures, status`,
+      { destination: key.destinationUuid, event: key.eventUuid, round: key.round ?? 0 },
+    );
+    const destination = rows[0];
+    if (destination?.status === 'active' && destination.consecutive_failures >= rules.disableAfter) {
       await disable(
         tx,
         key.destinationUuid,
-        `${destination.consecutive_failures} consecutive events failed all ${MAX_ATTEMPTS} attempts`,
+        `${destination.consecutive_failures} consecutive events failed all ${attemptsOf(rules.schedule)} attempts`,
       );
     }
     return 'failure';
@@ -309,46 +263,59 @@ export async function recordAttempt(
 }
 
 /**
- * The common case of recordAttempt in one statement: a 2xx recorded, the destination's counter reset (written only
- * when it is not 0 already, so deliveries to one destination do not queue on its row) and the delivery finished.
- * False when the attempt was recorded before; recordAttempt then answers what was recorded.
+ * Writes the attempt's row, once: false when it was recorded before. A success also finishes the delivery and resets
+ * the destination's counter, in the same statement.
  */
-async function recordSuccess(
+async function recordRow(
   knex: Knex,
   key: AttemptKey,
   attemptUuid: string,
   result: AttemptResult,
+  outcome: 'success' | 'failure',
 ): Promise<boolean> {
   const { rows } = await knex.raw(
     `with recorded as (
        update webhook_attempts
-          set outcome = 'success', status_code = :statusCode, error_class = null, response_time_ms = :responseTimeMs, finished_at = now()
+          set outcome = :outcome, status_code = :statusCode, error_class = :errorClass,
+              response_time_ms = :responseTimeMs, response_headers = cast(:responseHeaders as jsonb),
+              response_body = :responseBody, finished_at = now()
         where uuid = :attemptUuid and outcome = 'pending'
        returning uuid
      ), reset as (
        update webhook_destinations set consecutive_failures = 0
-        where uuid = :destination and consecutive_failures <> 0 and exists (select 1 from recorded)
-          -- Only the spec's own deliveries of email.received move the counter (recordAttempt's rule).
-          and cast(:round as integer) = 0
-          and exists (select 1 from webhook_events where uuid = :event and type = :counted)
+        where uuid = :destination and consecutive_failures <> 0 and cast(:outcome as text) = 'success'
+          and exists (select 1 from recorded) and ${COUNTED}
      ), finished as (
        update webhook_deliveries set state = 'succeeded', finished_at = now(), next_attempt_at = null
         where destination_uuid = :destination and event_uuid = :event and round = :round
           and state in ('scheduled', 'sending', 'waiting')
-          and exists (select 1 from recorded)
+          and cast(:outcome as text) = 'success' and exists (select 1 from recorded)
      )
      select uuid from recorded`,
     {
+      outcome,
       statusCode: result.statusCode,
+      errorClass: outcome === 'success' ? null : result.errorClass,
       responseTimeMs: result.responseTimeMs,
+      responseHeaders: result.responseHeaders && JSON.stringify(result.responseHeaders),
+      responseBody: result.responseBody,
       attemptUuid,
       destination: key.destinationUuid,
       event: key.eventUuid,
       round: key.round ?? 0,
-      counted: EMAIL_RECEIVED,
     },
   );
   return rows.length > 0;
+}
+
+/** What a row recorded before answers: 'disabled' for a refused address (no retry), else its outcome. */
+async function recorded(knex: Knex, attemptUuid: string): Promise<AttemptOutcome> {
+  const row = await knex('webhook_attempts').where({ uuid: attemptUuid }).first();
+  return row?.error_class === 'address_refused'
+    ? 'disabled'
+    : row?.outcome === 'success'
+      ? 'success'
+      : 'failure';
 }
 
 async function disable(tx: Knex.Transaction, destinationUuid: string, reason: string): Promise<void> {
@@ -445,6 +412,13 @@ export interface AttemptRow {
   status_code: number | null;
   error_class: string | null;
   response_time_ms: number | null;
+  /**
+   * The receiver's answer (migration 026): its headers (names lower-case, set-cookie a list) and the first 4 KB of
+   * its body as text; null when no answer began. Shown by the admin app only: the admin API's webhook_attempt has
+   * the fields the OpenAPI document fixes (docs/webhooks.md § The receiver's answer). It may hold anything: never log it.
+   */
+  response_headers: Record<string, string | string[]> | null;
+  response_body: string | null;
   started_at: Date;
   finished_at: Date | null;
 }
@@ -454,11 +428,21 @@ export interface TypedAttemptRow extends AttemptRow {
   event_type: string;
 }
 
-/** Attempts newest first, a page at a time: `after` is the uuid of the last attempt of the page before. */
+/**
+ * Attempts newest first, a page at a time: `after` is the uuid of the last attempt of the page before. The admin app
+ * narrows them by outcome and by when they started (`from` inclusive, `until` exclusive).
+ */
 export async function listAttempts(
   knex: Knex,
   destinationUuid: string,
-  page: { limit: number; after?: string; eventUuid?: string },
+  page: {
+    limit: number;
+    after?: string;
+    eventUuid?: string;
+    outcome?: AttemptRow['outcome'];
+    from?: Date;
+    until?: Date;
+  },
 ): Promise<TypedAttemptRow[]> {
   const query = knex('webhook_attempts as a')
     .join('webhook_events as e', 'e.uuid', 'a.event_uuid')
@@ -470,6 +454,9 @@ export async function listAttempts(
     .limit(page.limit)
     .select('a.*', 'e.type as event_type');
   if (page.eventUuid) query.where({ 'a.event_uuid': page.eventUuid });
+  if (page.outcome) query.where({ 'a.outcome': page.outcome });
+  if (page.from) query.where('a.started_at', '>=', page.from);
+  if (page.until) query.where('a.started_at', '<', page.until);
   // Compared in the database, at its microsecond precision, so no row between two pages is skipped.
   if (page.after)
     query.whereRaw(
@@ -593,7 +580,8 @@ export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promis
     round,
     workspaceUuid: original.workspace_uuid,
     mailboxUuid: original.mailbox_uuid,
-    maxAttempts: event.type === EMAIL_RECEIVED ? MAX_ATTEMPTS : TEST_ATTEMPTS,
+    // An email.received makes the retry schedule's attempts.
+    maxAttempts: event.type === EMAIL_RECEIVED ? undefined : TEST_ATTEMPTS,
   });
   return row as DeliveryRow;
 }

@@ -5,13 +5,12 @@ import type { UnitOfWork } from '../unit-of-work.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { invalidTransition } from './errors.js';
+import { TEST_ATTEMPTS } from './schedule.js';
 
 const EVENT_ID_PREFIX = 'whevt_';
 export const EMAIL_RECEIVED = 'email.received';
 /** An extension (docs/extensions.md § Webhooks), outside the spec's single event type: sent only on request. */
 export const WEBHOOK_TEST = 'webhook.test';
-/** A webhook.test is sent once: its answer is what the operator wants to see, now. */
-export const TEST_ATTEMPTS = 1;
 
 export const eventId = (eventUuid: string) => `${EVENT_ID_PREFIX}${eventUuid}`;
 

@@ -27,6 +27,8 @@ type Reply = {
   headers?: Record<string, string>;
   hold?: Promise<void>;
   holdBody?: Promise<void>;
+  /** The answer's body; "ok" when absent. */
+  body?: string | Buffer;
 };
 
 export interface Receiver {
@@ -100,11 +102,11 @@ export async function startReceiver(host: string, options: ReceiverOptions = {})
           servername: (req.socket as TLSSocket).servername ?? false,
         };
         requests.push(request);
-        const { status, delayMs, headers, hold, holdBody } = reply(requests.length, request);
+        const { status, delayMs, headers, hold, holdBody, body } = reply(requests.length, request);
         const send = () => {
           if (res.destroyed) return;
           res.writeHead(status, { 'content-type': 'text/plain', ...headers });
-          if (!holdBody) return void res.end('ok');
+          if (!holdBody) return void res.end(body ?? 'ok');
           res.write('o');
           void holdBody.then(() => !res.destroyed && res.end('k'));
         };

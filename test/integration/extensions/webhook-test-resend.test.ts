@@ -50,7 +50,9 @@ function attemptCells(body: string) {
     .split('<tr class="attempt ')
     .slice(1)
     .map((row) => {
-      const cells = [...row.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((match) => match[1]!);
+      const cells = [...row.matchAll(/<td(?: data-label="[^"]*")?>([\s\S]*?)<\/td>/g)].map(
+        (match) => match[1]!,
+      );
       return {
         type: /<span class="muted small">([^<]*)<\/span>/.exec(cells[1]!)?.[1],
         label: cells[2],

@@ -10,12 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowedCidrs } from '../../../domain/webhooks/address-policy.js';
 import { createHostResolver, judgeTarget, type TargetPolicy } from '../../../domain/webhooks/target.js';
 import {
+  createWebhookTransport,
   errorClassOf,
   pinnedLookup,
-  pinnedRequestOptions,
-  postPinned,
   type SendRequest,
-} from '../../../domain/webhooks/transport.js';
+} from '../../../platform/webhook-transport.js';
 import { freeUdpPort, startTestDns, type TestDnsServer } from '../../support/dns-server.js';
 
 const INWARD = [
@@ -153,18 +152,25 @@ describe('judgeTarget through a DNS server on loopback', () => {
         options.lookup!(name, { all: true }, record);
         const request = Object.assign(new EventEmitter(), {
           end: () =>
-            onResponse(Object.assign(Readable.from([]), { statusCode: 204 }) as unknown as IncomingMessage),
+            onResponse(
+              Object.assign(Readable.from([]), {
+                statusCode: 204,
+                headers: {},
+              }) as unknown as IncomingMessage,
+            ),
           destroy: () => undefined,
         });
         expect(options).toMatchObject({ host: verdict.address, servername: name, port: 443 });
         return request as unknown as ClientRequest;
       };
-      const result = await postPinned(
+      const result = await createWebhookTransport(send).post(
         verdict,
         Buffer.from('{}'),
         {},
-        { timeoutMs: 1000, keepIdleMs: 4000 },
-        send,
+        {
+          timeoutMs: 1000,
+          keepIdleMs: 4000,
+        },
       );
       expect(result, address).toMatchObject({ statusCode: 204, errorClass: null });
       expect(dialled, address).toEqual([verdict.address, verdict.address]);
@@ -193,6 +199,7 @@ describe('the pinned connect', () => {
   });
 
   it('dials the judged address, sends SNI and checks the certificate for the name, on port 443', () => {
+    const { requestOptions: pinnedRequestOptions } = createWebhookTransport();
     const options = pinnedRequestOptions(
       {
         url: new URL('https://hooks.example.com/in?x=1'),
@@ -238,6 +245,7 @@ describe('the pinned connect', () => {
       address: '93.184.215.14',
       family: 4 as const,
     };
+    const { requestOptions: pinnedRequestOptions } = createWebhookTransport();
     const kept = pinnedRequestOptions(target, {}, 4000);
     const agent = kept.agent as Agent;
     expect(agent).toBeInstanceOf(Agent);
