@@ -2,7 +2,7 @@
 // Temporal dev server (or one keeping its data in a SQLite file, with `persistentTemporal`), MinIO on a temporary
 // folder, then the worker and API as child processes. The integration suite (test/setup/global.ts), the fault suite
 // (test/faults/) and the benchmarks (bench/) run on it.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,14 @@ import {
   stopPid,
   stopRecorded,
 } from './services.js';
-import { ensureTools } from './tools.js';
+import {
+  CLUSTER_SERVICES,
+  freeClusterPorts,
+  restartClusterService,
+  runsCluster,
+  startTemporalCluster,
+} from './temporal-cluster.js';
+import { ensureClusterTools, ensureTools } from './tools.js';
 
 export interface EphemeralStack {
   /** The temporary folder: logs (api.log, worker.log, …) and pid files. */
@@ -56,6 +63,12 @@ export interface EphemeralStackOptions {
    * restartTemporal and restartMinio can stop either and start it again, data kept (the fault suite).
    */
   persistentTemporal?: boolean;
+  /**
+   * The production engine instead of the dev server (FOLIO_TEST_CLUSTER=1): Temporal's four services as processes on
+   * this stack's PostgreSQL (deploy/local/temporal-cluster.ts) and MinIO as an erasure set of four drives, each with
+   * a pid file in root so the fault suite can kill and restart any of them.
+   */
+  cluster?: boolean;
 }
 
 /** What a second (third, …) process of a kind changes in the stack's configuration. */
@@ -104,9 +117,27 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       freePort(),
     ]);
     const s3 = { accessKey: `folio-${options.label}`, secretKey: `folio-${options.label}-secret` };
-    const restartable = options.persistentTemporal ? { dbFile: temporalDbFile(root), pidDir: root } : {};
+    const restartable =
+      options.persistentTemporal || options.cluster ? { dbFile: temporalDbFile(root), pidDir: root } : {};
+    if (options.cluster) {
+      ensureClusterTools();
+      stops.push(async () => {
+        await dropDatabase(postgres.serverUrl, `${database}_temporal`);
+        await dropDatabase(postgres.serverUrl, `${database}_temporal_visibility`);
+      });
+      // If one of the two starts below fails, the other's processes are still stopped, through their pid files.
+      stops.push(() => stopRecorded(root));
+    }
     const [temporal, minio] = await Promise.all([
-      startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log'), ...restartable }),
+      options.cluster
+        ? startTemporalCluster({
+            serverUrl: postgres.serverUrl,
+            database: `${database}_temporal`,
+            ports: await freeClusterPorts(),
+            namespace: 'default',
+            root,
+          }).then((cluster) => ({ ...cluster, uiUrl: '' }))
+        : startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log'), ...restartable }),
       startMinio({
         dataDir: join(root, 'minio'),
         port: minioPort,
@@ -114,6 +145,7 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
         ...s3,
         logFile: join(root, 'minio.log'),
         pidDir: restartable.pidDir,
+        drives: options.cluster ? 4 : undefined,
       }),
     ]);
     stops.push(temporal.stop, minio.stop);
@@ -207,6 +239,11 @@ const recordedPid = (root: string, name: string) =>
  * and starts it again on the same address with the same SQLite file: workflows, timers and schedules survive.
  */
 export async function restartTemporal(root: string, env: Record<string, string | undefined>): Promise<void> {
+  // On the cluster (FOLIO_TEST_CLUSTER=1), every service goes down and comes back, one after another.
+  if (runsCluster(root)) {
+    for (const service of CLUSTER_SERVICES) await restartClusterService(root, service, { graceful: true });
+    return;
+  }
   await stopPid(recordedPid(root, 'temporal'));
   // The new process is stopped through its pid file by the stack's stop(), so it does not hold the caller open.
   await startTemporal({
@@ -231,5 +268,6 @@ export async function restartMinio(root: string, env: Record<string, string | un
     logFile: join(root, 'minio.log'),
     pidDir: root,
     unref: true,
+    drives: existsSync(join(root, 'minio', 'drive1')) ? 4 : undefined,
   });
 }

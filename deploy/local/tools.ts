@@ -1,6 +1,7 @@
-// Builds the Temporal CLI and MinIO from the Go module proxy, once, into the git-ignored .tools/bin.
+// Builds the Temporal CLI and MinIO from the Go module proxy, once, into the git-ignored .tools/bin; and, for the
+// local cluster (deploy/local/cluster.ts), the Temporal server and its SQL schema tool.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const TOOLS_DIR = resolve(process.env.FOLIO_TOOLS_DIR ?? '.tools/bin');
@@ -12,10 +13,40 @@ const TOOLS = {
   minio: 'github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c',
 } as const;
 
-export type ToolName = keyof typeof TOOLS;
+/** The Temporal server's version inside the CLI above: building it reuses most of the CLI's Go build cache. */
+export const TEMPORAL_SERVER_MODULE = 'go.temporal.io/server@v1.29.1';
+
+// `go install` names a binary after its package's folder (server, sql); these are renamed as Temporal's images name them.
+const CLUSTER_TOOLS = {
+  'temporal-server': 'go.temporal.io/server/cmd/server@v1.29.1',
+  'temporal-sql-tool': 'go.temporal.io/server/cmd/tools/sql@v1.29.1',
+} as const;
+
+export type ToolName = keyof typeof TOOLS | keyof typeof CLUSTER_TOOLS;
 
 export function toolPath(name: ToolName): string {
   return join(TOOLS_DIR, name);
+}
+
+/** Builds the Temporal server and temporal-sql-tool if missing (a few minutes the first time on this machine). */
+export function ensureClusterTools(
+  say: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+): void {
+  mkdirSync(TOOLS_DIR, { recursive: true });
+  for (const [name, module] of Object.entries(CLUSTER_TOOLS) as [ToolName, string][]) {
+    if (existsSync(toolPath(name))) continue;
+    say(`Building ${name} (${module}) into ${TOOLS_DIR}; the first build takes several minutes...`);
+    const started = Date.now();
+    const gobin = join(TOOLS_DIR, `.build-${name}`);
+    rmSync(gobin, { recursive: true, force: true });
+    execFileSync('go', ['install', module], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' },
+    });
+    renameSync(join(gobin, module.replace(/@.*$/, '').split('/').at(-1)!), toolPath(name));
+    rmSync(gobin, { recursive: true, force: true });
+    say(`Built ${name} in ${Math.round((Date.now() - started) / 1000)}s.`);
+  }
 }
 
 /** Builds any missing tool; a rebuild on a machine with a warm Go build cache takes well under a minute. */

@@ -44,13 +44,17 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
   // wait on webpack at every start (minutes of CPU on a busy 2-core machine).
   const workflowBundle = join(caDir, 'workflow-bundle.js');
   writeFileSync(workflowBundle, await workflowBundleCode());
+  const cluster = process.env.FOLIO_TEST_CLUSTER === '1';
   const stack = await startEphemeralStack({
     label: options.label,
     persistentTemporal: options.persistentTemporal,
     preferPrivatePostgres: process.env.FOLIO_TEST_PRIVATE_POSTGRES === '1',
     keep: Boolean(process.env.FOLIO_TEST_KEEP),
+    // FOLIO_TEST_CLUSTER=1: the Temporal server's four services on PostgreSQL and a four-drive MinIO instead of the dev
+    // server, with two of each Folio process (`npm run test:cluster`, docs/cluster.md).
+    cluster,
     // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
-    replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? 1),
+    replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? (cluster ? 2 : 1)),
     tls: tls
       ? { certFile: join(caDir, 'leaf.crt'), keyFile: join(caDir, 'leaf.key'), caFile: join(caDir, 'ca.crt') }
       : undefined,
