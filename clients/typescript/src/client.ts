@@ -1,6 +1,7 @@
 // FolioClient: typed calls for Drive and Documents over one Http, with the chunked transfer built in.
 import { rm } from 'node:fs/promises';
 import { Http, type HttpOptions } from './http.js';
+import { FolioApi } from './operations.js';
 import {
   downloadChunks,
   readState,
@@ -68,9 +69,12 @@ const q = encodeURIComponent;
 
 export class FolioClient {
   readonly http: Http;
+  /** Every operation of the API, one typed method each, generated from the OpenAPI document (README § Every operation). */
+  readonly api: FolioApi;
 
   constructor(private readonly options: FolioClientOptions) {
     this.http = new Http(options);
+    this.api = new FolioApi(this.http);
   }
 
   /** Any API call, for what the typed methods do not cover. */

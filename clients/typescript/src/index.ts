@@ -7,7 +7,18 @@ export {
   type UploadInput,
   type ReplaceInput,
 } from './client.js';
-export { ApiError, DEFAULT_RETRY, type RetryPolicy } from './http.js';
+export {
+  ApiError,
+  DEFAULT_RETRY,
+  type CallOptions,
+  type HttpOptions,
+  type OperationCaller,
+  type OperationInput,
+  type OperationSpec,
+  type RequestOptions,
+  type RetryPolicy,
+} from './http.js';
+export { FolioApi, type ErrorCode } from './operations.js';
 export {
   fileSource,
   readState,

@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness */
+        /**
+         * Liveness
+         * @description Liveness of the API process, for a load balancer or an orchestrator's probe. Public, no token; it answers while the process serves requests, whatever its dependencies say.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness (PostgreSQL, Temporal and object storage answer within 2 seconds) */
+        /**
+         * Readiness (PostgreSQL, Temporal and object storage answer within 2 seconds)
+         * @description Readiness, for routing traffic to this process. Public, no token. Ready when PostgreSQL, Temporal and object storage each answer within 2 seconds and the process is not shutting down.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document, as JSON */
+        /**
+         * This document, as JSON
+         * @description This OpenAPI document as JSON, for client generators and linters. Public, no token. Its `servers` names the deployment's public URL (FOLIO_PUBLIC_URL).
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -60,8 +69,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The HTML reference page rendered from this document */
+        /**
+         * The HTML reference page rendered from this document
+         * @description This reference: a page that loads Redoc's standalone bundle from this API (GET /docs/api/redoc.standalone.js), which renders /openapi.json with a sidebar, search and the examples. Public, no token. Nothing is loaded from another origin (its Content-Security-Policy allows only this one). docs/api-reference.md.
+         */
         get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirect to this reference
+         * @description A short address for the reference, /docs (or /docs/), that redirects to /docs/api. Public, no token.
+         */
+        get: operations["redirectToApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/api/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The renderer of the reference page (Redoc's standalone bundle)
+         * @description The JavaScript that renders the reference page: the standalone bundle of the `redoc` npm package, served from the installed package so the page needs no CDN (less one address in it, an image on Redocly's CDN). Public, no token.
+         */
+        get: operations["getApiReferenceBundle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -79,13 +131,15 @@ export interface paths {
         };
         /**
          * List a folder's live children (the caller's Drive root without folder_uuid)
-         * @description Folio decision: Each user has their own Drive root; items shared with the caller are not listed there but reached by uuid, by listing a shared folder, and through the changes feed. An empty or repeated folder_uuid lists the root. docs/drive.md § Items and names.
+         * @description List a folder's live children (the caller's Drive root without folder_uuid). Answers 200: the list envelope of the folder's live children. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: Each user has their own Drive root; items shared with the caller are not listed there but reached by uuid, by listing a shared folder, and through the changes feed. An empty or repeated folder_uuid lists the root. docs/drive.md § Items and names.
          */
         get: operations["listFiles"];
         put?: never;
         /**
          * Simple upload (the server encrypts); the whole file is buffered, 100 MB cap
-         * @description Folio decision: The created file's upload_status (spec: "not shown") is `completed`: it is downloadable at once. A body that is not JSON or whose data is not standard base64 is 400 invalid_body; a large body waits for one of the process's large-upload slots or is 503 too_many_uploads with Retry-After. docs/drive-encryption.md § 5.
+         * @description Simple upload (the server encrypts); the whole file is buffered, 100 MB cap. Answers 201: the created file. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: The created file's upload_status (spec: "not shown") is `completed`: it is downloadable at once. A body that is not JSON or whose data is not standard base64 is 400 invalid_body; a large body waits for one of the process's large-upload slots or is 503 too_many_uploads with Retry-After. docs/drive-encryption.md § 5.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -101,7 +155,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every trashed folder and file the caller can see, flat across the workspace */
+        /**
+         * Every trashed folder and file the caller can see, flat across the workspace
+         * @description Every trashed folder and file the caller can see, flat across the workspace. Answers 200: the list envelope without folder_uuid. Needs a bearer token with the `drive.read` scope.
+         */
         get: operations["listDriveTrash"];
         put?: never;
         post?: never;
@@ -123,16 +180,21 @@ export interface paths {
         };
         /**
          * Read a file
-         * @description Folio decision: A file still uploading is found here with upload_status `uploading` (lists and the feed withhold it). docs/drive.md.
+         * @description Read a file. Answers 200: the file; 304: if-None-Match named the item's current ETag (or was `*`); no body. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: A file still uploading is found here with upload_status `uploading` (lists and the feed withhold it). docs/drive.md.
          */
         get: operations["getFile"];
         put?: never;
         /**
          * Rename, move, trash or restore a file
-         * @description Folio decision: Several keys in one request are one change (one version, one feed entry), all or nothing. Renaming or moving an item in the trash is 403 not_authorized unless the same request restores it; a restore whose folder is still in the trash brings the item back at its owner's root. docs/drive-trash.md § Decisions.
+         * @description Rename, move, trash or restore a file. Answers 200: the updated file. Needs a bearer token with the `drive.update` scope (trashed true also needs drive.delete).
+         *     Folio decision: Several keys in one request are one change (one version, one feed entry), all or nothing. Renaming or moving an item in the trash is 403 not_authorized unless the same request restores it; a restore whose folder is still in the trash brings the item back at its owner's root. docs/drive-trash.md § Decisions.
          */
         post: operations["updateFile"];
-        /** Delete a file permanently */
+        /**
+         * Delete a file permanently
+         * @description Delete a file permanently. Answers 204: deleted; empty body. Needs a bearer token with the `drive.delete` scope.
+         */
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
@@ -153,7 +215,8 @@ export interface paths {
         put?: never;
         /**
          * Move a file to the trash
-         * @description Folio decision: Trashing what is already in the trash changes nothing and answers 200 with the item. docs/drive-trash.md.
+         * @description Move a file to the trash. Answers 200: the file, trashed. Needs a bearer token with the `drive.delete` scope.
+         *     Folio decision: Trashing what is already in the trash changes nothing and answers 200 with the item. docs/drive-trash.md.
          */
         post: operations["trashFile"];
         delete?: never;
@@ -174,7 +237,8 @@ export interface paths {
         };
         /**
          * Simple download (the server decrypts), as base64 in JSON
-         * @description Folio decision: The JSON is streamed with a known Content-Length; a chunk that fails authentication cuts the body short. docs/drive-encryption.md § 5.
+         * @description Simple download (the server decrypts), as base64 in JSON. Answers 200: the download response. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: The JSON is streamed with a known Content-Length; a chunk that fails authentication cuts the body short. docs/drive-encryption.md § 5.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -195,7 +259,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Chunked download init (the client decrypts) */
+        /**
+         * Chunked download init (the client decrypts)
+         * @description Chunked download init (the client decrypts). Answers 200: the download init fields. Needs a bearer token with the `drive.read` scope.
+         */
         get: operations["initChunkedDownload"];
         put?: never;
         post?: never;
@@ -219,7 +286,8 @@ export interface paths {
         put?: never;
         /**
          * Start replacing a file's contents (one replacement in flight per file)
-         * @description Folio decision: The initiate answers 201 (a staged version is created). A trashed file may be replaced. docs/drive-encryption.md § 6.
+         * @description Start replacing a file's contents (one replacement in flight per file). Answers 201: the replace initiate fields. Needs a bearer token with the `drive.update` scope.
+         *     Folio decision: The initiate answers 201 (a staged version is created). A trashed file may be replaced. docs/drive-encryption.md § 6.
          */
         post: operations["initReplace"];
         delete?: never;
@@ -240,7 +308,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Presigned PUT URLs for parts of the staged version */
+        /**
+         * Presigned PUT URLs for parts of the staged version
+         * @description Presigned PUT URLs for parts of the staged version. Answers 200: the part URLs. Needs a bearer token with the `drive.update` scope.
+         */
         post: operations["getReplacePartUrls"];
         delete?: never;
         options?: never;
@@ -262,7 +333,8 @@ export interface paths {
         put?: never;
         /**
          * Promote the staged version (ctag bumps)
-         * @description Folio decision: Extension: an optional content_hash, verified against the stored plaintext (422 content_hash_mismatch, the file unchanged; 422 invalid with field content_hash when malformed); without one the new version's content_hash is null. docs/extensions.md § Content hash.
+         * @description Promote the staged version (ctag bumps). Answers 200: the updated file. Needs a bearer token with the `drive.update` scope.
+         *     Folio decision: Extension: an optional content_hash, verified against the stored plaintext (422 content_hash_mismatch, the file unchanged; 422 invalid with field content_hash when malformed); without one the new version's content_hash is null. docs/extensions.md § Content hash.
          */
         post: operations["completeReplace"];
         delete?: never;
@@ -285,7 +357,8 @@ export interface paths {
         put?: never;
         /**
          * Discard the staged version
-         * @description Folio decision: Response body (spec: "not shown"): 200 with the drive_file as it stands, with its old content. docs/drive-encryption.md § 6.
+         * @description Discard the staged version. Answers 200: the file, unchanged. Needs a bearer token with the `drive.update` scope.
+         *     Folio decision: Response body (spec: "not shown"): 200 with the drive_file as it stands, with its old content. docs/drive-encryption.md § 6.
          */
         post: operations["abortReplace"];
         delete?: never;
@@ -305,7 +378,8 @@ export interface paths {
         put?: never;
         /**
          * Start a chunked upload of a new file
-         * @description Folio decision: Answers 201; the file exists at once with upload_status `uploading`, holds its name, and its bytes are reserved in the storage pool. plaintext_size_bytes is 0 to 1 TiB. docs/drive-encryption.md § 3.
+         * @description Start a chunked upload of a new file. Answers 201: the upload initiate fields. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: Answers 201; the file exists at once with upload_status `uploading`, holds its name, and its bytes are reserved in the storage pool. plaintext_size_bytes is 0 to 1 TiB. docs/drive-encryption.md § 3.
          */
         post: operations["initUpload"];
         delete?: never;
@@ -326,7 +400,8 @@ export interface paths {
         };
         /**
          * An upload in progress, with the parts the store holds (to resume it)
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description An upload in progress, with the parts the store holds (to resume it). Answers 200: the upload session. Needs a bearer token with the `drive.create` scope. Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: Only the uploader's own chunked upload: an unknown or malformed id, another person's upload or a simple upload is 404 not_found; a completed one is 422 invalid_upload_status. parts is what the store holds (S3 ListParts), in part-number order, each ETag without quotes. docs/extensions.md § Upload session status.
          */
         get: operations["getUploadStatus"];
@@ -352,7 +427,8 @@ export interface paths {
         put?: never;
         /**
          * Presigned PUT URLs for parts of an upload
-         * @description Folio decision: Response shape (spec: "not shown"): `{object: list, part_urls: [{part_number, url, expires_at}]}`, sorted, duplicates removed; at most 1,000 part numbers per request; a URL is valid for 1 hour. docs/drive-encryption.md § 3.
+         * @description Presigned PUT URLs for parts of an upload. Answers 200: the part URLs. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: Response shape (spec: "not shown"): `{object: list, part_urls: [{part_number, url, expires_at}]}`, sorted, duplicates removed; at most 1,000 part numbers per request; a URL is valid for 1 hour. docs/drive-encryption.md § 3.
          */
         post: operations["getUploadPartUrls"];
         delete?: never;
@@ -375,7 +451,8 @@ export interface paths {
         put?: never;
         /**
          * Complete an upload; the file becomes downloadable
-         * @description Folio decision: Response body (spec: "not shown"): 200 with the drive_file, upload_status `completed`. Completing an already completed upload answers 200 with the file again. Parts missing or differing from storage: 422 invalid_parts with part_numbers. docs/drive-encryption.md § 3. Extension: an optional content_hash, verified against the stored plaintext (422 content_hash_mismatch, nothing committed; 422 invalid with field content_hash when malformed); docs/extensions.md § Content hash.
+         * @description Complete an upload; the file becomes downloadable. Answers 200: the completed file. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: Response body (spec: "not shown"): 200 with the drive_file, upload_status `completed`. Completing an already completed upload answers 200 with the file again. Parts missing or differing from storage: 422 invalid_parts with part_numbers. docs/drive-encryption.md § 3. Extension: an optional content_hash, verified against the stored plaintext (422 content_hash_mismatch, nothing committed; 422 invalid with field content_hash when malformed); docs/extensions.md § Content hash.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -398,7 +475,8 @@ export interface paths {
         put?: never;
         /**
          * Cancel an upload and discard its parts
-         * @description Folio decision: Response body (spec: "not shown"): 204, empty. Aborting a completed upload is 422 invalid_upload_status. docs/drive-encryption.md § 3.
+         * @description Cancel an upload and discard its parts. Answers 204: aborted; empty body. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: Response body (spec: "not shown"): 204, empty. Aborting a completed upload is 422 invalid_upload_status. docs/drive-encryption.md § 3.
          */
         post: operations["abortUpload"];
         delete?: never;
@@ -418,7 +496,8 @@ export interface paths {
         put?: never;
         /**
          * Create a folder
-         * @description Folio decision: Names are unique among live siblings without regard to case or Unicode normalisation (stored as given); colors are answered upper-case. docs/drive.md.
+         * @description Create a folder. Answers 201: the created folder. Needs a bearer token with the `drive.create` scope.
+         *     Folio decision: Names are unique among live siblings without regard to case or Unicode normalisation (stored as given); colors are answered upper-case. docs/drive.md.
          */
         post: operations["createFolder"];
         delete?: never;
@@ -437,15 +516,22 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a folder */
+        /**
+         * Read a folder
+         * @description Read a folder. Answers 200: the folder; 304: if-None-Match named the item's current ETag (or was `*`); no body. Needs a bearer token with the `drive.read` scope.
+         */
         get: operations["getFolder"];
         put?: never;
         /**
          * Rename, move, recolor, trash or restore a folder
-         * @description Folio decision: Several keys in one request are one change; a move never raises a role (403 not_authorized). docs/drive-trash.md, docs/drive-sharing.md § Moves and roles.
+         * @description Rename, move, recolor, trash or restore a folder. Answers 200: the updated folder. Needs a bearer token with the `drive.update` scope (trashed true also needs drive.delete).
+         *     Folio decision: Several keys in one request are one change; a move never raises a role (403 not_authorized). docs/drive-trash.md, docs/drive-sharing.md § Moves and roles.
          */
         post: operations["updateFolder"];
-        /** Delete a folder and its whole subtree permanently */
+        /**
+         * Delete a folder and its whole subtree permanently
+         * @description Delete a folder and its whole subtree permanently. Answers 204: deleted; empty body. Needs a bearer token with the `drive.delete` scope.
+         */
         delete: operations["deleteFolder"];
         options?: never;
         head?: never;
@@ -466,7 +552,8 @@ export interface paths {
         put?: never;
         /**
          * Move a folder and every descendant to the trash
-         * @description Folio decision: Response body (spec: "not shown"): 200 with the drive_folder as it now stands (trashed true, version +1). docs/drive-trash.md § Decisions.
+         * @description Move a folder and every descendant to the trash. Answers 200: the folder, trashed. Needs a bearer token with the `drive.delete` scope.
+         *     Folio decision: Response body (spec: "not shown"): 200 with the drive_folder as it now stands (trashed true, version +1). docs/drive-trash.md § Decisions.
          */
         post: operations["trashFolder"];
         delete?: never;
@@ -485,7 +572,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Sharing settings of a file (viewer role or higher) */
+        /**
+         * Sharing settings of a file (viewer role or higher)
+         * @description Sharing settings of a file (viewer role or higher). Answers 200: the sharing settings. Needs a bearer token with the `drive.read` scope.
+         */
         get: operations["getFileSharing"];
         put?: never;
         post?: never;
@@ -505,7 +595,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Sharing settings of a folder (viewer role or higher) */
+        /**
+         * Sharing settings of a folder (viewer role or higher)
+         * @description Sharing settings of a folder (viewer role or higher). Answers 200: the sharing settings. Needs a bearer token with the `drive.read` scope.
+         */
         get: operations["getFolderSharing"];
         put?: never;
         post?: never;
@@ -527,7 +620,8 @@ export interface paths {
         };
         /**
          * A file's thumbnail
-         * @description Folio decision: A request that finds no thumbnail starts its render and answers 202 (Retry-After 1); 202 and 204 carry Cache-Control no-store. The ETag is strong; If-None-Match `*` or any listed tag matches. docs/drive-thumbnails.md § 8.
+         * @description A file's thumbnail. Answers 200: the image bytes; 202: eligible but not yet rendered; 204: the file has no preview; 304: if-None-Match matched the ETag. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: A request that finds no thumbnail starts its render and answers 202 (Retry-After 1); 202 and 204 carry Cache-Control no-store. The ETag is strong; If-None-Match `*` or any listed tag matches. docs/drive-thumbnails.md § 8.
          */
         get: operations["getThumbnail"];
         put?: never;
@@ -547,7 +641,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Up to 25 thumbnails at once */
+        /**
+         * Up to 25 thumbnails at once
+         * @description Up to 25 thumbnails at once. Answers 200: each item with its own status. Needs a bearer token with the `drive.read` scope.
+         */
         post: operations["getThumbnailBatch"];
         delete?: never;
         options?: never;
@@ -564,7 +661,8 @@ export interface paths {
         };
         /**
          * The changes feed
-         * @description Folio decision: The sync token is opaque, sealed by the server; a token it cannot read is 410 sync_token_invalid. A limit outside 1..1000 is 400 invalid_body. docs/drive-sync.md § The sync token, § Limits and bad input.
+         * @description The changes feed. Answers 200: a changes page. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: The sync token is opaque, sealed by the server; a token it cannot read is 410 sync_token_invalid. A limit outside 1..1000 is 400 invalid_body. docs/drive-sync.md § The sync token, § Limits and bad input.
          */
         get: operations["listChanges"];
         put?: never;
@@ -584,7 +682,8 @@ export interface paths {
         };
         /**
          * Long-poll whether the changes feed has something after a sync token (the token is not advanced)
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description Long-poll whether the changes feed has something after a sync token (the token is not advanced). Answers 200: whether the feed has a change after the token. Needs a bearer token with the `drive.read` scope. Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: Answers only whether to call the feed (as Dropbox's list_folder/longpoll): `{changes: true}` as soon as a change the caller can see is after the token (at once if one already is), `{changes: false}` at the timeout. At most 3 long-polls per person per API process; the 4th is 429 too_many_waits at once. docs/extensions.md § Drive changes extras.
          */
         get: operations["waitForChanges"];
@@ -607,7 +706,8 @@ export interface paths {
         put?: never;
         /**
          * Register a device (again with the same client, container and domain updates it in place)
-         * @description Folio decision: Push clients are made by the operator (`folio push-client create`); a field that does not fit is 422 invalid with `field`. The push payload (spec: "not shown") is in docs/drive-push.md § The payload.
+         * @description Register a device (again with the same client, container and domain updates it in place). Answers 201: the subscription. Needs a bearer token with the `drive.read` scope.
+         *     Folio decision: Push clients are made by the operator (`folio push-client create`); a field that does not fit is 422 invalid with `field`. The push payload (spec: "not shown") is in docs/drive-push.md § The payload.
          */
         post: operations["createPushSubscription"];
         delete?: never;
@@ -628,7 +728,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Unregister a device (idempotent) */
+        /**
+         * Unregister a device (idempotent)
+         * @description Unregister a device (idempotent). Answers 200: the subscription with unregistered_at set. Needs a bearer token with the `drive.read` scope.
+         */
         delete: operations["deletePushSubscription"];
         options?: never;
         head?: never;
@@ -647,7 +750,8 @@ export interface paths {
         };
         /**
          * A shared file's bytes, or a shared folder's listing (HTML, or JSON for Accept application/json)
-         * @description Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
+         * @description A shared file's bytes, or a shared folder's listing (HTML, or JSON for Accept application/json). Public: no token.
+         *     Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
          */
         get: operations["openPublicLink"];
         put?: never;
@@ -656,7 +760,8 @@ export interface paths {
         options?: never;
         /**
          * The headers of GET /s/{token}, without opening storage
-         * @description Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
+         * @description The headers of GET /s/{token}, without opening storage. Public: no token.
+         *     Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
          */
         head: operations["headPublicLink"];
         patch?: never;
@@ -676,7 +781,8 @@ export interface paths {
         };
         /**
          * A file or folder anywhere below a shared folder
-         * @description Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
+         * @description A file or folder anywhere below a shared folder. Public: no token.
+         *     Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
          */
         get: operations["openPublicLinkItem"];
         put?: never;
@@ -685,7 +791,8 @@ export interface paths {
         options?: never;
         /**
          * The headers of GET /s/{token}/{uuid}
-         * @description Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
+         * @description The headers of GET /s/{token}/{uuid}. Public: no token.
+         *     Folio decision: Anonymous and read-only. Every refusal (unknown token, removed link, trashed or deleted item, item not below the shared folder) is the same 404; past the per-address or per-link rate, 429 too_many_requests with Retry-After. Refusals are a plain page for a browser and the JSON error body otherwise. docs/drive-sharing.md § Public links.
          */
         head: operations["headPublicLinkItem"];
         patch?: never;
@@ -700,13 +807,15 @@ export interface paths {
         };
         /**
          * Documents the caller owns or that are shared with them, newest first, Trash excluded
-         * @description Folio decision: Newest first is created_at descending, ties by uuid. next_cursor is opaque, a string while has_more is true and null on the last page. A bad q, limit or cursor is 422 invalid_query, invalid_limit or invalid_cursor. docs/documents-api.md § Listing.
+         * @description Documents the caller owns or that are shared with them, newest first, Trash excluded. Answers 200: a page of documents. Needs a bearer token with the `docs.read` scope.
+         *     Folio decision: Newest first is created_at descending, ties by uuid. next_cursor is opaque, a string while has_more is true and null on the last page. A bad q, limit or cursor is 422 invalid_query, invalid_limit or invalid_cursor. docs/documents-api.md § Listing.
          */
         get: operations["listDocuments"];
         put?: never;
         /**
          * Create an empty document owned by the caller
-         * @description Folio decision: Method (spec: "not shown"): POST /v1/documents, 201 document. docs/documents-api.md § Methods the spec leaves open.
+         * @description Create an empty document owned by the caller. Answers 201: the created document. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: Method (spec: "not shown"): POST /v1/documents, 201 document. docs/documents-api.md § Methods the spec leaves open.
          */
         post: operations["createDocument"];
         delete?: never;
@@ -724,7 +833,8 @@ export interface paths {
         };
         /**
          * Documents in Trash, same shape and order
-         * @description Folio decision: Newest first is created_at descending, ties by uuid. next_cursor is opaque, a string while has_more is true and null on the last page. A bad q, limit or cursor is 422 invalid_query, invalid_limit or invalid_cursor. docs/documents-api.md § Listing.
+         * @description Documents in Trash, same shape and order. Answers 200: a page of trashed documents. Needs a bearer token with the `docs.read` scope.
+         *     Folio decision: Newest first is created_at descending, ties by uuid. next_cursor is opaque, a string while has_more is true and null on the last page. A bad q, limit or cursor is 422 invalid_query, invalid_limit or invalid_cursor. docs/documents-api.md § Listing.
          */
         get: operations["listTrashedDocuments"];
         put?: never;
@@ -745,12 +855,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a document */
+        /**
+         * Read a document
+         * @description Read a document. Answers 200: the document. Needs a bearer token with the `docs.read` scope.
+         */
         get: operations["getDocument"];
         put?: never;
         /**
          * Rename (editor), trash or restore (owner or manager)
-         * @description Folio decision: Response body (spec: "not shown"): 200 with the document as it stands after the update. docs/documents-api.md § Methods the spec leaves open.
+         * @description Rename (editor), trash or restore (owner or manager). Answers 200: the updated document. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: Response body (spec: "not shown"): 200 with the document as it stands after the update. docs/documents-api.md § Methods the spec leaves open.
          */
         post: operations["updateDocument"];
         delete?: never;
@@ -773,7 +887,8 @@ export interface paths {
         put?: never;
         /**
          * Move a document to Trash (already trashed changes nothing)
-         * @description Folio decision: Method (spec: "not shown"): POST; 200 with the document, as for update. docs/documents-api.md.
+         * @description Move a document to Trash (already trashed changes nothing). Answers 200: the document, trashed. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: Method (spec: "not shown"): POST; 200 with the document, as for update. docs/documents-api.md.
          */
         post: operations["trashDocument"];
         delete?: never;
@@ -792,12 +907,16 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The document as markdown with its open threads */
+        /**
+         * The document as markdown with its open threads
+         * @description The document as markdown with its open threads. Answers 200: the content. Needs a bearer token with the `docs.read` scope.
+         */
         get: operations["getDocumentContent"];
         put?: never;
         /**
          * Edit with quoted operations (one revision, or nothing changes)
-         * @description Folio decision: A retry with a batch_id already applied answers the stored answer again; the same batch_id used as suggestions is 422 batch_id_reused. A document's markdown is capped (413 document_too_large with max_bytes), and so is the number of threads (422 too_many_threads). Bodies up to 16 MB. docs/documents-api.md.
+         * @description Edit with quoted operations (one revision, or nothing changes). Answers 200: the content after the edit. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: A retry with a batch_id already applied answers the stored answer again; the same batch_id used as suggestions is 422 batch_id_reused. A document's markdown is capped (413 document_too_large with max_bytes), and so is the number of threads (422 too_many_threads). Bodies up to 16 MB. docs/documents-api.md.
          */
         post: operations["editDocumentContent"];
         delete?: never;
@@ -818,7 +937,8 @@ export interface paths {
         };
         /**
          * The document as a markdown or HTML file
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description The document as a markdown or HTML file. Answers 200: the file. Needs a bearer token with the `docs.read` scope. Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: Any role that may read the content. suggestions=show is exactly the content read's markdown; accept and reject apply every open suggestion to a copy (the document does not change); comments are never exported. HTML passes no raw HTML through. format=docx is not built (422 invalid_format). docs/extensions.md § Export.
          */
         get: operations["exportDocument"];
@@ -842,7 +962,8 @@ export interface paths {
         };
         /**
          * The document's revisions, newest first
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description The document's revisions, newest first. Answers 200: a page of revisions. Needs a bearer token with the `docs.read` scope (editor role). Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: Reading history and restoring need the editor role (403 forbidden otherwise): history shows text deleted before someone was shared the document. A document the caller cannot see is 404 not_found. docs/extensions.md § Documents history.
          */
         get: operations["listDocumentRevisions"];
@@ -871,7 +992,8 @@ export interface paths {
         };
         /**
          * One revision, with the document's markdown as it last stood at it
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description One revision, with the document's markdown as it last stood at it. Answers 200: the revision and its markdown (CriticMarkup of the suggestions pending then included). Needs a bearer token with the `docs.read` scope (editor role). Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: Reading history and restoring need the editor role (403 forbidden otherwise): history shows text deleted before someone was shared the document. A document the caller cannot see is 404 not_found. docs/extensions.md § Documents history.
          */
         get: operations["getDocumentRevision"];
@@ -902,7 +1024,8 @@ export interface paths {
         put?: never;
         /**
          * Make a new revision whose text is that revision's (one set_document edit)
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description Make a new revision whose text is that revision's (one set_document edit). Answers 200: the content after the restore. Needs a bearer token with the `docs.write` scope (editor role). Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: The text restored is the revision's without the suggestions pending at it (as if each were rejected), written as one set_document edit: one new revision (cause restore, restored_from), comments on unchanged blocks kept, others detached. Restoring the text the document already has adds no revision. Editor role. docs/extensions.md § Restore.
          */
         post: operations["restoreDocumentRevision"];
@@ -924,7 +1047,8 @@ export interface paths {
         };
         /**
          * The live channel (Server-Sent Events of new revisions and thread changes)
-         * @description Folio decision: Events carry numbers only (`revision` with the revision, `threads`); a client reads the content again. One person may hold a bounded number of streams per process: past it, 429 too_many_streams with Retry-After. docs/documents-api.md § Live.
+         * @description The live channel (Server-Sent Events of new revisions and thread changes). Answers 200: an event stream. Needs a bearer token with the `docs.read` scope.
+         *     Folio decision: Events carry numbers only (`revision` with the revision, `threads`); a client reads the content again. One person may hold a bounded number of streams per process: past it, 429 too_many_streams with Retry-After. docs/documents-api.md § Live.
          */
         get: operations["streamDocumentEvents"];
         put?: never;
@@ -947,7 +1071,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suggest replace, insert and delete operations; each becomes its own suggestion */
+        /**
+         * Suggest replace, insert and delete operations; each becomes its own suggestion
+         * @description Suggest replace, insert and delete operations; each becomes its own suggestion. Answers 201: the content plus the new suggestions' uuids, one per operation, in order. Needs a bearer token with the `docs.comment` scope.
+         */
         post: operations["createSuggestions"];
         delete?: never;
         options?: never;
@@ -970,7 +1097,8 @@ export interface paths {
         put?: never;
         /**
          * Accept a suggestion (editor)
-         * @description Folio decision: Method (spec: "not shown"): POST, 200 document_content. docs/documents-api.md.
+         * @description Accept a suggestion (editor). Answers 200: the content after the decision. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: Method (spec: "not shown"): POST, 200 document_content. docs/documents-api.md.
          */
         post: operations["acceptSuggestion"];
         delete?: never;
@@ -994,7 +1122,8 @@ export interface paths {
         put?: never;
         /**
          * Reject a suggestion (editor)
-         * @description Folio decision: Method (spec: "not shown"): POST, 200 document_content. docs/documents-api.md.
+         * @description Reject a suggestion (editor). Answers 200: the content after the decision. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: Method (spec: "not shown"): POST, 200 document_content. docs/documents-api.md.
          */
         post: operations["rejectSuggestion"];
         delete?: never;
@@ -1019,7 +1148,8 @@ export interface paths {
         post?: never;
         /**
          * Delete a suggestion (its author, manager or owner)
-         * @description Folio decision: Response (spec: "not shown"): 200 document_content, since its marks leave the markdown. docs/documents-api.md.
+         * @description Delete a suggestion (its author, manager or owner). Answers 200: the content after the decision. Needs a bearer token with the `docs.comment` scope.
+         *     Folio decision: Response (spec: "not shown"): 200 document_content, since its marks leave the markdown. docs/documents-api.md.
          */
         delete: operations["deleteSuggestion"];
         options?: never;
@@ -1041,7 +1171,8 @@ export interface paths {
         put?: never;
         /**
          * Comment on a quote, or on the whole document without `on`
-         * @description Folio decision: Answer (spec: "thread"): 201 with the thread. A malformed quote is 422 invalid_operation without an index. docs/documents-api.md.
+         * @description Comment on a quote, or on the whole document without `on`. Answers 201: the new thread. Needs a bearer token with the `docs.comment` scope.
+         *     Folio decision: Answer (spec: "thread"): 201 with the thread. A malformed quote is 422 invalid_operation without an index. docs/documents-api.md.
          */
         post: operations["createComment"];
         delete?: never;
@@ -1065,10 +1196,14 @@ export interface paths {
         put?: never;
         /**
          * Resolve or reopen a comment
-         * @description Folio decision: Method (spec: "not shown"): POST with status, 200 thread. docs/documents-api.md.
+         * @description Resolve or reopen a comment. Answers 200: the thread. Needs a bearer token with the `docs.comment` scope.
+         *     Folio decision: Method (spec: "not shown"): POST with status, 200 thread. docs/documents-api.md.
          */
         post: operations["setCommentStatus"];
-        /** Delete a comment with its replies (own, or any if manager or owner) */
+        /**
+         * Delete a comment with its replies (own, or any if manager or owner)
+         * @description Delete a comment with its replies (own, or any if manager or owner). Answers 204: deleted; empty body. Needs a bearer token with the `docs.comment` scope.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
@@ -1090,7 +1225,8 @@ export interface paths {
         put?: never;
         /**
          * Reply to a comment
-         * @description Folio decision: Method (spec: "not shown"): POST, 201 thread (a message was created). docs/documents-api.md.
+         * @description Reply to a comment. Answers 201: the thread with the reply. Needs a bearer token with the `docs.comment` scope.
+         *     Folio decision: Method (spec: "not shown"): POST, 201 thread (a message was created). docs/documents-api.md.
          */
         post: operations["replyToComment"];
         delete?: never;
@@ -1115,10 +1251,14 @@ export interface paths {
         put?: never;
         /**
          * Edit a message you wrote
-         * @description Folio decision: Method (spec: "not shown"): POST, 200 thread; editing is for the message author only. docs/documents-api.md.
+         * @description Edit a message you wrote. Answers 200: the thread. Needs a bearer token with the `docs.comment` scope.
+         *     Folio decision: Method (spec: "not shown"): POST, 200 thread; editing is for the message author only. docs/documents-api.md.
          */
         post: operations["editCommentMessage"];
-        /** Delete a message (its opening message deletes the comment) */
+        /**
+         * Delete a message (its opening message deletes the comment)
+         * @description Delete a message (its opening message deletes the comment). Answers 204: deleted; empty body. Needs a bearer token with the `docs.comment` scope.
+         */
         delete: operations["deleteCommentMessage"];
         options?: never;
         head?: never;
@@ -1139,7 +1279,8 @@ export interface paths {
         put?: never;
         /**
          * Upload an attachment's raw bytes (type read from the bytes)
-         * @description Folio decision: The same bytes again answer 200 with the same attachment; the filename is the last path segment of what was sent. Attachment upload_status transitions (spec: "not shown"): docs/documents-api.md § Attachments.
+         * @description Upload an attachment's raw bytes (type read from the bytes). Answers 200: the same bytes were uploaded before; that attachment; 201: the new attachment. Needs a bearer token with the `docs.write` scope.
+         *     Folio decision: The same bytes again answer 200 with the same attachment; the filename is the last path segment of what was sent. Attachment upload_status transitions (spec: "not shown"): docs/documents-api.md § Attachments.
          */
         post: operations["uploadAttachment"];
         delete?: never;
@@ -1159,7 +1300,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read an attachment's metadata */
+        /**
+         * Read an attachment's metadata
+         * @description Read an attachment's metadata. Answers 200: the attachment. Needs a bearer token with the `docs.read` scope.
+         */
         get: operations["getAttachment"];
         put?: never;
         post?: never;
@@ -1180,7 +1324,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** An attachment's bytes */
+        /**
+         * An attachment's bytes
+         * @description An attachment's bytes. Answers 200: raw bytes; Content-Type is the attachment's type, Content-Disposition carries its name. Needs a bearer token with the `docs.read` scope.
+         */
         get: operations["downloadAttachment"];
         put?: never;
         post?: never;
@@ -1202,7 +1349,8 @@ export interface paths {
         };
         /**
          * Read an email (members of its mailbox only)
-         * @description Folio decision: Response shape (spec: "not shown"): the email object below. A non-member, a workspace admin included, gets 404 not_found as if it did not exist; attachment bytes are not served here. docs/webhooks.md § Reading the email.
+         * @description Read an email (members of its mailbox only). Answers 200: the email. Needs a bearer token with the `email.read` scope.
+         *     Folio decision: Response shape (spec: "not shown"): the email object below. A non-member, a workspace admin included, gets 404 not_found as if it did not exist; attachment bytes are not served here. docs/webhooks.md § Reading the email.
          */
         get: operations["getEmail"];
         put?: never;
@@ -1222,13 +1370,15 @@ export interface paths {
         };
         /**
          * The workspace's destinations
-         * @description Folio decision: Management endpoints (spec: "not shown"; managed in the admin app): the admin app's operations for programs, on the same rules (the app's pages are rendered on the server and call none of them). A member who is not an admin, and an API key, get 403 forbidden; another workspace's destination is 404; bad input is 400 invalid_body with fields. docs/webhooks.md § Admin API.
+         * @description The workspace's destinations. Answers 200: the destinations. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         *     Folio decision: Management endpoints (spec: "not shown"; managed in the admin app): the admin app's operations for programs, on the same rules (the app's pages are rendered on the server and call none of them). A member who is not an admin, and an API key, get 403 forbidden; another workspace's destination is 404; bad input is 400 invalid_body with fields. docs/webhooks.md § Admin API.
          */
         get: operations["listWebhookDestinations"];
         put?: never;
         /**
          * Create a destination; its signing secret is shown this once
-         * @description Folio decision: Management endpoints (spec: "not shown"; managed in the admin app): the admin app's operations for programs, on the same rules (the app's pages are rendered on the server and call none of them). A member who is not an admin, and an API key, get 403 forbidden; another workspace's destination is 404; bad input is 400 invalid_body with fields. docs/webhooks.md § Admin API.
+         * @description Create a destination; its signing secret is shown this once. Answers 201: the destination with signing_secret. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         *     Folio decision: Management endpoints (spec: "not shown"; managed in the admin app): the admin app's operations for programs, on the same rules (the app's pages are rendered on the server and call none of them). A member who is not an admin, and an API key, get 403 forbidden; another workspace's destination is 404; bad input is 400 invalid_body with fields. docs/webhooks.md § Admin API.
          */
         post: operations["createWebhookDestination"];
         delete?: never;
@@ -1246,14 +1396,20 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A destination */
+        /**
+         * A destination
+         * @description A destination. Answers 200: the destination. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         get: operations["getWebhookDestination"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change url, description or mailboxes (mailboxes replaces the list) */
+        /**
+         * Change url, description or mailboxes (mailboxes replaces the list)
+         * @description Change url, description or mailboxes (mailboxes replaces the list). Answers 200: the destination. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         patch: operations["updateWebhookDestination"];
         trace?: never;
     };
@@ -1268,7 +1424,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause an active destination (events while paused are not queued) */
+        /**
+         * Pause an active destination (events while paused are not queued)
+         * @description Pause an active destination (events while paused are not queued). Answers 200: the destination. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         post: operations["pauseWebhookDestination"];
         delete?: never;
         options?: never;
@@ -1287,7 +1446,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a paused destination */
+        /**
+         * Resume a paused destination
+         * @description Resume a paused destination. Answers 200: the destination. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         post: operations["resumeWebhookDestination"];
         delete?: never;
         options?: never;
@@ -1306,7 +1468,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn a disabled destination back on (missed events are not replayed) */
+        /**
+         * Turn a disabled destination back on (missed events are not replayed)
+         * @description Turn a disabled destination back on (missed events are not replayed). Answers 200: the destination. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         post: operations["enableWebhookDestination"];
         delete?: never;
         options?: never;
@@ -1323,7 +1488,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Reveal the signing secret (and the previous one while it overlaps); audited */
+        /**
+         * Reveal the signing secret (and the previous one while it overlaps); audited
+         * @description Reveal the signing secret (and the previous one while it overlaps); audited. Answers 200: the secrets. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         get: operations["revealWebhookSecret"];
         put?: never;
         post?: never;
@@ -1344,7 +1512,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret; the previous one keeps signing for an overlap */
+        /**
+         * Rotate the signing secret; the previous one keeps signing for an overlap
+         * @description Rotate the signing secret; the previous one keeps signing for an overlap. Answers 200: the destination with its new signing_secret. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -1361,7 +1532,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The last 7 UTC days, oldest first, one row per day */
+        /**
+         * The last 7 UTC days, oldest first, one row per day
+         * @description The last 7 UTC days, oldest first, one row per day. Answers 200: daily statistics. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         get: operations["getWebhookStats"];
         put?: never;
         post?: never;
@@ -1380,7 +1554,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Delivery attempts, newest first */
+        /**
+         * Delivery attempts, newest first
+         * @description Delivery attempts, newest first. Answers 200: a page of attempts. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         get: operations["listWebhookAttempts"];
         put?: never;
         post?: never;
@@ -1399,7 +1576,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Deliveries (those in flight when no state is given) */
+        /**
+         * Deliveries (those in flight when no state is given)
+         * @description Deliveries (those in flight when no state is given). Answers 200: the deliveries. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1424,7 +1604,8 @@ export interface paths {
         put?: never;
         /**
          * Send a waiting delivery's next attempt now
-         * @description Folio decision: 202 with the delivery; 409 invalid_state unless it is waiting. docs/webhooks-on-call.md.
+         * @description Send a waiting delivery's next attempt now. Answers 202: the delivery; its attempt is on its way. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         *     Folio decision: 202 with the delivery; 409 invalid_state unless it is waiting. docs/webhooks-on-call.md.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -1446,7 +1627,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a delivery in flight, with a reason */
+        /**
+         * Stop a delivery in flight, with a reason
+         * @description Stop a delivery in flight, with a reason. Answers 200: the delivery, terminated_by `user:<uuid>`. Needs a bearer token with the `webhooks.manage` scope (workspace admin).
+         */
         post: operations["terminateWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1467,7 +1651,8 @@ export interface paths {
         put?: never;
         /**
          * Send a signed webhook.test event to an active destination, once
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description Send a signed webhook.test event to an active destination, once. Answers 202: the delivery of the new webhook.test event. Needs a bearer token with the `webhooks.manage` scope (workspace admin). Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: A webhook.test event (`data: {}`) is sent only on request, once (no retries), recorded as a delivery of round 0 with mailbox_uuid null, and never moves consecutive_failures. Only to an active destination (409 invalid_state when paused or disabled). docs/extensions.md § Webhooks.
          */
         post: operations["sendWebhookTestEvent"];
@@ -1495,7 +1680,8 @@ export interface paths {
         put?: never;
         /**
          * Send one past event to this destination again, as a new round of five attempts
-         * @description Folio extension: not in the spec (docs/extensions.md).
+         * @description Send one past event to this destination again, as a new round of five attempts. Answers 202: the delivery of the new round. Needs a bearer token with the `webhooks.manage` scope (workspace admin). Folio's own extension to the spec (docs/extensions.md).
+         *     Folio extension: not in the spec (docs/extensions.md).
          *     Folio decision: A new delivery of the same event id (same body bytes, new signatures and delivery ids), attempts numbered from 1, as round 1, 2, …; it never moves the auto-disable counter. Only an event the destination was sent in the first place: missed events are never replayed (404 not_found). 409 invalid_state while the destination is not active or a delivery of that event to it is in flight. docs/extensions.md § Webhooks.
          */
         post: operations["resendWebhookEvent"];
@@ -2258,6 +2444,13 @@ export interface components {
         };
     };
     responses: {
+        /** @description The request line or headers are over the size limit of Node's HTTP server (16 KB); answered before any route, with an empty body (x-folio-transport). The one error a public route without parameters gives. */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description No valid access token. */
         DriveUnauthorized: {
             headers: {
@@ -2419,36 +2612,6 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description No valid access token (every path under /v1). */
-        UnroutedUnauthorized: {
-            headers: {
-                "WWW-Authenticate": string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["DriveError"] | components["schemas"]["ApiError"];
-            };
-        };
-        /** @description No such route. */
-        UnroutedNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["DriveError"] | components["schemas"]["ApiError"];
-            };
-        };
-        /** @description The path is served, but not with this method. */
-        UnroutedMethodNotAllowed: {
-            headers: {
-                /** @description The methods the path takes, comma-separated (HEAD wherever GET). */
-                Allow: string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["DriveError"] | components["schemas"]["ApiError"];
-            };
-        };
         /** @description The URL breaks the URL rules (reason says which), or mailboxes names mailboxes outside the workspace. */
         WebhookTargetRefused: {
             headers: {
@@ -2498,6 +2661,13 @@ export interface components {
     requestBodies: {
         PartUrls: {
             content: {
+                /**
+                 * @example {
+                 *       "part_numbers": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     part_numbers: number[];
                 };
@@ -2505,6 +2675,17 @@ export interface components {
         };
         CompleteParts: {
             content: {
+                /**
+                 * @example {
+                 *       "parts": [
+                 *         {
+                 *           "part_number": 1,
+                 *           "etag": "5d41402abc4b2a76b9719d911017c592"
+                 *         }
+                 *       ],
+                 *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                 *     }
+                 */
                 "application/json": {
                     parts: {
                         part_number: number;
@@ -2520,6 +2701,18 @@ export interface components {
         };
         EditOperations: {
             content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "type": "replace",
+                 *           "find": "1 December",
+                 *           "with": "8 December"
+                 *         }
+                 *       ],
+                 *       "base_revision": 7
+                 *     }
+                 */
                 "application/json": {
                     operations: components["schemas"]["EditOperation"][];
                     base_revision?: number | null;
@@ -2529,6 +2722,19 @@ export interface components {
         };
         SuggestOperations: {
             content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "type": "replace",
+                 *           "find": "1 December",
+                 *           "with": "8 December",
+                 *           "comment": "The venue is booked until the 5th."
+                 *         }
+                 *       ],
+                 *       "base_revision": 7
+                 *     }
+                 */
                 "application/json": {
                     /** @description replace, insert and delete, each with an optional comment. */
                     operations: components["schemas"]["EditOperation"][];
@@ -2539,8 +2745,13 @@ export interface components {
         };
         MessageBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Moved to Monday, thanks."
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Markdown */
+                    /** @description Markdown, non-blank. */
                     body: string;
                 };
             };
@@ -2572,12 +2783,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
                     };
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getReadiness: {
@@ -2595,9 +2812,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "postgres": "ok",
+                     *         "temporal": "ok",
+                     *         "storage": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
             /**
              * @description A dependency does not answer, or the process is shutting down (draining).
              *     Folio decision: During a graceful shutdown /readyz answers 503 `{"status": "draining"}` whatever the dependencies say, so no new request is routed to the process while it finishes those in flight. docs/operations.md.
@@ -2627,9 +2855,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Folio API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getApiReference: {
@@ -2641,15 +2880,60 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A static page, no script. */
+            /** @description The page; its script is the bundle below. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Folio API reference</title></head><body><redoc spec-url="/openapi.json"></redoc><script src="/docs/api/redoc.standalone.js"></script></body></html> */
+                    "text/html": string;
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    redirectToApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found; the reference is at Location. */
+            302: {
+                headers: {
+                    Location: "/docs/api";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getApiReferenceBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    /** @example /*! For license information please see redoc.standalone.js.LICENSE.txt *\/ */
+                    "text/javascript": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     listFiles: {
@@ -2670,6 +2954,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/drive/files",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "folders": [
+                     *         {
+                     *           "object": "drive_folder",
+                     *           "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *           "parent_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "Reports",
+                     *           "color": "#4A90E2",
+                     *           "trashed": false,
+                     *           "version": 3,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "object": "drive_file",
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "file_size_bytes": 13,
+                     *           "upload_status": "completed",
+                     *           "trashed": false,
+                     *           "has_preview": false,
+                     *           "version": 3,
+                     *           "ctag": 2,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFileList"];
                 };
             };
@@ -2688,6 +3026,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "notes.txt",
+                 *       "content_type": "text/plain",
+                 *       "data": "SGVsbG8sIEZvbGlvIQ==",
+                 *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     content_type: string;
@@ -2704,6 +3050,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 1,
+                     *       "ctag": 0,
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -2763,6 +3135,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/drive/trash",
+                     *       "folders": [
+                     *         {
+                     *           "object": "drive_folder",
+                     *           "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *           "parent_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "Reports",
+                     *           "color": "#4A90E2",
+                     *           "trashed": true,
+                     *           "version": 3,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "object": "drive_file",
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "file_size_bytes": 13,
+                     *           "upload_status": "completed",
+                     *           "trashed": true,
+                     *           "has_preview": false,
+                     *           "version": 3,
+                     *           "ctag": 2,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveTrashList"];
                 };
             };
@@ -2796,6 +3221,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 3,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -2824,6 +3275,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "notes (final).txt",
+                 *       "folder_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description A present key moves the file; null means the root. */
@@ -2840,6 +3297,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *       "name": "notes (final).txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 4,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -2917,6 +3400,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": true,
+                     *       "has_preview": false,
+                     *       "version": 4,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -2946,6 +3455,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "size": 13,
+                     *       "data": "SGVsbG8sIEZvbGlvIQ=="
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveDownload"];
                 };
             };
@@ -2973,6 +3491,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data_key": "q4Jc0m3s8Vb1r6T2yH5kL9pZxW7nE0aQdG4fU8iR2oM=",
+                     *       "chunk_size_bytes": 8388608,
+                     *       "chunk_count": 1,
+                     *       "ciphertext_size_bytes": 45,
+                     *       "download_url": "https://storage.folio.example.com/folio-drive/versions/6c5b4a39-2817-4f6e-9d5c-4b3a29181706?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=3600&X-Amz-Signature=3e5f9a",
+                     *       "version_uuid": "6c5b4a39-2817-4f6e-9d5c-4b3a29181706"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveDownloadInit"];
                 };
             };
@@ -3000,6 +3528,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plaintext_size_bytes": 13,
+                 *       "content_type": "text/plain"
+                 *     }
+                 */
                 "application/json": {
                     plaintext_size_bytes: number;
                     content_type?: string;
@@ -3014,6 +3548,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "version_uuid": "6c5b4a39-2817-4f6e-9d5c-4b3a29181706",
+                     *       "data_key": "q4Jc0m3s8Vb1r6T2yH5kL9pZxW7nE0aQdG4fU8iR2oM=",
+                     *       "chunk_size_bytes": 8388608,
+                     *       "chunk_count": 1,
+                     *       "storage_upload_id": "ZjM4YTVkNjEtNjJmNy00YzE5LTk1ZDgtNGE3NmQ3ZWNmYjUy"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveReplaceInitiate"];
                 };
             };
@@ -3052,6 +3595,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "part_urls": [
+                     *         {
+                     *           "part_number": 1,
+                     *           "url": "https://storage.folio.example.com/folio-drive/uploads/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60?partNumber=1&uploadId=ZjM4YTVk&X-Amz-Signature=7c1e0b",
+                     *           "expires_at": "2026-11-26T10:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePartUrls"];
                 };
             };
@@ -3090,6 +3645,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 3,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -3128,6 +3709,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 3,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -3155,6 +3762,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "holiday.mov",
+                 *       "content_type": "video/quicktime",
+                 *       "plaintext_size_bytes": 734003200,
+                 *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     content_type: string;
@@ -3171,6 +3786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "file_uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "data_key": "q4Jc0m3s8Vb1r6T2yH5kL9pZxW7nE0aQdG4fU8iR2oM=",
+                     *       "chunk_size_bytes": 8388608,
+                     *       "chunk_count": 1,
+                     *       "storage_upload_id": "ZjM4YTVkNjEtNjJmNy00YzE5LTk1ZDgtNGE3NmQ3ZWNmYjUy"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveUploadInitiate"];
                 };
             };
@@ -3209,6 +3833,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_upload",
+                     *       "file_uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "upload_status": "uploading",
+                     *       "chunk_size_bytes": 8388608,
+                     *       "chunk_count": 1,
+                     *       "storage_upload_id": "ZjM4YTVkNjEtNjJmNy00YzE5LTk1ZDgtNGE3NmQ3ZWNmYjUy",
+                     *       "parts": [
+                     *         {
+                     *           "part_number": 1,
+                     *           "size_bytes": 13,
+                     *           "etag": "5d41402abc4b2a76b9719d911017c592"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T10:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveUploadStatus"];
                 };
             };
@@ -3246,6 +3888,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "part_urls": [
+                     *         {
+                     *           "part_number": 1,
+                     *           "url": "https://storage.folio.example.com/folio-drive/uploads/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60?partNumber=1&uploadId=ZjM4YTVk&X-Amz-Signature=7c1e0b",
+                     *           "expires_at": "2026-11-26T10:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePartUrls"];
                 };
             };
@@ -3284,6 +3938,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_file",
+                     *       "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "notes.txt",
+                     *       "content_type": "text/plain",
+                     *       "file_size_bytes": 13,
+                     *       "upload_status": "completed",
+                     *       "trashed": false,
+                     *       "has_preview": false,
+                     *       "version": 3,
+                     *       "ctag": 2,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFile"];
                 };
             };
@@ -3346,6 +4026,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Reports",
+                 *       "parent_uuid": null,
+                 *       "color": "#4A90E2"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     parent_uuid?: string | null;
@@ -3361,6 +4048,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "parent_uuid": null,
+                     *       "name": "Reports",
+                     *       "color": "#4A90E2",
+                     *       "trashed": false,
+                     *       "version": 1,
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFolder"];
                 };
             };
@@ -3405,6 +4113,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "parent_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *       "name": "Reports",
+                     *       "color": "#4A90E2",
+                     *       "trashed": false,
+                     *       "version": 3,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFolder"];
                 };
             };
@@ -3433,6 +4162,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Reports 2026",
+                 *       "color": "#E94E77"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     parent_uuid?: string | null;
@@ -3450,6 +4185,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "parent_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *       "name": "Reports 2026",
+                     *       "color": "#E94E77",
+                     *       "trashed": false,
+                     *       "version": 4,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFolder"];
                 };
             };
@@ -3527,6 +4283,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "parent_uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *       "name": "Reports",
+                     *       "color": "#4A90E2",
+                     *       "trashed": true,
+                     *       "version": 4,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveFolder"];
                 };
             };
@@ -3555,6 +4332,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_sharing",
+                     *       "resource_type": "file",
+                     *       "resource_uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *       "accesses": [
+                     *         {
+                     *           "object": "drive_access",
+                     *           "uuid": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "principal_type": "user",
+                     *           "principal_user_uuid": "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
+                     *           "principal_workspace_uuid": null,
+                     *           "principal_email": "grace@example.com",
+                     *           "role": "editor",
+                     *           "status": "accepted",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "public_link": {
+                     *         "object": "drive_public_link",
+                     *         "uuid": "d6e5f4a3-b2c1-4d0e-9f8a-7b6c5d4e3f2a",
+                     *         "resource_type": "file",
+                     *         "resource_uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *         "token": "k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *         "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *         "status": "ready",
+                     *         "created_at": "2026-11-20T14:05:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveSharing"];
                 };
             };
@@ -3582,6 +4391,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_sharing",
+                     *       "resource_type": "folder",
+                     *       "resource_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "accesses": [
+                     *         {
+                     *           "object": "drive_access",
+                     *           "uuid": "a9b8c7d6-e5f4-4a3b-8c2d-1e0f9a8b7c6d",
+                     *           "principal_type": "user",
+                     *           "principal_user_uuid": "7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
+                     *           "principal_workspace_uuid": null,
+                     *           "principal_email": "grace@example.com",
+                     *           "role": "editor",
+                     *           "status": "accepted",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "public_link": {
+                     *         "object": "drive_public_link",
+                     *         "uuid": "d6e5f4a3-b2c1-4d0e-9f8a-7b6c5d4e3f2a",
+                     *         "resource_type": "folder",
+                     *         "resource_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *         "token": "k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *         "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *         "status": "ready",
+                     *         "created_at": "2026-11-20T14:05:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveSharing"];
                 };
             };
@@ -3664,6 +4505,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uuids": [
+                 *         "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60"
+                 *       ],
+                 *       "variant": "1024_fit"
+                 *     }
+                 */
                 "application/json": {
                     uuids: string[];
                     /**
@@ -3681,6 +4530,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "thumbnails": [
+                     *         {
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "status": "ready",
+                     *           "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAEBAQ==",
+                     *           "content_type": "image/jpeg",
+                     *           "version": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveThumbnailBatch"];
                 };
             };
@@ -3730,6 +4593,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/drive/changes",
+                     *       "as_of": "2026-11-26T09:30:00.000Z",
+                     *       "sync_token": "eyJ2IjoxLCJzZXEiOjQyMTd9",
+                     *       "has_more": false,
+                     *       "changes": [
+                     *         {
+                     *           "type": "create",
+                     *           "resource_type": "file",
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "resource": {
+                     *             "object": "drive_file",
+                     *             "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *             "folder_uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *             "name": "notes.txt",
+                     *             "content_type": "text/plain",
+                     *             "file_size_bytes": 13,
+                     *             "upload_status": "completed",
+                     *             "trashed": false,
+                     *             "has_preview": false,
+                     *             "version": 3,
+                     *             "ctag": 2,
+                     *             "created_at": "2026-11-20T14:05:00.000Z",
+                     *             "updated_at": "2026-11-26T09:30:00.000Z",
+                     *             "my_role": "owner",
+                     *             "shared": false,
+                     *             "owner": {
+                     *               "self": true,
+                     *               "first_name": "Ada",
+                     *               "last_name": "Lovelace",
+                     *               "display_name": "Ada Lovelace"
+                     *             },
+                     *             "content_hash": "e1946584fad18060754b363850cf3a94b834e239a799e457a52aa967a4b4e5b5"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveChangesPage"];
                 };
             };
@@ -3774,6 +4677,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "changes": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DriveChangesWait"];
                 };
             };
@@ -3810,6 +4718,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "push_client_uuid": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                 *       "device_token": "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                 *       "container_identifier": "iCloud.com.example.folio",
+                 *       "domain_identifier": "com.example.folio.drive"
+                 *     }
+                 */
                 "application/json": {
                     push_client_uuid: string;
                     /** @description Hex device token; never returned. */
@@ -3827,6 +4743,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_push_subscription",
+                     *       "uuid": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "push_client_uuid": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "container_identifier": "iCloud.com.example.folio",
+                     *       "domain_identifier": "com.example.folio.drive",
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "unregistered_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePushSubscription"];
                 };
             };
@@ -3862,6 +4790,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_push_subscription",
+                     *       "uuid": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "push_client_uuid": "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                     *       "container_identifier": "iCloud.com.example.folio",
+                     *       "domain_identifier": "com.example.folio.drive",
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "unregistered_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePushSubscription"];
                 };
             };
@@ -3891,7 +4831,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_public_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "Reports",
+                     *       "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *       "parent_url": null,
+                     *       "folders": [
+                     *         {
+                     *           "uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "2026",
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "size_bytes": 13,
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePublicFolder"];
+                    /** @example <!doctype html><html><head><title>Launch plan</title></head><body><h1>Launch plan</h1></body></html> */
                     "text/html": string;
                     "*/*": string;
                 };
@@ -3939,7 +4908,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_public_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "Reports",
+                     *       "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *       "parent_url": null,
+                     *       "folders": [
+                     *         {
+                     *           "uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "2026",
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "size_bytes": 13,
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePublicFolder"];
+                    /** @example <!doctype html><html><head><title>Launch plan</title></head><body><h1>Launch plan</h1></body></html> */
                     "text/html": string;
                     "*/*": string;
                 };
@@ -3989,7 +4987,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_public_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "Reports",
+                     *       "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *       "parent_url": null,
+                     *       "folders": [
+                     *         {
+                     *           "uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "2026",
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "size_bytes": 13,
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePublicFolder"];
+                    /** @example <!doctype html><html><head><title>Launch plan</title></head><body><h1>Launch plan</h1></body></html> */
                     "text/html": string;
                     "*/*": string;
                 };
@@ -4039,7 +5066,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "drive_public_folder",
+                     *       "uuid": "9b2d4c6e-1a3f-4e5d-8c7b-2a1f0e9d8c7b",
+                     *       "name": "Reports",
+                     *       "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3",
+                     *       "parent_url": null,
+                     *       "folders": [
+                     *         {
+                     *           "uuid": "4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "name": "2026",
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/4d5e6f70-8192-4a3b-9c4d-5e6f708192a3",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "uuid": "3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "name": "notes.txt",
+                     *           "content_type": "text/plain",
+                     *           "size_bytes": 13,
+                     *           "url": "https://folio.example.com/s/k7Qm2xV9pR4tYw8zL1nB5cD3/3f1c2f8e-7b6a-4c1e-9a8f-1b2c3d4e5f60",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DrivePublicFolder"];
+                    /** @example <!doctype html><html><head><title>Launch plan</title></head><body><h1>Launch plan</h1></body></html> */
                     "text/html": string;
                     "*/*": string;
                 };
@@ -4086,6 +5142,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/documents",
+                     *       "has_more": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "document",
+                     *           "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *           "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *           "title": "Launch plan",
+                     *           "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "trashed_at": null,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
@@ -4112,6 +5196,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Launch plan"
+                 *     }
+                 */
                 "application/json": {
                     title?: string | null;
                 };
@@ -4124,6 +5213,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "title": "Launch plan",
+                     *       "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "trashed_at": null,
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Document"];
                 };
             };
@@ -4161,6 +5270,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/documents",
+                     *       "has_more": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "document",
+                     *           "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *           "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *           "title": "Launch plan",
+                     *           "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *           "my_role": "owner",
+                     *           "shared": false,
+                     *           "owner": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "trashed_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
@@ -4196,6 +5333,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "title": "Launch plan",
+                     *       "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "trashed_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Document"];
                 };
             };
@@ -4218,6 +5375,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Launch plan (v2)"
+                 *     }
+                 */
                 "application/json": {
                     title?: string | null;
                     trashed?: boolean;
@@ -4231,6 +5393,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "title": "Launch plan (v2)",
+                     *       "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "trashed_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Document"];
                 };
             };
@@ -4268,6 +5450,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "title": "Launch plan",
+                     *       "url": "https://folio.example.com/docs/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "my_role": "owner",
+                     *       "shared": false,
+                     *       "owner": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "trashed_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Document"];
                 };
             };
@@ -4296,6 +5498,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4324,6 +5567,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 8,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **8 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4393,7 +5677,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # Launch plan
+                     *
+                     *     Ship the beta on **1 December**.
+                     */
                     "text/markdown": string;
+                    /** @example <!doctype html><html><head><title>Launch plan</title></head><body><h1>Launch plan</h1></body></html> */
                     "text/html": string;
                 };
             };
@@ -4438,6 +5728,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "url": "/v1/documents/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d/revisions",
+                     *       "has_more": false,
+                     *       "data": [
+                     *         {
+                     *           "object": "document_revision",
+                     *           "revision": 7,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "cause": "edit",
+                     *           "restored_from": null,
+                     *           "summary": {
+                     *             "blocks_changed": 1,
+                     *             "blocks_added": 0,
+                     *             "blocks_removed": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentRevisionList"];
                 };
             };
@@ -4479,6 +5797,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_revision",
+                     *       "revision": 7,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "author": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "cause": "edit",
+                     *       "restored_from": null,
+                     *       "summary": {
+                     *         "blocks_changed": 1,
+                     *         "blocks_added": 0,
+                     *         "blocks_removed": 0
+                     *       },
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentRevisionContent"];
                 };
             };
@@ -4520,6 +5860,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4574,6 +5955,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example id: 8
+                     *     event: revision
+                     *     data: {"document_uuid":"c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d","revision":8}
+                     *
+                     *     event: threads
+                     *     data: {"document_uuid":"c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d","revision":8}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -4611,6 +6000,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **{--1 December--}{++8 December++}{>>s1<<}**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "suggestion",
+                     *           "ref": "s1",
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": "8 December",
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "The venue is booked until the 5th.",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "suggestions": [
+                     *         "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContentWithSuggestions"];
                 };
             };
@@ -4666,6 +6099,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4729,6 +6203,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4792,6 +6307,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_content",
+                     *       "uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "revision": 7,
+                     *       "markdown": "# Launch plan\n\nShip the beta on **1 December**.\n",
+                     *       "threads": [
+                     *         {
+                     *           "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *           "kind": "comment",
+                     *           "ref": null,
+                     *           "status": "open",
+                     *           "placement": "attached",
+                     *           "quote": "1 December",
+                     *           "suggested_text": null,
+                     *           "suggested_format": null,
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "messages": [
+                     *             {
+                     *               "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *               "author": {
+                     *                 "self": true,
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "display_name": "Ada Lovelace"
+                     *               },
+                     *               "body": "Can we move this to Monday?",
+                     *               "created_at": "2026-11-20T14:05:00.000Z",
+                     *               "edited_at": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentContent"];
                 };
             };
@@ -4848,6 +6404,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Can we move this to Monday?",
+                 *       "on": "1 December"
+                 *     }
+                 */
                 "application/json": {
                     body: string;
                     on?: string | null;
@@ -4864,6 +6426,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *       "kind": "comment",
+                     *       "ref": null,
+                     *       "status": "open",
+                     *       "placement": "attached",
+                     *       "quote": "1 December",
+                     *       "suggested_text": null,
+                     *       "suggested_format": null,
+                     *       "author": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "body": "Can we move this to Monday?",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "edited_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -4905,6 +6500,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "resolved"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {unknown} */
                     status: "open" | "resolved";
@@ -4918,6 +6518,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *       "kind": "comment",
+                     *       "ref": null,
+                     *       "status": "resolved",
+                     *       "placement": "attached",
+                     *       "quote": "1 December",
+                     *       "suggested_text": null,
+                     *       "suggested_format": null,
+                     *       "author": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "body": "Can we move this to Monday?",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "edited_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -5009,6 +6642,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *       "kind": "comment",
+                     *       "ref": null,
+                     *       "status": "open",
+                     *       "placement": "attached",
+                     *       "quote": "1 December",
+                     *       "suggested_text": null,
+                     *       "suggested_format": null,
+                     *       "author": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "body": "Can we move this to Monday?",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "edited_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -5057,6 +6723,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uuid": "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e",
+                     *       "kind": "comment",
+                     *       "ref": null,
+                     *       "status": "open",
+                     *       "placement": "attached",
+                     *       "quote": "1 December",
+                     *       "suggested_text": null,
+                     *       "suggested_format": null,
+                     *       "author": {
+                     *         "self": true,
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "display_name": "Ada Lovelace"
+                     *       },
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "uuid": "f0e1d2c3-b4a5-4968-8776-a5b4c3d2e1f0",
+                     *           "author": {
+                     *             "self": true,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "display_name": "Ada Lovelace"
+                     *           },
+                     *           "body": "Can we move this to Monday?",
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "edited_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Thread"];
                 };
             };
@@ -5154,6 +6853,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_attachment",
+                     *       "uuid": "e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9",
+                     *       "document_uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "filename": "diagram.png",
+                     *       "content_type": "image/png",
+                     *       "byte_size": 48213,
+                     *       "upload_status": "completed",
+                     *       "width": 1280,
+                     *       "height": 720,
+                     *       "inline": true,
+                     *       "markdown": "![diagram.png](/v1/documents/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d/attachments/e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9)",
+                     *       "created_at": "2026-11-20T14:05:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentAttachment"];
                 };
             };
@@ -5163,6 +6878,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_attachment",
+                     *       "uuid": "e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9",
+                     *       "document_uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "filename": "diagram.png",
+                     *       "content_type": "image/png",
+                     *       "byte_size": 48213,
+                     *       "upload_status": "completed",
+                     *       "width": 1280,
+                     *       "height": 720,
+                     *       "inline": true,
+                     *       "markdown": "![diagram.png](/v1/documents/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d/attachments/e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9)",
+                     *       "created_at": "2026-11-20T14:05:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentAttachment"];
                 };
             };
@@ -5227,6 +6958,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "document_attachment",
+                     *       "uuid": "e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9",
+                     *       "document_uuid": "c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d",
+                     *       "filename": "diagram.png",
+                     *       "content_type": "image/png",
+                     *       "byte_size": 48213,
+                     *       "upload_status": "completed",
+                     *       "width": 1280,
+                     *       "height": 720,
+                     *       "inline": true,
+                     *       "markdown": "![diagram.png](/v1/documents/c4e8a1b2-5d6f-4a7b-9c8d-0e1f2a3b4c5d/attachments/e1d2c3b4-a596-4877-8695-a4b3c2d1e0f9)",
+                     *       "created_at": "2026-11-20T14:05:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentAttachment"];
                 };
             };
@@ -5304,6 +7051,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "email",
+                     *       "uuid": "8f7e6d5c-4b3a-4291-8f7e-6d5c4b3a2910",
+                     *       "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *       "thread": {
+                     *         "uuid": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+                     *       },
+                     *       "message_id": "<CAF3k9x2@mail.example.com>",
+                     *       "in_reply_to": null,
+                     *       "references": [
+                     *         "<CAF2a1b7@mail.example.com>"
+                     *       ],
+                     *       "from": {
+                     *         "name": "Acme Billing",
+                     *         "address": "billing@acme.example"
+                     *       },
+                     *       "to": [
+                     *         {
+                     *           "name": "Ada Lovelace",
+                     *           "address": "ada@example.com"
+                     *         }
+                     *       ],
+                     *       "cc": [],
+                     *       "subject": "Invoice 2026-114",
+                     *       "date": "2026-11-20T14:05:00.000Z",
+                     *       "received_at": "2026-11-20T14:05:00.000Z",
+                     *       "labels": [
+                     *         "inbox"
+                     *       ],
+                     *       "size_bytes": 4812,
+                     *       "text": "Hello Ada,\n\nthe invoice for November is attached.\n",
+                     *       "html": "<p>Hello Ada,</p><p>the invoice for November is attached.</p>",
+                     *       "attachments": [
+                     *         {
+                     *           "filename": "invoice-2026-114.pdf",
+                     *           "content_type": "application/pdf",
+                     *           "size_bytes": 48213,
+                     *           "content_id": null,
+                     *           "disposition": "attachment"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Email"];
                 };
             };
@@ -5328,6 +7119,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_destination",
+                     *           "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *           "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *           "url": "https://hooks.example.com/folio",
+                     *           "description": "Order events for the billing service",
+                     *           "mailboxes": [
+                     *             "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *           ],
+                     *           "status": "active",
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "consecutive_failures": 0,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -5349,6 +7164,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/folio",
+                 *       "description": "Order events for the billing service",
+                 *       "mailboxes": [
+                 *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     url: string;
                     description?: string;
@@ -5363,6 +7187,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "active",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "signing_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestinationWithSecret"];
                 };
             };
@@ -5390,6 +7234,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "active",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
@@ -5410,6 +7273,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Billing service, EU region"
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     description?: string;
@@ -5424,6 +7292,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Billing service, EU region",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "active",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
@@ -5452,6 +7339,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "paused",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
@@ -5487,6 +7393,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "paused",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
@@ -5522,6 +7447,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "paused",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestination"];
                 };
             };
@@ -5558,6 +7502,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_signing_secret",
+                     *       "signing_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                     *       "previous_signing_secret": null,
+                     *       "previous_secret_expires_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSigningSecret"];
                 };
             };
@@ -5585,6 +7537,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_destination",
+                     *       "uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "workspace_uuid": "1e2d3c4b-5a69-4788-96a5-b4c3d2e1f0a9",
+                     *       "url": "https://hooks.example.com/folio",
+                     *       "description": "Order events for the billing service",
+                     *       "mailboxes": [
+                     *         "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e"
+                     *       ],
+                     *       "status": "active",
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": "2026-11-27T09:30:00.000Z",
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "signing_secret": "whsec_Qz7cV1bN4mX8kL2pR6tY0wE3sD5fG9hJ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDestinationWithSecret"];
                 };
             };
@@ -5611,6 +7583,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "day": "2026-11-26",
+                     *           "attempts": 42,
+                     *           "successes": 41,
+                     *           "failures": 1,
+                     *           "p50_ms": 184,
+                     *           "p95_ms": 912
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -5646,6 +7633,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_attempt",
+                     *           "delivery_id": "whdel_9a8b7c6d-5e4f-4a3b-9c1d-0e9f8a7b6c5d",
+                     *           "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *           "round": 0,
+                     *           "attempt": 1,
+                     *           "outcome": "success",
+                     *           "status_code": 200,
+                     *           "error_class": null,
+                     *           "response_time_ms": 184,
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "finished_at": "2026-11-26T09:41:12.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookAttemptPage"];
                 };
             };
@@ -5675,6 +7683,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "webhook_delivery",
+                     *           "destination_uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *           "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *           "round": 0,
+                     *           "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *           "workflow_id": "webhook-delivery-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a-whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e-0",
+                     *           "state": "scheduled",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": "2026-11-26T09:31:00.000Z",
+                     *           "terminated_by": null,
+                     *           "terminated_reason": null,
+                     *           "created_at": "2026-11-20T14:05:00.000Z",
+                     *           "finished_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         object: "list";
@@ -5707,6 +7737,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "destination_uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "round": 0,
+                     *       "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *       "workflow_id": "webhook-delivery-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a-whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e-0",
+                     *       "state": "scheduled",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": "2026-11-26T09:31:00.000Z",
+                     *       "terminated_by": null,
+                     *       "terminated_reason": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5738,6 +7785,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "Replaced by a newer event"
+                 *     }
+                 */
                 "application/json": {
                     reason: string;
                 };
@@ -5750,6 +7802,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "destination_uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "round": 0,
+                     *       "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *       "workflow_id": "webhook-delivery-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a-whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e-0",
+                     *       "state": "terminated",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": null,
+                     *       "terminated_by": "ada@example.com",
+                     *       "terminated_reason": "Replaced by a newer event",
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "finished_at": "2026-11-26T09:41:12.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5786,6 +7855,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "destination_uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "round": 0,
+                     *       "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *       "workflow_id": "webhook-delivery-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a-whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e-0",
+                     *       "state": "scheduled",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": "2026-11-26T09:31:00.000Z",
+                     *       "terminated_by": null,
+                     *       "terminated_reason": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -5826,6 +7912,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery",
+                     *       "destination_uuid": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+                     *       "event_id": "whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                     *       "round": 0,
+                     *       "mailbox_uuid": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                     *       "workflow_id": "webhook-delivery-5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a-whevt_1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e-0",
+                     *       "state": "scheduled",
+                     *       "attempts": 1,
+                     *       "next_attempt_at": "2026-11-26T09:31:00.000Z",
+                     *       "terminated_by": null,
+                     *       "terminated_reason": null,
+                     *       "created_at": "2026-11-20T14:05:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };

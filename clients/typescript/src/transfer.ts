@@ -1,7 +1,7 @@
 // Chunked transfer (docs/drive-encryption.md §§ 3–4): parts encrypted ahead of the PUTs in flight, a sliding window
 // of parts on the wire, each PUT or ranged GET retried on its own, and the upload's progress kept in a resume file.
 import { open, rename, rm, writeFile, readFile } from 'node:fs/promises';
-import { ApiError, Retryable, withRetry, type Http } from './http.js';
+import { ApiError, bytesBody, failure, Retryable, withRetry, type Http } from './http.js';
 import {
   CHUNK_OVERHEAD,
   chunkOffset,
@@ -250,14 +250,14 @@ export async function sendParts(
         async () => {
           const response = await fetch(await urls.get(partNumber), {
             method: 'PUT',
-            body: frame,
+            body: bytesBody(frame),
             signal: options.signal,
           });
           const text = await response.text();
           if (response.status === 403) urls.forget(partNumber); // An expired URL: the retry asks for a new one.
           if (response.ok) return response.headers.get('etag')!;
-          const error = new ApiError(response.status, text, `PUT part ${partNumber}`);
-          throw response.status >= 500 || response.status === 403 ? new Retryable(error) : error;
+          const error = new ApiError(response.status, text, `PUT part ${partNumber}`, response.headers);
+          throw response.status === 403 ? new Retryable(error) : failure(response, error);
         },
         options.signal,
       );
@@ -343,7 +343,12 @@ export async function downloadChunks(
         const frame = new Uint8Array(await response.arrayBuffer());
         if (response.status === 206 && frame.length === end - start + 1)
           return decryptChunk(key, versionUuid, index, layout.chunkCount, frame);
-        const error = new ApiError(response.status, Buffer.from(frame).toString(), `GET chunk ${index}`);
+        const error = new ApiError(
+          response.status,
+          Buffer.from(frame).toString(),
+          `GET chunk ${index}`,
+          response.headers,
+        );
         if (response.status === 403) {
           init = await http.request<DownloadInit>('GET', initPath, undefined, {
             retry: true,
@@ -353,7 +358,7 @@ export async function downloadChunks(
             throw new Error(`file ${fileUuid} was replaced during the download`);
           throw new Retryable(error);
         }
-        throw response.status >= 500 ? new Retryable(error) : error;
+        throw failure(response, error);
       },
       options.signal,
     );

@@ -20,6 +20,23 @@ export type ResponseBody<
 /** The JSON body an operation (by its operationId) takes. */
 export type RequestBody<Op extends keyof operations> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
 
+type Parameters<Op extends keyof operations> = operations[Op]['parameters'];
+/** An operation's path parameters by name (`{uuid: string}`). */
+export type PathParams<Op extends keyof operations> = NonNullable<Parameters<Op>['path']>;
+/** An operation's query parameters by name. */
+export type QueryParams<Op extends keyof operations> = NonNullable<Parameters<Op>['query']>;
+/** An operation's request headers by name, as the document spells them (`If-Match`). */
+export type HeaderParams<Op extends keyof operations> = NonNullable<Parameters<Op>['header']>;
+
+/** What an operation answers on success: the JSON body of any of its 2xx statuses, undefined for one without. */
+export type SuccessBody<Op extends keyof operations> = {
+  [Status in keyof operations[Op]['responses']]: Status extends 200 | 201 | 202 | 203 | 204 | 206
+    ? operations[Op]['responses'][Status] extends { content: { 'application/json': infer Body } }
+      ? Body
+      : undefined
+    : never;
+}[keyof operations[Op]['responses']];
+
 export type Role = Schemas['Role'];
 /** The owner object, and a thread's or message's author. */
 export type Person = Schemas['Person'];

@@ -8,7 +8,9 @@ import { parse } from 'yaml';
 import {
   DOCUMENT_PATH,
   GENERATED_PATH,
+  generateOperations,
   generateTypes,
+  OPERATIONS_PATH,
 } from '../../../clients/typescript/scripts/generate-types.js';
 import type { paths } from '../../../clients/typescript/src/openapi.js';
 import type {
@@ -59,6 +61,12 @@ describe('the generated client types', { timeout: 60_000 }, () => {
         `clients/typescript/src/openapi.ts is stale from line ${line}: run npm run generate:client-types`,
       );
     }
+  });
+
+  it('and the methods, src/operations.ts, are too', async () => {
+    const generated = await generateOperations(documentText);
+    if (generated !== readFileSync(OPERATIONS_PATH, 'utf8'))
+      expect.fail('clients/typescript/src/operations.ts is stale: run npm run generate:client-types');
   });
 
   it('hold every route and method of the document, extension routes included', () => {
