@@ -1,9 +1,13 @@
-// The folio CLI. Every command takes --json and then prints exactly one JSON object on stdout.
+// The folio CLI. Every command takes --json and then prints exactly one JSON object on stdout: its answer, or
+// `{"error": {code, message, status}}` when it fails. The exit code tells the class of a failure (cli/errors.ts,
+// docs/cli.md § Exit codes).
 //
 // Each command group lives in its own module, imported only when its command runs (issue 12): `folio drive …`
 // never loads knex, Temporal or the server's configuration, and `folio --help` loads none of them. The table
 // below is the one place a group's name, its module and its help line are written.
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import { describeError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
 type Register = (program: Command, output: Output) => void;
@@ -72,7 +76,8 @@ const GROUPS: Record<string, Group> = {
     load: async () => (await import('./push.js')).registerPushCommands,
   },
   drive: {
-    description: 'Your Drive over the API: put, get, ls, sync (FOLIO_URL, FOLIO_TOKEN).',
+    description:
+      'Your Drive over the API by path or uuid: ls, mkdir, put, get, cat, mv, rm, sync (docs/cli.md).',
     server: false,
     load: async () => (await import('./drive.js')).registerDriveCommands,
   },
@@ -92,7 +97,10 @@ function groupOf(argv: string[]): string | undefined {
 async function main(argv: string[]): Promise<void> {
   const program = new Command('folio')
     .description('Operate a Folio installation, and use its Drive and Documents.')
-    .showHelpAfterError();
+    .version(packageJson.version, '-V, --version', 'print the version')
+    .showHelpAfterError()
+    // Commander's own failures (an unknown option, a missing argument) come to the catch below as usage errors.
+    .exitOverride();
   const name = groupOf(argv.slice(2));
   const group = name ? GROUPS[name]! : undefined;
   if (group) {
@@ -114,6 +122,20 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv).catch((error) => {
-  process.stderr.write(`folio: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  const json = process.argv.includes('--json');
+  if (error instanceof CommanderError) {
+    // Help and --version end here too, with code 0; commander has printed what it had to (help, version, error).
+    if (error.exitCode === 0) process.exit(0);
+    if (json)
+      process.stdout.write(
+        JSON.stringify({
+          error: { code: 'usage', message: error.message.replace(/^error: /, ''), status: null },
+        }) + '\n',
+      );
+    process.exit(EXIT.usage);
+  }
+  const { exitCode, answer } = describeError(error);
+  process.stderr.write(`folio: ${answer.error.message}\n`);
+  if (json) process.stdout.write(JSON.stringify(answer) + '\n');
+  process.exit(exitCode);
 });

@@ -200,7 +200,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
       'The most recent attempts, newest first: status code or error class, response time, delivery id.',
     )
     .argument('<uuid>', 'destination uuid')
-    .option('--limit <n>', 'attempts per page (default 50)', limitOption, 50)
+    .option('--limit <n>', 'attempts per page', limitOption, 50)
     .option('--cursor <delivery-id>', 'next_cursor of the page before', cursorOption)
     .option('--event <event-id>', 'only this event', eventOption)
     .option('--json', 'print one JSON object')
@@ -236,7 +236,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .option('--destination <uuid>', 'one destination')
     .option('--workspace <uuid>', 'one workspace')
     .option('--state <state>', 'waiting, running or done', stateOption)
-    .option('--limit <n>', 'at most this many (default 100)', limitOption, 100)
+    .option('--limit <n>', 'at most this many', limitOption, 100)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const rows = await listDeliveries(db(), {
@@ -254,7 +254,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     )
     .requiredOption('--destination <uuid>', 'destination uuid')
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
-    .option('--round <n>', 'a manual resend of the event (default 0: the first delivery)', roundOption, 0)
+    .option('--round <n>', 'a manual resend of the event (0: the first delivery)', roundOption, 0)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const key = { destinationUuid: options.destination, eventUuid: options.event, round: options.round };
@@ -267,7 +267,7 @@ export function registerWebhookCommands(program: Command, output: Output): void 
     .requiredOption('--event <event-id>', 'event id (whevt_…)', eventOption)
     .requiredOption('--reason <text>', 'why, for the record')
     .option('--actor <name>', 'who (default operator:<login name>)')
-    .option('--round <n>', 'a manual resend of the event (default 0: the first delivery)', roundOption, 0)
+    .option('--round <n>', 'a manual resend of the event (0: the first delivery)', roundOption, 0)
     .option('--json', 'print one JSON object')
     .action(async (options) => {
       const key = { destinationUuid: options.destination, eventUuid: options.event, round: options.round };

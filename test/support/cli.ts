@@ -28,7 +28,7 @@ export async function folio(...args: string[]): Promise<any> {
   return JSON.parse(lines[0]!);
 }
 
-/** Runs `folio <args> --json`, which must fail with nothing on stdout; answers its stderr. */
+/** Runs `folio <args> --json`, which must fail with one JSON error object on stdout (docs/cli.md); answers its stderr. */
 export async function folioFails(...args: string[]): Promise<string> {
   const failure = await runFolio(...args, '--json').then(
     () => undefined,
@@ -36,6 +36,8 @@ export async function folioFails(...args: string[]): Promise<string> {
   );
   expect(failure, `folio ${args.join(' ')} should fail`).toBeDefined();
   expect(failure!.code).not.toBe(0);
-  expect(failure!.stdout).toBe('');
+  expect(JSON.parse(failure!.stdout)).toEqual({
+    error: { code: expect.any(String), message: expect.any(String), status: null },
+  });
   return failure!.stderr;
 }

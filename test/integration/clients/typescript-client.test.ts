@@ -274,7 +274,17 @@ describe('@folio/client chunked transfer', () => {
       );
 
       // A new process, `folio drive put` run again, finds the state file and completes the same upload from part 3.
-      const resumed = await runFolio('drive', 'put', path, '--url', api.url, '--token', user.token, '--json');
+      const resumed = await runFolio(
+        'drive',
+        'put',
+        path,
+        '--url',
+        api.url,
+        '--token',
+        user.token,
+        '--json',
+        '--progress', // Plain progress lines although stderr is a pipe here.
+      );
       expect(JSON.parse(resumed.stdout)).toMatchObject({
         object: 'drive_file',
         uuid: state.file_uuid,
@@ -368,7 +378,7 @@ describe('@folio/client chunked transfer', () => {
 
 describe('folio drive and folio docs', () => {
   it(
-    'puts, lists and gets a file; progress goes to stderr as plain lines when not a terminal',
+    'puts, lists and gets a file; no progress when stderr is not a terminal',
     { timeout: CLI_TIMEOUT_MS },
     async () => {
       const user = await makeUser();
@@ -396,8 +406,7 @@ describe('folio drive and folio docs', () => {
         file_size_bytes: data.length,
         upload_status: 'completed',
       });
-      expect(stderr).toMatch(/^put\.bin 0% /m);
-      expect(stderr).toMatch(/^put\.bin 100% 8\.4 MB of 8\.4 MB /m);
+      expect(stderr).toBe(''); // Progress is for a terminal only (cli/progress.ts).
       await expect(stat(`${path}.folio-upload.json`)).rejects.toMatchObject({ code: 'ENOENT' });
 
       const list = await folioAs(user, 'drive', 'ls', folder.body.uuid);
@@ -427,7 +436,8 @@ describe('folio drive and folio docs', () => {
         env: { ...env, FOLIO_CLI_FROM_SOURCE: '1' },
       }),
     ).rejects.toMatchObject({
-      stdout: '',
+      code: 2, // A usage error (docs/cli.md § Exit codes), answered as one JSON object under --json.
+      stdout: expect.stringContaining('"code":"no_url"'),
       stderr: expect.stringContaining('No API address: pass --url or set FOLIO_URL.'),
     });
   });
@@ -464,7 +474,7 @@ describe('folio drive and folio docs', () => {
         return files;
       };
 
-      const seeded = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid);
+      const seeded = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only');
       expect(seeded).toEqual({
         object: 'drive_sync',
         dir,
@@ -485,7 +495,7 @@ describe('folio drive and folio docs', () => {
       });
       await client.replace(b.uuid, { size: 7, source: Buffer.from('bravo 2') });
       const c = await put('c.txt', 'charlie', mirrored.uuid);
-      const caught = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid);
+      const caught = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only');
       expect(caught).toMatchObject({ reseeded: false, downloaded: 2, moved: 1, removed: 0, files: 3 });
       expect(await tree()).toEqual({
         'c.txt': 'charlie',
@@ -513,7 +523,15 @@ describe('folio drive and folio docs', () => {
           })
         ).status,
       ).toBe(410);
-      const reseeded = await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid);
+      const reseeded = await folioAs(
+        user,
+        'drive',
+        'sync',
+        dir,
+        '--folder',
+        mirrored.uuid,
+        '--download-only',
+      );
       expect(reseeded).toMatchObject({ reseeded: true, downloaded: 1, moved: 2, removed: 1, files: 3 });
       expect(await tree()).toEqual({
         'd.txt': 'delta',
@@ -525,7 +543,9 @@ describe('folio drive and folio docs', () => {
 
       // Trashing the folder's content empties the mirror; the feed resumes from the new token (no 410).
       await call('POST', `/v1/drive/folders/${sub.uuid}/trash`, { token: user.token });
-      expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({
+      expect(
+        await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only'),
+      ).toMatchObject({
         reseeded: false,
         removed: 2,
         files: 1,
@@ -554,7 +574,9 @@ describe('folio drive and folio docs', () => {
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, 'same.txt'), text);
       const copied = await stat(join(dir, 'same.txt'));
-      expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({
+      expect(
+        await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only'),
+      ).toMatchObject({
         downloaded: 0,
         unchanged: 1,
         files: 1,
@@ -565,7 +587,9 @@ describe('folio drive and folio docs', () => {
       expect(await client.replace(file.uuid, { size: text.length, source: Buffer.from(text) })).toMatchObject(
         { ctag: 1, content_hash: file.content_hash },
       );
-      expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({
+      expect(
+        await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only'),
+      ).toMatchObject({
         downloaded: 0,
         unchanged: 1,
       });
@@ -573,7 +597,9 @@ describe('folio drive and folio docs', () => {
 
       // Replaced with other bytes: downloaded.
       await client.replace(file.uuid, { size: 5, source: Buffer.from('other') });
-      expect(await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid)).toMatchObject({
+      expect(
+        await folioAs(user, 'drive', 'sync', dir, '--folder', mirrored.uuid, '--download-only'),
+      ).toMatchObject({
         downloaded: 1,
         unchanged: 0,
       });
@@ -631,7 +657,11 @@ describe('folio drive and folio docs', () => {
         () => undefined,
         (error: { stdout: string; stderr: string }) => error,
       );
-      expect(ambiguous).toMatchObject({ stdout: '', stderr: expect.stringContaining('422') });
+      // With --json the failure is one JSON object on stdout too (docs/cli.md § Errors).
+      expect(ambiguous).toMatchObject({ stderr: expect.stringContaining('422') });
+      expect(JSON.parse(ambiguous!.stdout)).toMatchObject({
+        error: { code: 'target_ambiguous', status: 422 },
+      });
       expect(ambiguous!.stderr).toContain('target_ambiguous');
       expect(
         (await call('GET', `/v1/documents/${document.uuid}/content`, { token: user.token })).body.revision,
