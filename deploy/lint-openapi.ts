@@ -1,9 +1,10 @@
 // Lints openapi/folio.yaml (run by npm test): valid OpenAPI 3.1 (@seriousme/openapi-schema-validator, offline), plus
-// Folio's rules: named, tagged, scoped operations; error codes listed per status; exact response objects.
+// Folio's rules: named, tagged, scoped operations; error codes listed per status; exact response objects; no entry
+// of a flow mapping without a value. Redocly's and Spectral's rulesets run beside it (deploy/test.sh).
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { parse } from 'yaml';
+import { isMap, parse, parseDocument, visit } from 'yaml';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document is free-form JSON, read by key
 type Json = Record<string, any>;
@@ -13,6 +14,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export async function lintOpenApi(text: string): Promise<string[]> {
   const document = parse(text) as Json;
   const problems: string[] = [];
+  problems.push(...flowEntriesWithoutValue(text));
   const validator = new Validator();
   const result = await validator.validate(document);
   if (!result.valid) problems.push(`not a valid OpenAPI document: ${JSON.stringify(result.errors, null, 1)}`);
@@ -91,6 +93,29 @@ export async function lintOpenApi(text: string): Promise<string[]> {
       }
     }
   }
+  return problems;
+}
+
+/**
+ * In a flow mapping a plain scalar ends at a comma: `{ description: Markdown, non-blank. }` is the description
+ * "Markdown" and a key "non-blank." with no value, which parsers accept without a word. The document never means an
+ * entry without a value, so each one is reported with its line: quote the scalar.
+ */
+function flowEntriesWithoutValue(text: string): string[] {
+  const problems: string[] = [];
+  visit(parseDocument(text), {
+    Map(_, map) {
+      if (!isMap(map) || !map.flow) return;
+      for (const pair of map.items) {
+        if (pair.value !== null) continue;
+        const key = pair.key as { range?: [number, number]; toString(): string };
+        const line = text.slice(0, key.range?.[0] ?? 0).split('\n').length;
+        problems.push(
+          `line ${line}: "${key.toString()}" is a flow-mapping entry without a value (a plain scalar cut at a comma? quote it)`,
+        );
+      }
+    },
+  });
   return problems;
 }
 

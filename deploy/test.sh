@@ -15,6 +15,12 @@ step "unused code"; npx knip --no-progress --treat-config-hints-as-errors
 step "import cycles"; npx dpdm --no-warning --no-tree --exit-code circular:1 'api/**/*.ts' 'domain/**/*.ts' 'activities/**/*.ts' 'workflows/**/*.ts' 'worker/**/*.ts' 'cli/**/*.ts' 'db/**/*.ts' 'platform/**/*.ts'
 step "deploy files"; bash deploy/check.sh
 step "OpenAPI document"; node --import tsx deploy/lint-openapi.ts
+# Redocly's recommended rules and Spectral's spectral:oas on the YAML, offline: no telemetry, no update check; a warning
+# fails (openapi/redocly.yaml, openapi/.spectral.yaml; docs/api-reference.md § Linters).
+step "OpenAPI document: Redocly (recommended)"
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint --config openapi/redocly.yaml openapi/folio.yaml
+step "OpenAPI document: Spectral (spectral:oas)"
+npx spectral lint --ruleset openapi/.spectral.yaml --fail-severity warn openapi/folio.yaml
 step "unit tests"; npx vitest run --project unit
 # The admin app's browser tests drive Debian's chromium (Playwright's own download cannot be reached from here).
 if ! command -v "${FOLIO_CHROMIUM:-chromium}" >/dev/null 2>&1; then
