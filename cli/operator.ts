@@ -3,6 +3,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { issueAccessToken, issueApiKey, revokeAccessToken } from '../domain/accounts/credentials.js';
 import { isScope, SCOPES, type Scope } from '../domain/accounts/scopes.js';
 import { createUser, createWorkspace, setStorageLimit } from '../domain/accounts/workspaces.js';
+import { setEarlyAccess, showUser } from '../domain/accounts/early-access.js';
+import { createEditorSignInLink, editorSignInUrl } from '../domain/accounts/editor-sessions.js';
 import { presentAccess, presentPublicLink } from '../api/presenters/drive-sharing.js';
 import {
   GRANT_ROLES,
@@ -122,8 +124,8 @@ export function registerOperatorCommands(program: Command, output: Output): void
       output({ uuid: workspaceUuid, storage_limit_bytes: bytes }, options);
     });
 
-  program
-    .command('user')
+  const user = program.command('user');
+  user
     .command('create')
     .description('Create a user in a workspace (an existing email is added to the workspace).')
     .requiredOption('--workspace <uuid>', 'workspace uuid')
@@ -141,6 +143,46 @@ export function registerOperatorCommands(program: Command, output: Output): void
           lastName: options.lastName,
           admin: Boolean(options.admin),
         }),
+        options,
+      );
+    });
+
+  user
+    .command('show')
+    .description("A user's account: names, workspaces, and whether the editor app is open to them.")
+    .requiredOption('--user <uuid or email>', 'the user')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      output(await showUser(db(), options.user), options);
+    });
+  user
+    .command('early-access')
+    .description('Open the document editor app (in preview) to a user, or close it (docs/editor.md).')
+    .requiredOption('--user <uuid or email>', 'the user')
+    .addOption(new Option('--on', 'give early access').conflicts('off'))
+    .addOption(new Option('--off', 'take early access away').conflicts('on'))
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      if (!options.on && !options.off) throw new Error('Say --on or --off.');
+      output(await setEarlyAccess(db(), options.user, Boolean(options.on)), options);
+    });
+  user
+    .command('sign-in-link')
+    .description('Print a one-time sign-in link to the document editor app (valid 15 minutes, single use).')
+    .requiredOption('--user <uuid or email>', 'the user')
+    .option('--document <uuid>', 'open this document once signed in')
+    .option('--json', 'print one JSON object')
+    .action(async (options) => {
+      if (options.document !== undefined && !isUuid(options.document))
+        throw new Error('--document must be a document uuid.');
+      const link = await createEditorSignInLink(db(), options.user);
+      output(
+        {
+          url: editorSignInUrl(config().docsUrl, link.token, options.document),
+          expires_at: link.expiresAt.toISOString(),
+          user_uuid: link.userUuid,
+          email: link.email,
+        },
         options,
       );
     });

@@ -25,6 +25,8 @@ import * as driveContentHash from './migrations/022_drive_content_hash.js';
 import * as secretsAtRest from './migrations/023_secrets_at_rest.js';
 import * as driveNameKey from './migrations/024_drive_name_key.js';
 import * as driveVersionEpochs from './migrations/025_drive_version_epochs.js';
+import * as webhookAttemptResponses from './migrations/026_webhook_attempt_responses.js';
+import * as earlyAccess from './migrations/027_early_access.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -52,6 +54,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '023_secrets_at_rest': secretsAtRest,
   '024_drive_name_key': driveNameKey,
   '025_drive_version_epochs': driveVersionEpochs,
+  '026_webhook_attempt_responses': webhookAttemptResponses,
+  '027_early_access': earlyAccess,
 };
 
 const source: Knex.MigrationSource<string> = {

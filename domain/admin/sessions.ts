@@ -276,7 +276,7 @@ export async function listSessions(
 }
 
 /** Constant-time check of a submitted CSRF token against the session's. */
-export function csrfTokenMatches(session: AdminSession, submitted: unknown): boolean {
+export function csrfTokenMatches(session: Pick<AdminSession, 'csrfToken'>, submitted: unknown): boolean {
   if (typeof submitted !== 'string') return false;
   const expected = Buffer.from(session.csrfToken);
   const given = Buffer.from(submitted);

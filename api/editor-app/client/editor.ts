@@ -1,0 +1,389 @@
+// The editor page's script (docs/editor.md), bundled by esbuild (api/editor-app/assets.ts): a ProseMirror view of the
+// document on the engine's own schema and markdown reader, each local change sent as one quoted operation with
+// base_revision, suggestions and comment threads in the margin, and the live channel followed.
+import {
+  Node as PMNode,
+  Schema,
+  type DOMOutputSpec,
+  type Mark,
+  type MarkSpec,
+  type NodeSpec,
+} from 'prosemirror-model';
+import { EditorState, type Transaction } from 'prosemirror-state';
+import { EditorView } from 'prosemirror-view';
+import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
+import { schema as engineSchema } from '../../../domain/document-engine/schema.js';
+
+interface Thread {
+  uuid: string;
+  kind: 'comment' | 'suggestion';
+  /** `s<n>`, as the markdown names it after the CriticMarkup. */
+  ref: string | null;
+  status: string;
+  placement: 'attached' | 'document' | 'detached';
+  quote: string | null;
+  author: { first_name: string | null; last_name: string | null };
+  messages: { uuid: string; body: string; author: { first_name: string | null; last_name: string | null } }[];
+}
+interface Content {
+  revision: number;
+  markdown: string;
+  threads: Thread[];
+  role?: string;
+}
+interface Operation {
+  type: 'replace';
+  find: string;
+  with: string;
+  occurrence?: number;
+}
+
+const page = document.querySelector<HTMLElement>('.document-page')!;
+const base = page.dataset.base!;
+const uuid = page.dataset.document!;
+const role = page.dataset.role!;
+const csrf = page.dataset.csrf!;
+const canEdit = role === 'editor' || role === 'manager' || role === 'owner';
+const canComment = canEdit || role === 'commenter';
+
+// --- The schema: the engine's nodes and marks, each with how it shows in the page ---------------------------------
+
+const blockClass = (node: PMNode) =>
+  node.attrs.suggestion ? { class: `suggest-block suggest-block-${node.attrs.suggestion.kind}` } : {};
+const safeHref = (href: string) => (/^(https?:|mailto:|#)/i.test(href) ? href : null);
+
+const NODE_DOM: Record<string, (node: PMNode) => DOMOutputSpec> = {
+  doc: () => ['div', 0],
+  paragraph: (node) => ['p', blockClass(node), 0],
+  heading: (node) => [`h${Math.min(6, Math.max(1, node.attrs.level))}`, blockClass(node), 0],
+  blockquote: () => ['blockquote', 0],
+  bullet_list: () => ['ul', 0],
+  ordered_list: (node) => ['ol', { start: String(node.attrs.order) }, 0],
+  list_item: () => ['li', 0],
+  code_block: (node) => ['pre', blockClass(node), ['code', 0]],
+  horizontal_rule: (node) => ['hr', blockClass(node)],
+  hard_break: () => ['br'],
+  image: (node) => ['span', { class: 'image', title: node.attrs.src }, `[${node.attrs.alt || 'image'}]`],
+  empty_link: (node) => ['span', { class: 'empty-link', title: node.attrs.href }, '[link]'],
+};
+const MARK_DOM: Record<string, (mark: Mark) => DOMOutputSpec> = {
+  suggest_insert: (mark) => ['ins', { 'data-thread': mark.attrs.thread }, 0],
+  suggest_delete: (mark) => ['del', { 'data-thread': mark.attrs.thread }, 0],
+  suggest_format: (mark) => ['span', { class: 'suggest-format', 'data-thread': mark.attrs.thread }, 0],
+  comment: (mark) => ['span', { class: 'commented', 'data-thread': mark.attrs.thread }, 0],
+  link: (mark) => ['a', { href: safeHref(mark.attrs.href), title: mark.attrs.title }, 0],
+  underline: () => ['u', 0],
+  text_color: (mark) => ['span', { class: `color-${mark.attrs.color}` }, 0],
+  highlight: (mark) => ['mark', { class: `highlight-${mark.attrs.color}` }, 0],
+  strong: () => ['strong', 0],
+  em: () => ['em', 0],
+  strikethrough: () => ['s', 0],
+  code: () => ['code', 0],
+};
+
+const nodes: Record<string, NodeSpec> = {};
+engineSchema.spec.nodes.forEach((name, spec) => {
+  nodes[name] = NODE_DOM[name] ? { ...spec, toDOM: NODE_DOM[name] } : spec;
+});
+const marks: Record<string, MarkSpec> = {};
+engineSchema.spec.marks.forEach((name, spec) => {
+  marks[name] = MARK_DOM[name] ? { ...spec, toDOM: MARK_DOM[name] } : { ...spec, toDOM: () => ['span', 0] };
+});
+const schema = new Schema({ nodes, marks });
+
+/** The document as the engine reads it, in the page's schema; CriticMarkup is read back into its threads' marks. */
+function docOf(content: Content): PMNode {
+  const refs = new Map<number, string>();
+  for (const thread of content.threads)
+    if (thread.ref !== null) refs.set(Number(thread.ref.slice(1)), thread.uuid);
+  return PMNode.fromJSON(schema, parseMarkdown(content.markdown, { suggestionRefs: refs }).toJSON());
+}
+
+// --- The server ---------------------------------------------------------------------------------------------------
+
+/** An answer of the server: a content view, a thread, or an error with the spec's code. */
+interface Answer {
+  status: number;
+  body: Partial<Content> & { error?: string; error_description?: string; current?: Content };
+}
+
+async function send(path: string, body: unknown): Promise<Answer> {
+  const response = await fetch(`${base}/${uuid}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => ({})) };
+}
+
+async function load(): Promise<Content> {
+  const response = await fetch(`${base}/${uuid}/content`, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`the document answered ${response.status}`);
+  return (await response.json()) as Content;
+}
+
+// --- The editor ---------------------------------------------------------------------------------------------------
+
+const status = document.getElementById('status')!;
+const say = (text: string, kind: 'info' | 'error' = 'info') => {
+  status.textContent = text;
+  status.dataset.kind = kind;
+};
+
+let synced: Content;
+/** The document as the server last sent it: local changes are the difference from it. */
+let syncedDoc: PMNode;
+let busy = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let view: EditorView;
+
+function show(content: Content) {
+  synced = content;
+  syncedDoc = docOf(content);
+  view.updateState(EditorState.create({ schema, doc: syncedDoc }));
+  page.dataset.revision = String(content.revision);
+  renderThreads(content.threads);
+}
+
+function dispatch(tr: Transaction) {
+  view.updateState(view.state.apply(tr));
+  if (tr.docChanged) {
+    clearTimeout(timer);
+    // One operation per pause in typing, not per keystroke.
+    timer = setTimeout(() => void flush(), 300);
+  }
+}
+
+const escapeInline = (text: string) => text.replace(/[\\`*_[\]<>{}~#!|&]/g, (char) => `\\${char}`);
+const occurrences = (text: string, find: string) => {
+  let count = 0;
+  for (let at = text.indexOf(find); at !== -1; at = text.indexOf(find, at + 1)) count += 1;
+  return count;
+};
+const isInlineTextOnly = (node: PMNode) => {
+  let only = true;
+  node.forEach((child) => (only &&= child.isText));
+  return only;
+};
+
+/**
+ * The local change as one replace: the words it touches in one paragraph, heading or item, quoted from the document
+ * as the server has it, with an occurrence when the quote is found more than once. Undefined when the change reaches
+ * across blocks (a new paragraph, a join): the page does not send those yet.
+ */
+function operationFor(before: PMNode, after: PMNode): Operation | undefined {
+  const start = before.content.findDiffStart(after.content);
+  if (start === null) return undefined;
+  let { a: endA, b: endB } = before.content.findDiffEnd(after.content)!;
+  if (endA < start) {
+    endB += start - endA;
+    endA = start;
+  }
+  if (endB < start) {
+    endA += start - endB;
+    endB = start;
+  }
+  const $a = before.resolve(start);
+  const $b = after.resolve(start);
+  if (!$a.parent.isTextblock || !$b.parent.isTextblock) return undefined;
+  if (!$a.sameParent(before.resolve(endA)) || !$b.sameParent(after.resolve(endB))) return undefined;
+  if (!isInlineTextOnly($a.parent) || !isInlineTextOnly($b.parent)) return undefined;
+  const old = $a.parent.textContent;
+  const now = $b.parent.textContent;
+  let from = start - $a.start();
+  let to = endA - $a.start();
+  // Whole words: a quote reads as text, and one letter would rarely be unique.
+  while (from > 0 && !/\s/.test(old[from - 1]!)) from -= 1;
+  while (to < old.length && !/\s/.test(old[to]!)) to += 1;
+  if (from === to) {
+    while (from > 0 && /\s/.test(old[from - 1]!)) from -= 1;
+    while (from > 0 && !/\s/.test(old[from - 1]!)) from -= 1;
+  }
+  if (from === to) return undefined;
+  const find = old.slice(from, to);
+  const replacement = now.slice(from, to + (now.length - old.length));
+  const operation: Operation = { type: 'replace', find, with: escapeInline(replacement) };
+  const text = before.textBetween(0, before.content.size, '\n');
+  if (occurrences(text, find) > 1) {
+    const offset = before.textBetween(0, $a.start() + from, '\n').length;
+    operation.occurrence = occurrences(text.slice(0, offset + find.length), find);
+  }
+  return operation;
+}
+
+async function flush(): Promise<void> {
+  if (busy) return;
+  const operation = operationFor(syncedDoc, view.state.doc);
+  if (!operation) {
+    if (!view.state.doc.eq(syncedDoc)) {
+      say('New paragraphs and joins are not supported yet: edit within a paragraph.', 'error');
+      show(synced);
+    }
+    return;
+  }
+  busy = true;
+  view.setProps({ editable: () => false });
+  say(canEdit ? 'Saving…' : 'Suggesting…');
+  try {
+    let answer = await send('/content', { operations: [operation], base_revision: synced.revision });
+    if (answer.status === 409 && answer.body.error === 'conflict') {
+      // Someone else changed the document first: reapply on what it is now, if the quote still reads the same.
+      const current = answer.body.current!;
+      if (
+        occurrences(current.markdown, operation.find) > 0 ||
+        docOf(current).textContent.includes(operation.find)
+      )
+        answer = await send('/content', { operations: [operation], base_revision: current.revision });
+      else {
+        show(await load());
+        say('Someone changed that text first; your change was not applied.', 'error');
+        return;
+      }
+    }
+    if (answer.status >= 400) {
+      show(await load());
+      say(answer.body.error_description ?? `The change was refused (${answer.status}).`, 'error');
+      return;
+    }
+    show(await load());
+    say(canEdit ? 'Saved.' : 'Suggested.');
+  } finally {
+    busy = false;
+    view.setProps({ editable: () => canComment });
+  }
+}
+
+// --- The margin -----------------------------------------------------------------------------------------------------
+
+const margin = document.getElementById('threads')!;
+const nameOf = (person: Thread['author']) =>
+  [person.first_name, person.last_name].filter(Boolean).join(' ') || 'Someone';
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, string> = {},
+  ...children: (Node | string)[]
+) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+async function act(path: string, body: unknown) {
+  const answer = await send(path, body);
+  if (answer.status >= 400) say(answer.body.error_description ?? `Refused (${answer.status}).`, 'error');
+  show(await load());
+}
+
+function threadCard(thread: Thread): HTMLElement {
+  const card = element('li', { class: `thread ${thread.kind}`, 'data-thread': thread.uuid });
+  const label = thread.kind === 'suggestion' ? `Suggestion ${thread.ref}` : 'Comment';
+  card.append(
+    element(
+      'p',
+      { class: 'thread-kind' },
+      `${label}${thread.placement === 'detached' ? ' · detached' : ''} · ${nameOf(thread.author)}`,
+    ),
+  );
+  if (thread.quote) card.append(element('blockquote', { class: 'anchor' }, thread.quote));
+  const messages = element('ol', { class: 'messages' });
+  for (const message of thread.messages)
+    messages.append(
+      element('li', {}, element('span', { class: 'author' }, nameOf(message.author)), ' ', message.body),
+    );
+  card.append(messages);
+  if (thread.kind === 'suggestion' && canEdit) {
+    const accept = element('button', { class: 'button primary', type: 'button' }, 'Accept');
+    const reject = element('button', { class: 'button', type: 'button' }, 'Reject');
+    accept.addEventListener('click', () => void act(`/suggestions/${thread.uuid}/accept`, {}));
+    reject.addEventListener('click', () => void act(`/suggestions/${thread.uuid}/reject`, {}));
+    card.append(element('div', { class: 'actions' }, accept, reject));
+  }
+  if (thread.kind === 'comment' && canComment) {
+    const input = element('input', {
+      type: 'text',
+      name: 'reply',
+      placeholder: 'Reply',
+      'aria-label': 'Reply',
+    });
+    const form = element('form', { class: 'reply' }, input);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (input.value.trim()) void act('/comments', { thread: thread.uuid, body: input.value });
+    });
+    card.append(form);
+  }
+  return card;
+}
+
+function renderThreads(threads: Thread[]) {
+  const open = threads.filter((thread) => thread.status === 'open');
+  const anchored = open.filter((thread) => thread.placement !== 'detached');
+  const detached = open.filter((thread) => thread.placement === 'detached');
+  margin.replaceChildren(
+    anchored.length
+      ? element('ol', { class: 'threads' }, ...anchored.map(threadCard))
+      : element('p', { class: 'muted' }, 'No open threads.'),
+    ...(detached.length
+      ? [
+          element('h3', {}, 'Detached'),
+          element('ol', { class: 'threads detached' }, ...detached.map(threadCard)),
+        ]
+      : []),
+  );
+}
+
+function commentForm(): HTMLElement {
+  const input = element('input', {
+    type: 'text',
+    name: 'comment',
+    placeholder: 'Comment on the selected text',
+    'aria-label': 'Comment',
+  });
+  const form = element(
+    'form',
+    { class: 'new-comment' },
+    input,
+    element('button', { class: 'button', type: 'submit' }, 'Comment'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const { from, to } = view.state.selection;
+    const on = view.state.doc.textBetween(from, to, '\n');
+    if (input.value.trim()) void act('/comments', { body: input.value, ...(on ? { on } : {}) });
+    input.value = '';
+  });
+  return form;
+}
+
+// --- Start --------------------------------------------------------------------------------------------------------
+
+async function start() {
+  const article = document.getElementById('document')!;
+  const content = await load();
+  article.replaceChildren();
+  view = new EditorView(article, {
+    state: EditorState.create({ schema, doc: docOf(content) }),
+    editable: () => canComment,
+    dispatchTransaction: dispatch,
+    handleKeyDown: (_view, event) => {
+      if (event.key !== 'Enter') return false;
+      say('New paragraphs are not supported yet: edit within a paragraph.', 'error');
+      return true;
+    },
+  });
+  show(content);
+  if (canComment) document.getElementById('margin-tools')!.append(commentForm());
+  page.dataset.ready = 'true';
+  // Follow the live channel: read the document again on each change, unless a local change is on its way.
+  const events = new EventSource(`${base}/${uuid}/events`);
+  events.addEventListener('change', () => {
+    if (busy || (timer !== undefined && !view.state.doc.eq(syncedDoc))) return;
+    void load().then((fresh) => {
+      if (!busy && view.state.doc.eq(syncedDoc)) show(fresh);
+    });
+  });
+}
+
+void start().catch((error: unknown) => say(String(error), 'error'));

@@ -1,0 +1,211 @@
+// The editor app in a real browser (playwright-core driving Debian's chromium, as the admin app's test does): the
+// preview page for an account without early access, a document's `url` from the API opening that document, two
+// people on one document seeing each other's edits and comments live, a commenter's change becoming a suggestion an
+// editor accepts, and a viewer who cannot change anything. FOLIO_UPDATE_SCREENSHOTS=1 writes the pages to docs/editor/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setEarlyAccess } from '../../../domain/accounts/early-access.js';
+import { createEditorSignInLink, editorSignInUrl } from '../../../domain/accounts/editor-sessions.js';
+import { db } from '../../../platform/database.js';
+import {
+  apiUrl,
+  call,
+  makeColleague,
+  makeDocument,
+  makeUser,
+  shareDocument,
+  type TestUser,
+} from '../../support/api.js';
+import { rememberSecret } from '../../support/log-scan.js';
+
+const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
+const UPDATE = process.env.FOLIO_UPDATE_SCREENSHOTS === '1';
+const SCREENSHOTS = UPDATE ? 'docs/editor' : mkdtempSync(join(tmpdir(), 'folio-editor-shots-'));
+
+let browser: Browser;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (!UPDATE) rmSync(SCREENSHOTS, { recursive: true, force: true });
+});
+
+/** A page of its own (its own cookies) signed in as the user through a one-time link, opening `documentUuid`. */
+async function pageFor(user: TestUser, documentUuid: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
+  });
+  const link = await createEditorSignInLink(db(), user.uuid);
+  rememberSecret('editor sign-in link secret', link.token);
+  const url = new URL(editorSignInUrl(apiUrl() + '/docs', link.token, documentUuid));
+  await page.goto(url.toString());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(new RegExp(`/docs/${documentUuid}$`));
+  for (const cookie of await context.cookies()) rememberSecret('editor session cookie', cookie.value);
+  return page;
+}
+
+/** Waits for the editor to have loaded the document (the script marks the page ready). */
+async function editorReady(page: Page): Promise<void> {
+  await page.waitForSelector('.document-page[data-ready="true"] .ProseMirror');
+}
+
+const documentText = (page: Page) => page.locator('#document .ProseMirror').innerText();
+
+/** Waits until the page's document reads `text` (live updates arrive without a reload). */
+async function waitForText(page: Page, text: string): Promise<void> {
+  // A function, not a string: the page's CSP forbids eval. The suite's TypeScript has no DOM types, hence `page`.
+  await page.waitForFunction(
+    (wanted) =>
+      (globalThis as any).document.querySelector('#document .ProseMirror')?.textContent?.includes(wanted),
+    text,
+  );
+}
+
+/** Puts the caret at the end of the paragraph holding `text` and types. */
+async function typeAfter(page: Page, text: string, typed: string): Promise<void> {
+  await page.locator('#document .ProseMirror p', { hasText: text }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(typed);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+describe('the editor app in a browser', () => {
+  it('shows an account without early access only the preview page', async () => {
+    const owner = await makeUser({ firstName: 'Nora', lastName: 'Preview' });
+    const created = await makeDocument(owner, { title: 'Roadmap', markdown: 'Not for preview eyes.\n' });
+    const page = await pageFor(owner, created.uuid);
+    await page.getByRole('heading', { name: 'The editor is in preview' }).waitFor();
+    expect(await page.content()).not.toContain('Not for preview eyes');
+    await shot(page, 'preview');
+    await page.context().close();
+  });
+
+  it("opens a document's url from the API, and lets a viewer change nothing", async () => {
+    const owner = await makeUser({ firstName: 'Olga', lastName: 'Owner' });
+    const viewer = await makeColleague(owner, { firstName: 'Victor', lastName: 'Viewer' });
+    await setEarlyAccess(db(), owner.uuid, true);
+    await setEarlyAccess(db(), viewer.uuid, true);
+    await makeDocument(owner, { title: 'Another', markdown: 'The wrong document.\n' });
+    const created = await makeDocument(owner, {
+      title: 'Release notes',
+      markdown: '# Release 2.4\n\nThe **sync** engine is faster.\n\n- Fewer conflicts\n- Smaller uploads\n',
+    });
+    await shareDocument(created.uuid, viewer, 'viewer');
+    const read = await call('GET', `/v1/documents/${created.uuid}`, { token: viewer.token });
+    const path = new URL(read.body.url).pathname;
+    expect(path).toBe(`/docs/${created.uuid}`);
+
+    const page = await pageFor(viewer, created.uuid);
+    await page.goto(apiUrl() + path);
+    await editorReady(page);
+    expect(await documentText(page)).toContain('The sync engine is faster.');
+    expect(await page.locator('#document strong').innerText()).toBe('sync');
+    expect(await page.locator('#document .ProseMirror').getAttribute('contenteditable')).toBe('false');
+    expect(await page.locator('form.new-comment').count()).toBe(0);
+    await page.locator('#document .ProseMirror p').first().click();
+    await page.keyboard.type('typed by a viewer');
+    expect(await documentText(page)).not.toContain('typed by a viewer');
+    await shot(page, 'viewer');
+    // Its own API refuses a viewer's write whatever the page does.
+    const refused = await page.evaluate(
+      async ([base, csrf]) =>
+        (
+          await fetch(`${base}/content`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': csrf! },
+            body: JSON.stringify({ operations: [{ type: 'replace', find: 'faster', with: 'slower' }] }),
+          })
+        ).status,
+      [path, await page.locator('.document-page').getAttribute('data-csrf')],
+    );
+    expect(refused).toBe(403);
+    const after = await call('GET', `/v1/documents/${created.uuid}/content`, { token: owner.token });
+    expect(after.body.markdown).toContain('faster');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it(
+    "two people see each other's edits and comments live, and an editor accepts a commenter's suggestion",
+    { timeout: 180_000 },
+    async () => {
+      const owner = await makeUser({ firstName: 'Ada', lastName: 'Editor' });
+      const commenter = await makeColleague(owner, { firstName: 'Cyrus', lastName: 'Commenter' });
+      await setEarlyAccess(db(), owner.uuid, true);
+      await setEarlyAccess(db(), commenter.uuid, true);
+      const created = await makeDocument(owner, {
+        title: 'Team offsite',
+        markdown: '# Offsite\n\nWe meet in Lisbon in May.\n\nBring a laptop.\n',
+      });
+      await shareDocument(created.uuid, commenter, 'commenter');
+      const editorPage = await pageFor(owner, created.uuid);
+      const commenterPage = await pageFor(commenter, created.uuid);
+      await editorReady(editorPage);
+      await editorReady(commenterPage);
+
+      // The editor's change is an edit: stored, and on the other page without a reload.
+      await typeAfter(editorPage, 'Lisbon', ' and June');
+      await waitForText(commenterPage, 'We meet in Lisbon in May. and June');
+      const stored = await call('GET', `/v1/documents/${created.uuid}/content`, { token: owner.token });
+      expect(stored.body.markdown).toMatch(
+        /^# Offsite\n\nWe meet in Lisbon in May\. and June\n\nBring a laptop\.\n?$/,
+      );
+
+      // A comment from the commenter's page shows in the editor's margin.
+      await commenterPage.getByRole('textbox', { name: 'Comment' }).fill('Which hotel?');
+      await commenterPage.getByRole('button', { name: 'Comment' }).click();
+      await editorPage.locator('.thread.comment', { hasText: 'Which hotel?' }).waitFor();
+      await shot(editorPage, 'live');
+
+      // The commenter's change is a suggestion, shown inline on both pages.
+      await typeAfter(commenterPage, 'Bring a laptop', ' and a charger');
+      await editorPage
+        .locator('.thread.suggestion')
+        .waitFor()
+        .catch(async (error) => {
+          throw new Error(
+            `${String(error)}; the commenter's page says "${await commenterPage.locator('#status').innerText()}", the editor's "${await editorPage.locator('#status').innerText()}"; ${problems.join(' | ')}`,
+          );
+        });
+      await editorPage.locator('#document ins', { hasText: 'charger' }).waitFor();
+      const suggested = await call('GET', `/v1/documents/${created.uuid}/content`, { token: owner.token });
+      expect(suggested.body.markdown).toMatch(/\{~~laptop\.~>laptop\\?\. and a charger~~\}\{>>s1<<\}|\{\+\+/);
+      expect(
+        suggested.body.threads.find((thread: any) => thread.kind === 'suggestion').author.display_name,
+      ).toBe('Cyrus Commenter');
+      await shot(editorPage, 'suggestion');
+      expect(await commenterPage.locator('.thread.suggestion button').count()).toBe(0);
+
+      // The editor accepts it; both pages read the accepted text.
+      await editorPage.getByRole('button', { name: 'Accept' }).click();
+      await waitForText(commenterPage, 'Bring a laptop. and a charger');
+      await editorPage.waitForFunction(() => !(globalThis as any).document.querySelector('#document ins'));
+      const accepted = await call('GET', `/v1/documents/${created.uuid}/content`, { token: owner.token });
+      expect(accepted.body.markdown).toContain('Bring a laptop. and a charger');
+      expect(accepted.body.markdown).not.toContain('{');
+      await shot(commenterPage, 'accepted');
+      expect(problems).toEqual([]);
+      await editorPage.context().close();
+      await commenterPage.context().close();
+    },
+  );
+});
