@@ -6,7 +6,11 @@ import {
   type AdminSession,
   type SessionLimits,
 } from '../../domain/admin/sessions.js';
-import { db } from '../../platform/database.js';
+import type { Knex } from 'knex';
+import type { DestinationDeps } from '../../domain/webhooks/destinations.js';
+import type { RunInTransaction } from '../../domain/unit-of-work.js';
+import type { OutgoingMail } from '../../platform/mail-out.js';
+import { fromSameOrigin } from '../middleware/browser-app.js';
 import type { PageContext } from './views/layout.js';
 
 declare module 'koa' {
@@ -15,12 +19,22 @@ declare module 'koa' {
   }
 }
 
+/**
+ * Everything the admin app uses, handed to it by whoever mounts it (api/app.ts): it reads no configuration and opens
+ * no connection of its own, so a test can mount it on any database and settings.
+ */
 export interface AdminAppSettings {
   /** The admin app's public URL, for example https://folio.example.com/admin. */
   url: URL;
   limits: SessionLimits;
-  /** Whether the sign-in page may e-mail links (outgoing SMTP is configured). */
-  emailEnabled: boolean;
+  /** The database every page reads and writes. */
+  db: Knex;
+  /** Opens a transaction whose workflow starts go out after commit (test events, resends). */
+  runInTransaction: RunInTransaction;
+  /** Sends a sign-in link; absent when no outgoing mail is configured, and the sign-in page then offers none. */
+  sendMail?: (mail: OutgoingMail) => Promise<void>;
+  /** What destinations are checked and their secrets wrapped with, and how long a rotated secret keeps signing. */
+  webhooks: DestinationDeps & { secretOverlapMs: number };
 }
 
 export const basePath = (settings: AdminAppSettings) => settings.url.pathname.replace(/\/$/, '');
@@ -30,31 +44,8 @@ const isHttps = (settings: AdminAppSettings) => settings.url.protocol === 'https
 const sessionCookieName = (settings: AdminAppSettings) =>
   isHttps(settings) ? '__Secure-folio_admin' : 'folio_admin';
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-export function securityHeaders(settings: AdminAppSettings): Middleware {
-  return async (ctx, next) => {
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // Sign-in links carry their secret in the path: no page of the app tells another site where it came from.
-    ctx.set('Referrer-Policy', 'same-origin');
-    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-    ctx.set('Cross-Origin-Resource-Policy', 'same-origin');
-    ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (isHttps(settings)) ctx.set('Strict-Transport-Security', 'max-age=31536000');
-    await next();
-  };
-}
+// Shared with the editor app (docs/editor.md).
+export { securityHeaders } from '../middleware/browser-app.js';
 
 export function setSessionCookie(ctx: Context, settings: AdminAppSettings, token: string): void {
   const attributes = [
@@ -77,7 +68,7 @@ export function clearSessionCookie(ctx: Context, settings: AdminAppSettings): vo
 export function loadSession(settings: AdminAppSettings): Middleware {
   return async (ctx, next) => {
     const token = ctx.cookies.get(sessionCookieName(settings));
-    if (token) ctx.state.adminSession = await resumeSession(db(), token, settings.limits);
+    if (token) ctx.state.adminSession = await resumeSession(settings.db, token, settings.limits);
     await next();
   };
 }
@@ -95,14 +86,6 @@ export function requireSession(settings: AdminAppSettings): Middleware {
   };
 }
 
-const sameOrigin = (value: string, settings: AdminAppSettings) => {
-  try {
-    return new URL(value).origin === settings.url.origin;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * Every POST must come from the app's own pages: the browser's Sec-Fetch-Site (or, from a browser that sends none, its
  * Origin) says same origin, and, once signed in, the form carries the session's CSRF token. A refusal is a plain 403
@@ -111,9 +94,7 @@ const sameOrigin = (value: string, settings: AdminAppSettings) => {
 export function checkCsrf(settings: AdminAppSettings): Middleware {
   return async (ctx, next) => {
     if (ctx.method === 'POST') {
-      const fetchSite = ctx.get('Sec-Fetch-Site');
-      const origin = ctx.get('Origin');
-      const fromApp = fetchSite ? fetchSite === 'same-origin' : origin === '' || sameOrigin(origin, settings);
+      const fromApp = fromSameOrigin(ctx, settings);
       const session = ctx.state.adminSession;
       const submitted = (ctx.request.body as Record<string, unknown> | undefined)?._csrf;
       if (!fromApp || (session !== undefined && !csrfTokenMatches(session, submitted))) {

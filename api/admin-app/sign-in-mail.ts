@@ -3,9 +3,8 @@
 import { createSignInLink, signInUrl } from '../../domain/admin/sessions.js';
 import { AppError } from '../../domain/errors.js';
 import { BackgroundJobs } from '../../platform/background-jobs.js';
-import { db } from '../../platform/database.js';
 import { logger } from '../../platform/logger.js';
-import { sendMail } from '../../platform/mail-out.js';
+import type { AdminAppSettings } from './session.js';
 
 /** Sends at once; more wait; past that a request is dropped (the form answers the same, the admin asks again). */
 export const SIGN_IN_MAIL_CONCURRENCY = 2;
@@ -42,7 +41,10 @@ export interface SignInMailer {
   idle(): Promise<void>;
 }
 
-export function signInMailer(adminUrl: string): SignInMailer {
+export function signInMailer(
+  settings: Pick<AdminAppSettings, 'url' | 'db'> & { sendMail: NonNullable<AdminAppSettings['sendMail']> },
+): SignInMailer {
+  const adminUrl = settings.url.toString();
   const jobs = new BackgroundJobs({
     concurrency: SIGN_IN_MAIL_CONCURRENCY,
     maxWaiting: SIGN_IN_MAIL_MAX_WAITING,
@@ -55,7 +57,7 @@ export function signInMailer(adminUrl: string): SignInMailer {
   });
 
   async function send(address: string): Promise<void> {
-    const link = await createSignInLink(db(), { user: address }, new Date(), { maxRecent: 3 }).catch(
+    const link = await createSignInLink(settings.db, { user: address }, new Date(), { maxRecent: 3 }).catch(
       (error: unknown) => {
         // Not an admin, several workspaces, or 3 links in 15 minutes: nothing is sent, and the form already answered.
         if (error instanceof AppError) return undefined;
@@ -63,7 +65,7 @@ export function signInMailer(adminUrl: string): SignInMailer {
       },
     );
     if (!link) return;
-    await sendMail({
+    await settings.sendMail({
       to: link.email,
       subject: 'Your Folio admin sign-in link',
       text: `Open this link to sign in to Folio admin. It works once, for 15 minutes.\n\n${signInUrl(adminUrl, link.token)}\n\nIf you did not ask for it, ignore this e-mail.\n`,

@@ -1,7 +1,6 @@
 // Signing in and out of the admin app: the sign-in page, the confirmation a one-time link opens, and sign-out.
 import Router from '@koa/router';
 import { endSession, peekSignInLink, redeemSignInLink } from '../../../domain/admin/sessions.js';
-import { db } from '../../../platform/database.js';
 import { clearSessionCookie, pageContext, setSessionCookie, type AdminAppSettings } from '../session.js';
 import { signInMailer } from '../sign-in-mail.js';
 import { confirmSignInPage, linkUnusablePage, signInPage } from '../views/sign-in.js';
@@ -11,11 +10,12 @@ const LINK_TOKEN = /^folio_sl_[A-Za-z0-9_-]{43}$/;
 export function signInRouter(settings: AdminAppSettings): Router {
   const router = new Router({ sensitive: true });
   const base = pageContext;
-  const mailer = signInMailer(settings.url.toString());
+  const { db, sendMail } = settings;
+  const mailer = sendMail && signInMailer({ ...settings, sendMail });
 
   router.get('/sign-in', (ctx) => {
     ctx.body = signInPage(base(ctx, settings), {
-      emailEnabled: settings.emailEnabled,
+      emailEnabled: mailer !== undefined,
       sent: ctx.query.sent === '1',
       signedOut: ctx.query.signed_out === '1',
     }).text;
@@ -25,7 +25,7 @@ export function signInRouter(settings: AdminAppSettings): Router {
   // an admin is looked up, and the link made and e-mailed, after the answer (sign-in-mail.ts).
   router.post('/sign-in', (ctx) => {
     const email = (ctx.request.body as Record<string, unknown> | undefined)?.email;
-    if (settings.emailEnabled && typeof email === 'string' && email.length <= 320 && email.includes('@'))
+    if (mailer && typeof email === 'string' && email.length <= 320 && email.includes('@'))
       mailer.request(email.trim());
     ctx.status = 303;
     ctx.redirect(`${base(ctx, settings).base}/sign-in?sent=1`);
@@ -33,9 +33,7 @@ export function signInRouter(settings: AdminAppSettings): Router {
 
   // Opening a link only asks to continue: mail scanners and link previews fetch GETs, and must not use it up.
   router.get('/sign-in/:token', async (ctx) => {
-    const link = LINK_TOKEN.test(ctx.params.token!)
-      ? await peekSignInLink(db(), ctx.params.token!)
-      : undefined;
+    const link = LINK_TOKEN.test(ctx.params.token!) ? await peekSignInLink(db, ctx.params.token!) : undefined;
     if (!link) {
       ctx.status = 410;
       ctx.body = linkUnusablePage(base(ctx, settings)).text;
@@ -48,7 +46,7 @@ export function signInRouter(settings: AdminAppSettings): Router {
   router.post('/sign-in/:token', async (ctx) => {
     const client = { userAgent: ctx.get('User-Agent') || undefined, ip: ctx.ip || undefined };
     const redeemed = LINK_TOKEN.test(ctx.params.token!)
-      ? await redeemSignInLink(db(), ctx.params.token!, settings.limits, client)
+      ? await redeemSignInLink(db, ctx.params.token!, settings.limits, client)
       : undefined;
     if (!redeemed) {
       ctx.status = 410;
@@ -62,7 +60,7 @@ export function signInRouter(settings: AdminAppSettings): Router {
 
   router.post('/sign-out', async (ctx) => {
     const session = ctx.state.adminSession;
-    if (session) await endSession(db(), session.uuid, 'signed_out');
+    if (session) await endSession(db, session.uuid, 'signed_out');
     clearSessionCookie(ctx, settings);
     ctx.status = 303;
     ctx.redirect(`${base(ctx, settings).base}/sign-in?signed_out=1`);

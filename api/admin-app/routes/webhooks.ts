@@ -11,6 +11,7 @@ import {
   deliveryId,
   lastFinishedAttempts,
   listAttempts,
+  listDeliveries,
   resendDelivery,
 } from '../../../domain/webhooks/deliveries.js';
 import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
@@ -28,12 +29,15 @@ import {
   type Destination,
   type StatusChange,
 } from '../../../domain/webhooks/destinations.js';
-import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
-import { runInTransaction } from '../../middleware/transaction.js';
 import { pageContext, type AdminAppSettings } from '../session.js';
-import { destinationPage, type DestinationView } from '../views/destination.js';
+import {
+  activityFragment,
+  destinationPage,
+  OUTCOME_FILTERS,
+  type DestinationView,
+  type HistoryFilters,
+  type OutcomeFilter,
+} from '../views/destination.js';
 import {
   destinationFormPage,
   destinationsPage,
@@ -44,7 +48,57 @@ import {
 import { forbiddenPage } from '../views/sign-in.js';
 
 const ATTEMPTS_PER_PAGE = 20;
-const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A UTC day as the date input sends it (YYYY-MM-DD), or undefined for anything else (2026-02-30 included). */
+function utcDay(text: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
+  const day = new Date(`${text}T00:00:00Z`);
+  return Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text ? undefined : day;
+}
+
+/**
+ * The history's filters from the query string: an outcome, a range of UTC days (both ends included) and the page
+ * cursor. A value the form could not have sent is refused with a reason, and the page answers 400 (docs/admin-app.md).
+ */
+function historyFilters(query: Record<string, string | string[] | undefined>): {
+  filters: HistoryFilters;
+  range: { outcome?: 'success' | 'failure' | 'pending'; from?: Date; until?: Date; after?: string };
+  cursor?: string;
+  error?: string;
+} {
+  const one = (name: string) => {
+    const value = query[name];
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  const filters: HistoryFilters = {};
+  const range: ReturnType<typeof historyFilters>['range'] = {};
+  const outcome = one('outcome');
+  if (outcome) {
+    if (!Object.hasOwn(OUTCOME_FILTERS, outcome))
+      return { filters, range, error: 'Choose an outcome from the list.' };
+    filters.outcome = outcome as OutcomeFilter;
+    range.outcome = OUTCOME_FILTERS[filters.outcome].outcome;
+  }
+  for (const end of ['from', 'to'] as const) {
+    const text = one(end);
+    if (!text) continue;
+    filters[end] = text;
+    const day = utcDay(text);
+    if (!day) return { filters, range, error: 'Write dates as YYYY-MM-DD.' };
+    if (end === 'from') range.from = day;
+    else range.until = new Date(day.getTime() + DAY_MS);
+  }
+  if (range.from && range.until && range.from >= range.until)
+    return { filters, range, error: 'The start date is after the end date.' };
+  const cursor = one('before');
+  if (cursor) {
+    range.after = attemptUuidOfDeliveryId(cursor);
+    if (!range.after)
+      return { filters, range, error: 'This page link is not valid: start from the newest attempts.' };
+  }
+  return { filters, range, cursor: cursor || undefined };
+}
 const noticeOf = (value: unknown): Notice | undefined =>
   typeof value === 'string' && value in NOTICES ? (value as Notice) : undefined;
 
@@ -102,7 +156,9 @@ function formErrors(error: unknown): {
 
 export function webhookPagesRouter(settings: AdminAppSettings): Router {
   const router = new Router({ sensitive: true });
-  const mailboxes = (ctx: Context) => listWorkspaceMailboxes(db(), sessionOf(ctx).workspaceUuid);
+  const { db, runInTransaction, webhooks } = settings;
+  const destinationDeps = { masterKey: webhooks.masterKey, policy: webhooks.policy };
+  const mailboxes = (ctx: Context) => listWorkspaceMailboxes(db, sessionOf(ctx).workspaceUuid);
   const addresses = async (ctx: Context) =>
     new Map((await mailboxes(ctx)).map((mailbox) => [mailbox.uuid, mailbox.address]));
 
@@ -110,7 +166,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
   async function destinationIn(ctx: Context): Promise<Destination | undefined> {
     const uuid = ctx.params.uuid!;
     try {
-      return await findDestination(db(), uuid, sessionOf(ctx).workspaceUuid);
+      return await findDestination(db, uuid, sessionOf(ctx).workspaceUuid);
     } catch (error) {
       if (error instanceof AppError && error.status === 404) {
         ctx.status = 404;
@@ -121,23 +177,46 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     }
   }
 
+  /** The destination's history as the query string narrows it: filters, page, and the waiting deliveries' times. */
+  async function historyView(ctx: Context, destination: Destination) {
+    const { filters, range, cursor, error } = historyFilters(ctx.query);
+    const attempts = error
+      ? []
+      : await listAttempts(db, destination.uuid, { limit: ATTEMPTS_PER_PAGE, ...range });
+    const last = attempts.length === ATTEMPTS_PER_PAGE ? attempts[attempts.length - 1] : undefined;
+    const waiting = await listDeliveries(db, { destinationUuid: destination.uuid, state: 'waiting' });
+    const nextAttemptAt = new Map(
+      waiting
+        .filter((delivery) => delivery.next_attempt_at !== null)
+        .map((delivery) => [
+          `${delivery.event_uuid}/${delivery.round}`,
+          { attempt: delivery.attempts, at: delivery.next_attempt_at! },
+        ]),
+    );
+    if (error) ctx.status = 400;
+    return {
+      destination,
+      stats: await dailyStats(db, destination.uuid, 7),
+      attempts,
+      nextAttemptAt,
+      filters,
+      filterError: error,
+      cursor,
+      nextCursor: last ? deliveryId(last.uuid) : null,
+    };
+  }
+
   async function renderDestination(
     ctx: Context,
     destination: Destination,
     extra: Partial<DestinationView> = {},
   ) {
-    const before =
-      typeof ctx.query.before === 'string' ? attemptUuidOfDeliveryId(ctx.query.before) : undefined;
-    const attempts = await listAttempts(db(), destination.uuid, { limit: ATTEMPTS_PER_PAGE, after: before });
-    const last = attempts.length === ATTEMPTS_PER_PAGE ? attempts[attempts.length - 1] : undefined;
+    const history = await historyView(ctx, destination);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = destinationPage(pageContext(ctx, settings), {
-      destination,
+      ...history,
       mailboxAddress: await addresses(ctx),
-      stats: await dailyStats(db(), destination.uuid, 7),
-      attempts,
-      nextCursor: last ? deliveryId(last.uuid) : null,
-      reveals: await listSecretReveals(db(), destination.uuid),
+      reveals: await listSecretReveals(db, destination.uuid),
       notice: noticeOf(ctx.query.notice),
       ...extra,
     }).text;
@@ -151,12 +230,12 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
   router.get('/', (ctx) => redirectTo(ctx, '/webhooks'));
 
   router.get('/webhooks', async (ctx) => {
-    const destinations = await listDestinations(db(), sessionOf(ctx).workspaceUuid);
+    const destinations = await listDestinations(db, sessionOf(ctx).workspaceUuid);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = destinationsPage(pageContext(ctx, settings), {
       destinations,
       lastAttempts: await lastFinishedAttempts(
-        db(),
+        db,
         destinations.map((destination) => destination.uuid),
       ),
       mailboxAddress: await addresses(ctx),
@@ -177,8 +256,8 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const values = formValues(ctx.request.body);
     const workspaceUuid = sessionOf(ctx).workspaceUuid;
     try {
-      const created = await db().transaction((tx) =>
-        createDestination(tx, destinationDeps(), { workspaceUuid, ...values }),
+      const created = await db.transaction((tx) =>
+        createDestination(tx, destinationDeps, { workspaceUuid, ...values }),
       );
       redirectTo(ctx, `/webhooks/${created.destination.uuid}`, 'created');
     } catch (error) {
@@ -195,6 +274,20 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
   router.get('/webhooks/:uuid', async (ctx) => {
     const destination = await destinationIn(ctx);
     if (destination) await renderDestination(ctx, destination);
+  });
+
+  // The live parts of a destination's page, fetched again by its script while the tab is visible (admin.js).
+  router.get('/webhooks/:uuid/activity', async (ctx) => {
+    const destination = await destinationIn(ctx);
+    if (!destination) return;
+    const history = await historyView(ctx, destination);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = activityFragment(pageContext(ctx, settings), {
+      ...history,
+      mailboxAddress: new Map(),
+      reveals: [],
+    }).text;
   });
 
   router.get('/webhooks/:uuid/edit', async (ctx) => {
@@ -219,7 +312,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     const values = formValues(ctx.request.body);
     const target = { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid };
     try {
-      await db().transaction((tx) => updateDestination(tx, destinationDeps(), target, values));
+      await db.transaction((tx) => updateDestination(tx, destinationDeps, target, values));
       redirectTo(ctx, `/webhooks/${destination.uuid}`, 'saved');
     } catch (error) {
       const page = {
@@ -240,7 +333,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       if (!destination) return;
       const target = { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid };
       try {
-        await db().transaction((tx) => changeDestinationStatus(tx, target, change));
+        await db.transaction((tx) => changeDestinationStatus(tx, target, change));
       } catch (error) {
         // A switch already in the wanted state (a double click, two tabs) shows the page as it is.
         if (!(error instanceof AppError && error.code === 'invalid_state')) throw error;
@@ -255,8 +348,8 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
     if (!destination) return;
     const by = { userUuid: sessionOf(ctx).userUuid, via: 'admin_app' as const };
     const secrets = await revealSigningSecrets(
-      db(),
-      config().masterKey,
+      db,
+      webhooks.masterKey,
       { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid },
       by,
     );
@@ -266,8 +359,8 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
   router.post('/webhooks/:uuid/rotate-secret', async (ctx) => {
     const destination = await destinationIn(ctx);
     if (!destination) return;
-    const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
-    await db().transaction((tx) =>
+    const deps = { masterKey: webhooks.masterKey, overlapMs: webhooks.secretOverlapMs };
+    await db.transaction((tx) =>
       rotateSigningSecret(tx, deps, { uuid: destination.uuid, workspaceUuid: destination.workspace_uuid }),
     );
     redirectTo(ctx, `/webhooks/${destination.uuid}`, 'rotated');

@@ -6,6 +6,7 @@
 // own (its path is x-folio-excluded in openapi/folio.yaml: HTML, its assets, redirects) or the API's, which is held
 // to the OpenAPI document by the same check as every response of the suite. FOLIO_UPDATE_SCREENSHOTS=1 writes the
 // pages to docs/admin/.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { makeWorkspace } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
-import { emlMessage, makeAdmin, makeMailbox } from '../../support/mail.js';
+import { emlMessage, makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
 import { checkApiResponse, isExcludedFromDocument } from '../../support/openapi-check.js';
 import { receiverPool, until } from '../../support/webhook-receivers.js';
 
@@ -62,6 +63,8 @@ const ADMIN_APP_TYPES = /^(text\/html|text\/css|text\/javascript|image\/svg\+xml
  */
 async function checkPageResponse(response: Response): Promise<void> {
   const url = new URL(response.url());
+  // A blob: or data: URL (the API reference's search worker) is the page's own memory, not an answer of the server.
+  if (url.protocol === 'blob:' || url.protocol === 'data:') return;
   const status = response.status();
   const where = `${response.request().method()} ${url.pathname} answered ${status}`;
   if (url.origin !== new URL(process.env.FOLIO_API_URL!).origin)
@@ -161,6 +164,26 @@ async function expectLabelledControls(page: Page) {
   expect(unlabelled).toEqual([]);
 }
 
+/**
+ * Nothing of the page is wider than a 390 px phone: no sideways scroll, and every attempt's cells (the Result column
+ * above all, which a table once cut off) lie inside the screen.
+ */
+async function expectFitsPhone(page: Page) {
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  // Measured in one go in the page: the history refreshes itself, and a cell measured one by one may be replaced.
+  const outside = await page.locator('table.attempts td').evaluateAll((cells) =>
+    cells.flatMap((cell, index) => {
+      const box = cell.getBoundingClientRect();
+      const label = cell.getAttribute('data-label') ?? 'details';
+      return box.width === 0 || box.left < 0 || box.right > 390
+        ? [`${label} of row ${Math.floor(index / 6)}: ${box.left}–${box.right}`]
+        : [];
+    }),
+  );
+  expect(outside).toEqual([]);
+  expect(await page.locator('td[data-label="Result"]').count()).toBeGreaterThan(0);
+}
+
 async function deliverMail(mailboxUuid: string, subject: string) {
   const dir = mkdtempSync(join(tmpdir(), 'folio-admin-eml-'));
   try {
@@ -183,6 +206,9 @@ describe('the admin app in a browser', () => {
       for (let index = 0; index < 8; index += 1) mailboxes.push(await makeMailbox(workspace.uuid));
       const [support, billing] = mailboxes;
       const target = await receiver('127.0.0.25');
+      // The receiver's answer, markup included: the attempt's details show it as text.
+      const answerBody = '<b>Ticket</b> #42 & "queued"';
+      target.answer(() => ({ status: 200, headers: { 'x-receiver': 'desk-7' }, body: answerBody }));
 
       const page = await freshPage();
       await signInThroughCli(page, admin.email);
@@ -240,7 +266,9 @@ describe('the admin app in a browser', () => {
       await page.getByRole('button', { name: 'Resume deliveries' }).click();
       expect(await page.locator('h1 .badge').textContent()).toBe('active');
 
-      // A delivery from `folio email deliver` shows in the history with its status code.
+      // A delivery from `folio email deliver` shows in the history with its status code, by itself: the page
+      // refreshes its history in place (the same document, never reloaded) while it is visible.
+      await page.evaluate('window.folioSameDocument = true');
       const delivered = await deliverMail(support!.uuid, 'Printer on fire');
       expect(delivered.event_id).toMatch(/^whevt_/);
       await target.waitFor(1, 120_000).catch(async (error) => {
@@ -258,11 +286,19 @@ describe('the admin app in a browser', () => {
             .first()) ?? false,
         60_000,
       );
-      await page.reload();
       const attemptRow = page.locator('table.attempts tbody tr').first();
-      expect(await attemptRow.textContent()).toContain('HTTP 200');
+      await attemptRow.filter({ hasText: 'HTTP 200' }).waitFor({ timeout: 60_000 });
+      expect(await page.evaluate('window.folioSameDocument')).toBe(true);
       await attemptRow.getByText('Details').click();
-      expect(await attemptRow.locator('dl.headers').textContent()).toContain('x-service-delivery-id');
+      expect(await attemptRow.locator('dl.headers').first().textContent()).toContain('x-service-delivery-id');
+      // What the receiver answered: its status, its headers and its body, as text.
+      const answer = await attemptRow.locator('dl.headers').nth(1).textContent();
+      expect(answer).toContain('HTTP 200');
+      expect(answer).toContain('x-receiver');
+      expect(answer).toContain('desk-7');
+      await attemptRow.getByText(/^Response body/).click();
+      expect(await attemptRow.locator('pre.response-body').textContent()).toBe(answerBody);
+      expect(await attemptRow.locator('pre.response-body b').count()).toBe(0);
       expect(await attemptRow.textContent()).not.toContain(secret);
       await expectLabelledControls(page);
       await page.screenshot({ path: join(SCREENSHOTS, 'destination.png'), fullPage: true });
@@ -312,7 +348,7 @@ describe('the admin app in a browser', () => {
       await signInThroughCli(phone, admin.email);
       expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await phone.goto(`${process.env.FOLIO_API_URL}/admin/webhooks/${destinationUuid}`);
-      expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await expectFitsPhone(phone);
       await phone.screenshot({ path: join(SCREENSHOTS, 'destination-phone.png'), fullPage: true });
 
       // The API reference, a declared HTML page, beside the admin app's pages, which the document leaves out.
@@ -328,6 +364,9 @@ describe('the admin app in a browser', () => {
         'GET /v1/admin/webhooks 200',
         `GET /v1/admin/webhooks/${destinationUuid}/deliveries 200`,
         'GET /docs/api 200',
+        // The reference page's renderer and the document it renders (docs/api-reference.md).
+        'GET /docs/api/redoc.standalone.js 200',
+        'GET /openapi.json 200',
       ]);
       expect(seen.adminApp).toBeGreaterThan(20);
     },
@@ -387,6 +426,242 @@ describe('the admin app in a browser', () => {
       expect(problems, problems.join('\n')).toEqual([]);
       expect(seen.api).toEqual([]);
       expect(seen.adminApp).toBeGreaterThan(5);
+    },
+  );
+});
+
+/** A seeded attempt: what the history shows of it. */
+interface SeededAttempt {
+  uuid: string;
+  event_uuid: string;
+  attempt: number;
+  outcome: 'success' | 'failure';
+  started_at: Date;
+}
+
+/**
+ * A destination's past written straight into its tables, as the delivery workflow leaves it: `events` deliveries
+ * 3 hours apart going back from now, every fourth failing once before succeeding, and one that failed twice and
+ * waits to retry. The admin app only reads these rows.
+ */
+async function seedHistory(
+  destinationUuid: string,
+  workspaceUuid: string,
+  mailboxUuid: string,
+  events: number,
+) {
+  const attempts: SeededAttempt[] = [];
+  const now = Date.now();
+  const hour = 3_600_000;
+  const addDelivery = async (
+    createdAt: Date,
+    state: string,
+    results: { status: number; body?: string; headers?: Record<string, string> }[],
+    nextAttemptAt: Date | null = null,
+  ) => {
+    const eventUuid = randomUUID();
+    await db()('webhook_events').insert({
+      uuid: eventUuid,
+      workspace_uuid: workspaceUuid,
+      mailbox_uuid: mailboxUuid,
+      email_uuid: randomUUID(),
+      type: 'email.received',
+      created_at: createdAt,
+    });
+    await db()('webhook_deliveries').insert({
+      destination_uuid: destinationUuid,
+      event_uuid: eventUuid,
+      workspace_uuid: workspaceUuid,
+      mailbox_uuid: mailboxUuid,
+      state,
+      attempts: results.length,
+      next_attempt_at: nextAttemptAt,
+      created_at: createdAt,
+      finished_at: state === 'succeeded' ? createdAt : null,
+    });
+    for (const [index, result] of results.entries()) {
+      const row: SeededAttempt = {
+        uuid: randomUUID(),
+        event_uuid: eventUuid,
+        attempt: index + 1,
+        outcome: result.status < 300 ? 'success' : 'failure',
+        started_at: new Date(createdAt.getTime() + index * 60_000),
+      };
+      await db()('webhook_attempts').insert({
+        ...row,
+        destination_uuid: destinationUuid,
+        status_code: result.status,
+        response_time_ms: 40 + index * 25,
+        finished_at: row.started_at,
+        response_headers: JSON.stringify(result.headers ?? { 'content-type': 'text/plain' }),
+        response_body: result.body ?? 'ok',
+      });
+      attempts.push(row);
+    }
+    return eventUuid;
+  };
+  for (let index = 1; index <= events; index += 1) {
+    const results = index % 4 === 0 ? [{ status: 500 }, { status: 200 }] : [{ status: 200 }];
+    await addDelivery(new Date(now - index * 3 * hour), 'succeeded', results);
+  }
+  const busy = {
+    status: 503,
+    headers: { 'content-type': 'text/html', 'retry-after': '120' },
+    body: '<h1>Busy</h1><script>alert(1)</script>',
+  };
+  // Its next attempt is a minute from now to the second: Postgres keeps microseconds, the page shows seconds.
+  const nextAttemptAt = new Date(Math.floor((now + 25 * 60_000) / 1000) * 1000);
+  const waitingEvent = await addDelivery(new Date(now - 10 * 60_000), 'waiting', [busy, busy], nextAttemptAt);
+  return { attempts, waitingEvent, nextAttemptAt, addDelivery };
+}
+
+/** The attempt uuids a page of the history lists, top to bottom. */
+const listedAttempts = (page: Page) =>
+  page
+    .locator('table.attempts tbody tr')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-attempt')!));
+
+describe('the history of a destination', () => {
+  it(
+    'pages, filters and refreshes itself, with the next attempt of a waiting delivery, at desktop and phone widths',
+    { timeout: 4 * CLI_TIMEOUT_MS },
+    async () => {
+      const workspace = await makeWorkspace();
+      const admin = await makeAdmin(workspace);
+      const mailbox = await makeMailbox(workspace.uuid);
+      const destination = await makeDestination(workspace.uuid, 'https://127.0.0.27/hooks', [mailbox.uuid]);
+      const { attempts, waitingEvent, nextAttemptAt, addDelivery } = await seedHistory(
+        destination.uuid,
+        workspace.uuid,
+        mailbox.uuid,
+        22,
+      );
+      const newestFirst = [...attempts].sort(
+        (a, b) => b.started_at.getTime() - a.started_at.getTime() || (b.uuid < a.uuid ? -1 : 1),
+      );
+      const address = `${process.env.FOLIO_API_URL}/admin/webhooks/${destination.uuid}`;
+
+      const page = await freshPage();
+      // The page's timers run on a clock the test moves: a hidden tab is shown to fetch nothing however long it waits.
+      await page.clock.install();
+      await signInThroughCli(page, admin.email);
+      await page.goto(address);
+
+      // Paging: 20 a page, newest first, the next page from the cursor, nothing skipped or repeated.
+      const first = await listedAttempts(page);
+      expect(first).toEqual(newestFirst.slice(0, 20).map((row) => row.uuid));
+      await page.getByRole('link', { name: 'Older attempts' }).click();
+      expect(await listedAttempts(page)).toEqual(newestFirst.slice(20).map((row) => row.uuid));
+      expect(await page.getByRole('link', { name: 'Older attempts' }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Newest attempts' }).click();
+      expect(await listedAttempts(page)).toEqual(first);
+
+      // The waiting delivery: when its next attempt goes, on its latest attempt only and above the table.
+      const iso = nextAttemptAt.toISOString();
+      expect(await page.locator('p.waiting time').getAttribute('datetime')).toBe(iso);
+      const waitingRows = newestFirst.filter((row) => row.event_uuid === waitingEvent);
+      const latest = page.locator(`tr[data-attempt="${waitingRows[0]!.uuid}"]`);
+      expect(await latest.locator('.next-attempt time').getAttribute('datetime')).toBe(iso);
+      expect(await page.locator(`tr[data-attempt="${waitingRows[1]!.uuid}"] .next-attempt`).count()).toBe(0);
+
+      // Its answer, markup and all, is text in the page.
+      await latest.getByText('Details').click();
+      expect(await latest.locator('dl.headers').nth(1).textContent()).toContain('retry-after120');
+      await latest.getByText(/^Response body/).click();
+      expect(await latest.locator('pre.response-body').textContent()).toBe(
+        '<h1>Busy</h1><script>alert(1)</script>',
+      );
+      expect(await latest.locator('pre.response-body script, pre.response-body h1').count()).toBe(0);
+
+      // The charts have a y-axis up to a round value at or above the busiest day, and legends.
+      const perDay = new Map<string, number>();
+      for (const row of attempts) {
+        const key = `${row.started_at.toISOString().slice(0, 10)} ${row.outcome}`;
+        perDay.set(key, (perDay.get(key) ?? 0) + 1);
+      }
+      const ticks = (await page.locator('.attempts-chart .y-axis text:not(.unit)').allTextContents()).map(
+        Number,
+      );
+      expect(ticks[0]).toBe(0);
+      expect(ticks[ticks.length - 1]).toBeGreaterThanOrEqual(Math.max(...perDay.values()));
+      expect(ticks.length).toBeGreaterThanOrEqual(3);
+      expect(await page.locator('.attempts-chart .unit').textContent()).toBe('attempts');
+      expect(await page.locator('.latency-chart .unit').textContent()).toBe('ms');
+      expect(await page.locator('.latency-chart polyline.p95_ms').count()).toBeGreaterThan(0);
+      expect(await page.locator('figure.chart-box .legend').allTextContents()).toEqual([
+        expect.stringMatching(/delivered.*failed/),
+        expect.stringMatching(/p50.*p95/),
+      ]);
+      await expectLabelledControls(page);
+      await page.screenshot({ path: join(SCREENSHOTS, 'destination-history.png'), fullPage: true });
+
+      // A new attempt shows up by itself; the attempt whose details are open stays open, in the same document.
+      await page.evaluate('window.folioSameDocument = true');
+      const newEvent = await addDelivery(new Date(), 'succeeded', [{ status: 202 }]);
+      const [newAttempt] = await db()('webhook_attempts').where({ event_uuid: newEvent }).pluck('uuid');
+      await page.clock.runFor(5_000);
+      await page.locator(`tr[data-attempt="${newAttempt}"]`).waitFor();
+      expect(await latest.locator('details').first().getAttribute('open')).not.toBeNull();
+      expect(await page.evaluate('window.folioSameDocument')).toBe(true);
+
+      // A hidden tab fetches nothing, however long it stays hidden; shown again, it refreshes at once.
+      const fetches: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/activity')) fetches.push(request.url());
+      });
+      await page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'))`);
+      expect(await page.locator('[data-live]').getAttribute('data-live-state')).toBe('paused');
+      await page.clock.runFor(10 * 60_000);
+      expect(fetches).toEqual([]);
+      const shown = page.waitForRequest((request) => request.url().includes('/activity'));
+      await page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+        document.dispatchEvent(new Event('visibilitychange'))`);
+      await shown;
+
+      // Filters: by outcome, by a range of UTC days; the page keeps them when it pages and refreshes.
+      await page.getByLabel('Outcome').selectOption('failed');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      const failures = newestFirst.filter((row) => row.outcome === 'failure').map((row) => row.uuid);
+      expect(await listedAttempts(page)).toEqual(failures);
+      expect(await page.locator('[data-live]').getAttribute('data-live')).toContain('outcome=failed');
+      const day = newestFirst[10]!.started_at.toISOString().slice(0, 10);
+      await page.getByLabel('Outcome').selectOption('');
+      await page.getByLabel('From (UTC)').fill(day);
+      await page.getByLabel('To (UTC)').fill(day);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      expect(await listedAttempts(page)).toEqual(
+        newestFirst.filter((row) => row.started_at.toISOString().startsWith(day)).map((row) => row.uuid),
+      );
+      // Refused filters answer 400, which the browser logs as a failed load: those lines are expected here.
+      const before400 = problems.length;
+      await page.getByLabel('From (UTC)').fill('2026-01-02');
+      await page.getByLabel('To (UTC)').fill('2026-01-01');
+      const refused = page.waitForResponse((response) => response.url().includes('from=2026-01-02'));
+      await page.getByRole('button', { name: 'Apply' }).click();
+      expect((await refused).status()).toBe(400);
+      expect(await page.locator('#filter-error').textContent()).toBe('The start date is after the end date.');
+      expect(await page.locator('table.attempts').count()).toBe(0);
+      expect((await page.goto(`${address}?outcome=everything`))!.status()).toBe(400);
+      expect((await page.goto(`${address}?before=whdel_not-a-cursor`))!.status()).toBe(400);
+      problems.splice(
+        before400,
+        problems.length - before400,
+        ...problems.slice(before400).filter((problem) => !/status of 400/.test(problem)),
+      );
+
+      // A phone: the same history in stacked rows, nothing wider than the screen.
+      const phone = await freshPage({ width: 390, height: 844 });
+      await signInThroughCli(phone, admin.email);
+      await phone.goto(address);
+      await expectFitsPhone(phone);
+      await phone.locator('table.attempts tbody tr').first().getByText('Details').click();
+      await expectFitsPhone(phone);
+      await phone.screenshot({ path: join(SCREENSHOTS, 'destination-history-phone.png'), fullPage: true });
+
+      await responsesChecked();
+      expect(problems, problems.join('\n')).toEqual([]);
+      expect(seen.api).toEqual([]);
     },
   );
 });

@@ -5,7 +5,9 @@ import { declareSecretSegment, redactPath } from '../../../platform/secret-paths
 import { loggedPath } from '../../../api/middleware/request-context.js';
 // The routes declare their secret segments as their modules load, as the API's app does.
 import '../../../api/routes/drive/public-links.js';
+import knexFactory from 'knex';
 import { adminApp } from '../../../api/admin-app/index.js';
+import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
 
 const TOKEN = 'abcdefghijklmnopqrstuvwxyz012345';
 const SIGN_IN = 'folio_sl_' + 'Q'.repeat(43);
@@ -14,7 +16,14 @@ const UUID = '6b0f4c36-0d8b-4f3e-9a55-0c9f1a2b3c4d';
 adminApp({
   url: new URL('http://127.0.0.1:8080/admin'),
   limits: { idleMs: 60_000, absoluteMs: 600_000 },
-  emailEnabled: false,
+  // Mounting it declares the secret segment; nothing here sends a request, so nothing is connected to.
+  db: knexFactory({ client: 'pg' }),
+  runInTransaction: () => Promise.reject(new Error('no request is made here')),
+  webhooks: {
+    masterKey: Buffer.alloc(32),
+    policy: targetPolicyFrom({ allowedPrivateCidrs: [], dnsServers: [] }),
+    secretOverlapMs: 0,
+  },
 });
 
 describe('loggedPath', () => {
