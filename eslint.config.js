@@ -2,6 +2,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Outside workflow code, Temporal is reached through workflows/client.ts. */
+const REACH_WORKFLOWS_THROUGH_CLIENT = {
+  regex: '(^|/)workflows/(?!client\\.js$|ids\\.js$|index\\.js$)',
+  allowTypeImports: true,
+  message: 'Reach workflows through workflows/client.ts.',
+};
+
+/** In api/, only the composition root (api/server.ts) reads the configuration or opens the database. */
+const API_SERVICES_ONLY = {
+  regex: '(^|/)platform/(config|database)\\.js$',
+  allowTypeImports: true,
+  message:
+    'Only api/server.ts reads the configuration or opens the database; take them from the ApiServices handed in.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', '.data', '.tools', 'bin'] },
   js.configs.recommended,
@@ -61,19 +76,20 @@ export default tseslint.config(
   },
   {
     // workflows/client.ts is the one door to Temporal for the rest of the app; it never runs in the sandbox.
-    files: ['api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'cli/**/*.ts'],
+    files: ['activities/**/*.ts', 'worker/**/*.ts', 'cli/**/*.ts', 'api/server.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [REACH_WORKFLOWS_THROUGH_CLIENT] }],
+    },
+  },
+  {
+    // The API's composition root is api/server.ts: it reads the configuration and opens the database, and every other
+    // module of api/ is handed them in the services object (api/services.ts). Types may be imported.
+    files: ['api/**/*.ts'],
+    ignores: ['api/server.ts', 'api/routes/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)workflows/(?!client\\.js$|ids\\.js$|index\\.js$)',
-              allowTypeImports: true,
-              message: 'Reach workflows through workflows/client.ts.',
-            },
-          ],
-        },
+        { patterns: [REACH_WORKFLOWS_THROUGH_CLIENT, API_SERVICES_ONLY] },
       ],
     },
   },
@@ -158,6 +174,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Reach workflows through workflows/client.ts.',
             },
+            API_SERVICES_ONLY,
             {
               regex: '^\\./[^/]+\\.js$',
               message:

@@ -1,10 +1,12 @@
-// Builds the Koa application: request context, error mapping, health routes, then authenticated /v1 routes.
+// Builds the Koa application from an app's services (api/services.ts): request context, error mapping, health routes,
+// then authenticated /v1 routes. Every router is built here, from the same services, once per app.
 import Koa from 'koa';
 import Router from '@koa/router';
 import { methodNotAllowed, routeNotFound } from '../domain/errors.js';
-import { config } from '../platform/config.js';
-import { canSendMail } from '../platform/mail-out.js';
+import { canSendMail, sendMail } from '../platform/mail-out.js';
+import { targetPolicyFrom } from '../domain/webhooks/target.js';
 import { adminApp } from './admin-app/index.js';
+import { editorApp } from './editor-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { httpMetrics } from './middleware/metrics.js';
@@ -34,77 +36,115 @@ import { healthRouter } from './routes/health.js';
 import { apiReferenceRouter } from './routes/api-reference.js';
 import { adminWebhooksRouter } from './routes/admin/webhooks.js';
 import { emailsRouter } from './routes/emails/emails.js';
+import type { ApiServices } from './services.js';
 
-/** Each resource router mounts itself under /v1; see api/routes/. */
-export const resourceRouters: Router[] = [
-  filesRouter,
-  fileContentRouter,
-  foldersRouter,
-  uploadsRouter,
-  trashRouter,
-  sharingRouter,
-  thumbnailsRouter,
-  changesRouter,
-  pushSubscriptionsRouter,
-  documentsRouter,
-  contentRouter,
-  suggestionsRouter,
-  commentsRouter,
-  attachmentsRouter,
-  liveRouter,
-  revisionsRouter,
-  exportRouter,
-  emailsRouter,
-  adminWebhooksRouter,
-];
+/** The routers of one app, built from its services. */
+interface AppRouters {
+  health: Router;
+  apiReference: Router;
+  publicLinks: Router;
+  /** Each resource router mounts itself under /v1; see api/routes/. */
+  resources: Router[];
+  /** Every router of the API outside the admin app, in the order they are tried. */
+  served: Router[];
+}
 
-/** Every router of the API outside the admin app, in the order they are tried. */
-export const servedRouters: Router[] = [
-  healthRouter,
-  apiReferenceRouter,
-  publicLinksRouter,
-  ...resourceRouters,
-];
+export function appRouters(services: ApiServices): AppRouters {
+  const health = healthRouter(services);
+  const apiReference = apiReferenceRouter(services);
+  const publicLinks = publicLinksRouter(services);
+  const resources = [
+    filesRouter,
+    fileContentRouter,
+    foldersRouter,
+    uploadsRouter,
+    trashRouter,
+    sharingRouter,
+    thumbnailsRouter,
+    changesRouter,
+    pushSubscriptionsRouter,
+    documentsRouter,
+    contentRouter,
+    suggestionsRouter,
+    commentsRouter,
+    attachmentsRouter,
+    liveRouter,
+    revisionsRouter,
+    exportRouter,
+    emailsRouter,
+    adminWebhooksRouter,
+  ].map((router) => router(services));
+  return {
+    health,
+    apiReference,
+    publicLinks,
+    resources,
+    served: [health, apiReference, publicLinks, ...resources],
+  };
+}
 
-export function createApp(): Koa {
+export function createApp(services: ApiServices): Koa {
+  const { settings } = services;
+  const routers = appRouters(services);
+  // The routes that hold back "100 Continue" are found through the routers (api/middleware/upload-slots.ts).
+  services.uploadSlots.deferContinueOn(routers.served);
   // X-Forwarded-Proto/Host/For are believed only from FOLIO_TRUST_PROXY hops; the client address is then the one the
   // outermost trusted proxy saw (Koa keeps the last N addresses of X-Forwarded-For), not whatever a client put first.
-  const hops = config().trustProxyHops;
+  const hops = settings.trustProxyHops;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
   app.use(httpMetrics());
   app.use(strictTransportSecurity());
-  app.use(closeConnectionWhileDraining());
-  app.use(requestContext());
+  app.use(closeConnectionWhileDraining(services.draining));
+  app.use(requestContext(services.running));
   if (tracingEnabled()) app.use(httpTracing());
   app.use(errorMapping());
-  app.use(healthRouter.routes());
+  app.use(routers.health.routes());
   // The OpenAPI document and its reference page describe the API to anyone, as a published spec does.
-  app.use(apiReferenceRouter.routes());
+  app.use(routers.apiReference.routes());
   // Public links (/s/<token>) are for anyone holding one: no credential, outside /v1.
-  app.use(publicLinksRouter.routes());
+  app.use(routers.publicLinks.routes());
   // The admin app answers under its own path with its own (cookie) sign-in; see docs/admin-app.md.
-  const admin = config().admin;
+  const admin = settings.admin;
   app.use(
     adminApp({
       url: new URL(admin.url),
       limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs },
-      emailEnabled: canSendMail(),
+      db: services.db,
+      runInTransaction: services.runInTransaction,
+      sendMail: canSendMail() ? sendMail : undefined,
+      webhooks: {
+        masterKey: settings.masterKey,
+        policy: targetPolicyFrom(settings.webhook),
+        secretOverlapMs: settings.webhook.secretOverlapMs,
+      },
+    }),
+  );
+
+  // The document editor app answers its own paths under FOLIO_DOCS_URL (a document's url); see docs/editor.md.
+  app.use(
+    editorApp({
+      url: new URL(settings.docsUrl),
+      db: services.db,
+      limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs },
+      documents: settings,
+      runInTransaction: services.runInTransaction,
+      liveHub: services.liveHub,
     }),
   );
 
   // Everything under /v1 needs a credential, so an unauthenticated caller learns nothing about routes.
-  const authenticateV1 = authenticate();
+  const authenticateV1 = authenticate(services);
   app.use((ctx, next) =>
     ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? authenticateV1(ctx, next) : next(),
   );
-  for (const router of resourceRouters) app.use(router.routes());
+  for (const router of routers.resources) app.use(router.routes());
 
   // Nothing answered: a path some route serves under another method is 405 with Allow (RFC 9110 § 15.5.6), anything
   // else 404. Decided here, once for every router: each router's own allowedMethods() runs only after the rest of
   // the chain, which throws this 404 first.
   app.use((ctx) => {
-    const allowed = methodsServing(servedRouters, ctx.path);
+    const allowed = methodsServing(routers.served, ctx.path);
     if (allowed.length) throw methodNotAllowed(ctx.method, allowed);
     throw routeNotFound();
   });

@@ -1,14 +1,16 @@
-// The API process: listens (HTTP, or HTTPS with FOLIO_TLS_CERT/KEY, reloaded on SIGHUP), and on SIGTERM/SIGINT fails
-// readiness, stops taking connections, gives the requests in flight a bounded time to finish, then exits.
+// The API process and its composition root: reads the configuration, builds the one services object (api/services.ts)
+// that the app and every route are handed, listens (HTTP, or HTTPS with FOLIO_TLS_CERT/KEY, reloaded on SIGHUP), and on
+// SIGTERM/SIGINT runs the one shutdown sequence: fails readiness and ends live streams, stops taking connections, gives
+// the requests in flight a bounded time to finish, lets the services' clients go, then exits.
 import '../platform/check-config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.js';
-import { startDraining } from './draining.js';
 import { createListener } from './listener.js';
 import { watchEventLoop } from './middleware/request-context.js';
-import { onExpectContinue } from './middleware/upload-slots.js';
+import { createApiServices } from './services.js';
+import { followDocumentChanges } from '../domain/documents/working-documents.js';
 import { config } from '../platform/config.js';
-import { closeDb, db } from '../platform/database.js';
+import { closeDb, createDb } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import {
   observeDatabasePool,
@@ -16,7 +18,6 @@ import {
   observeStoredState,
   startMetricsServer,
 } from '../platform/metrics.js';
-import { closeProcessSession, processSession } from '../platform/process-session.js';
 import { whenAvailable } from '../platform/startup.js';
 import { ensureBucket } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
@@ -34,12 +35,19 @@ process.on('unhandledRejection', (reason) => {
 
 async function main() {
   const tracing = await startTracing('folio-api');
-  const { host, port, http, tls, shutdown } = config();
-  await whenAvailable('object storage', () => ensureBucket());
+  const settings = config();
+  const { host, port, http, tls, shutdown } = settings;
+  const services = createApiServices(settings, createDb(settings.databaseUrl));
+  const { db } = services;
+  await whenAvailable('object storage', () =>
+    ensureBucket(services.storage.client, services.storage.bucket, settings.storage.region),
+  );
   // Held for the process's life: its advisory lock marks its simple uploads as alive, its LISTEN keeps the credential
   // cache honest (platform/process-session.ts).
-  await whenAvailable('database', () => processSession().open());
-  const handle = createApp().callback();
+  await whenAvailable('database', () => services.session.open());
+  // The cache of parsed documents lets go of a document another process wrote, heard on the live channel.
+  followDocumentChanges((documentUuid, listener) => services.liveHub.subscribe(documentUuid, listener));
+  const handle = createApp(services).callback();
   const listener = createListener(
     { headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls },
     handle,
@@ -47,7 +55,7 @@ async function main() {
   // `Expect: 100-continue`: the simple upload answers it only once it will read the body, so a client learns of a
   // 413 or 503 before sending 100 MB; every other route gets "100 Continue" at once, as Node's default.
   listener.server.on('checkContinue', (req, res) => {
-    onExpectContinue(req, res);
+    services.uploadSlots.onExpectContinue(req, res);
     void handle(req, res);
   });
   await new Promise<void>((resolve) => listener.server.listen(port, host, resolve));
@@ -56,16 +64,16 @@ async function main() {
     'api listening',
   );
   await startSmtpIngress();
-  observeDatabasePool(db());
-  observeStoredState(db());
+  observeDatabasePool(db);
+  observeStoredState(db);
   observeEventLoopDelay();
-  watchEventLoop();
-  const metricsServer = await startMetricsServer(config().metrics.host, config().metrics.apiPort);
+  watchEventLoop(services.running);
+  const metricsServer = await startMetricsServer(settings.metrics.host, settings.metrics.apiPort);
   if (metricsServer)
     logger.info(
       {
         category: 'lifecycle',
-        address: `http://${config().metrics.host}:${config().metrics.apiPort}/metrics`,
+        address: `http://${settings.metrics.host}:${settings.metrics.apiPort}/metrics`,
       },
       'metrics listening',
     );
@@ -89,8 +97,9 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Readiness fails first; for FOLIO_SHUTDOWN_READY_DELAY the process still serves, while load balancers take it out.
-    startDraining();
+    // Readiness fails first and live streams end; for FOLIO_SHUTDOWN_READY_DELAY the process still serves, while load
+    // balancers take it out.
+    await services.shutdown.run('drain');
     logger.info(
       { category: 'lifecycle', signal, ready_delay_ms: shutdown.readyDelayMs, grace_ms: shutdown.graceMs },
       'api stopping',
@@ -104,7 +113,10 @@ async function main() {
         'shutdown grace over; connections still open were closed',
       );
     setTimeout(() => process.exit(1), CLOSE_CLIENTS_MS).unref();
-    await Promise.allSettled([closeDb(), closeProcessSession(), closeTemporalClient(), tracing?.shutdown()]);
+    // The services' clients in their order (api/services.ts), then what the process shares with other code paths:
+    // the SMTP ingress's pool and Temporal client (ingress/smtp.ts), and tracing.
+    await services.shutdown.run('close');
+    await Promise.allSettled([closeDb(), closeTemporalClient(), tracing?.shutdown()]);
     logger.info({ category: 'lifecycle' }, 'api stopped');
     process.exit(0);
   };

@@ -158,6 +158,11 @@ const EnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: `"${text}" is not a comma-separated list of durations` });
         return z.NEVER;
       }
+      // One attempt per wait plus the first (domain/webhooks/schedule.ts): the spec allows five attempts.
+      if (delays.length > 4) {
+        ctx.addIssue({ code: 'custom', message: `"${text}" has more than 4 waits (the spec's 5 attempts)` });
+        return z.NEVER;
+      }
       return delays as number[];
     }),
   FOLIO_WEBHOOK_TIMEOUT: duration('10s'),

@@ -1,11 +1,10 @@
-// One PostgreSQL session per API process, outside the pool, for two things that must follow the process's life:
-// an advisory lock that says "this process is alive" (its simple uploads in flight are not abandoned), and a LISTEN
-// for credential revocations (the credential cache must forget a revoked token before the next request).
+// One PostgreSQL session per API app (api/services.ts builds it), outside the pool, for two things that must follow
+// the app's life: an advisory lock that says "this process is alive" (its simple uploads in flight are not
+// abandoned), and a LISTEN for credential revocations (the credential cache must forget a revoked token before the
+// next request).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { config } from './config.js';
-import { logger } from './logger.js';
 
 /** Every API process's notifications of a revoked or deleted credential: the payload is its hash, in hex. */
 const CREDENTIAL_REVOKED_CHANNEL = 'folio_credential_revoked';
@@ -112,20 +111,4 @@ export class ProcessSession {
       });
     }, RECONNECT_DELAY_MS).unref();
   }
-}
-
-let shared: ProcessSession | undefined;
-
-/** This process's session (opened by the API at start, or by the first upload or credential lookup elsewhere). */
-export function processSession(): ProcessSession {
-  shared ??= new ProcessSession({
-    connectionString: config().databaseUrl,
-    log: logger.child({ category: 'process-session' }),
-  });
-  return shared;
-}
-
-export async function closeProcessSession(): Promise<void> {
-  await shared?.close();
-  shared = undefined;
 }

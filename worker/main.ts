@@ -17,6 +17,7 @@ import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
+import { createWebhookTransport, type WebhookTransport } from '../platform/webhook-transport.js';
 import { workflowClient } from '../workflows/client.js';
 import { whenAvailable } from '../platform/startup.js';
 import { startTracing } from '../platform/tracing.js';
@@ -42,8 +43,9 @@ function workflowSource(): {
 }
 
 /** Built once from configuration; `settings` is read again by each activity run, never copied out of it. */
-function activityDeps(): ActivityDeps {
+function activityDeps(webhookTransport: WebhookTransport): ActivityDeps {
   return {
+    webhookTransport,
     db: db(),
     storage: storage(),
     bucket: bucket(),
@@ -80,13 +82,15 @@ async function main() {
   observeDatabasePool(db());
   const metricsServer = await startMetricsServer(metrics.host, metrics.workerPort);
   const { temporal } = config();
+  // Its kept connections outlive any one worker that whenAvailable may build.
+  const webhookTransport = createWebhookTransport();
   await whenAvailable('object storage', () => ensureBucket());
   // Temporal may be restarting when this process starts (a deploy, a lost node).
   const { connection, worker } = await whenAvailable('Temporal', async () => {
     const connection = await NativeConnection.connect(temporalConnectionOptions());
     try {
       await ensureSchedules();
-      return { connection, worker: await createWorker(connection, traced) };
+      return { connection, worker: await createWorker(connection, traced, webhookTransport) };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;
@@ -95,6 +99,7 @@ async function main() {
   logger.info({ category: 'lifecycle', task_queue: temporal.taskQueue }, 'worker started');
   await worker.run(); // Runtime shuts the worker down on SIGINT/SIGTERM and run() then resolves.
   await connection.close();
+  webhookTransport.close();
   metricsServer?.close();
   await tracing?.shutdown();
   await closeDb();
@@ -104,6 +109,7 @@ async function main() {
 function createWorker(
   connection: NativeConnection,
   traced: Awaited<ReturnType<typeof workerTracing>>,
+  webhookTransport: WebhookTransport,
 ): Promise<Worker> {
   const { temporal } = config();
   const { code, interceptorModules } = workflowSource();
@@ -112,7 +118,7 @@ function createWorker(
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     ...code,
-    activities: createActivities(activityDeps()),
+    activities: createActivities(activityDeps(webhookTransport)),
     // An activity error that no retry can fix ends the activity instead of retrying forever (activities/failures.ts);
     // activities log the id of the request that started their workflow (workflows/interceptors.ts).
     interceptors: {

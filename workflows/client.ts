@@ -39,7 +39,7 @@ interface WorkflowClientSettings extends StartSettings {
 
 export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
 
-function createWorkflowClient(settings: WorkflowClientSettings) {
+export function createWorkflowClient(settings: WorkflowClientSettings) {
   const { temporal, taskQueue, log } = settings;
 
   /**

@@ -4,9 +4,7 @@ import { hashSecret, resolveCredential, type Credential } from '../../domain/acc
 import type { Scope } from '../../domain/accounts/scopes.js';
 import type { Caller } from '../../domain/caller.js';
 import { apiKeyRefused, insufficientScope, unauthenticated } from '../../domain/errors.js';
-import { db } from '../../platform/database.js';
-import { processSession } from '../../platform/process-session.js';
-import { CredentialCache } from './credential-cache.js';
+import type { ApiServices } from '../services.js';
 
 export type UserCredential = Extract<Credential, { kind: 'user' }>;
 
@@ -25,13 +23,12 @@ function bearerSecret(header: string): string | undefined {
  * Resolves the bearer credential for everything under /v1; unknown, expired or revoked → 401. Resolved credentials are
  * remembered briefly per process (credential-cache.ts); a revocation reaches every process before its next request.
  */
-export function authenticate(): Middleware {
-  const cache = new CredentialCache(processSession());
+export function authenticate({ db, credentials }: Pick<ApiServices, 'db' | 'credentials'>): Middleware {
   return async (ctx, next) => {
     const secret = bearerSecret(ctx.get('Authorization'));
     if (!secret) throw unauthenticated();
     const hash = hashSecret(secret);
-    const credential = await cache.get(hash.toString('hex'), () => resolveCredential(db(), secret, hash));
+    const credential = await credentials.get(hash.toString('hex'), () => resolveCredential(db, secret, hash));
     if (!credential) throw unauthenticated('The access token is unknown, expired or revoked.');
     ctx.state.auth = credential;
     await next();

@@ -3,8 +3,7 @@
 import type { Middleware } from 'koa';
 import { findVisibleDocument } from '../../domain/documents/documents.js';
 import { isUuid } from '../../domain/uuid.js';
-import { config } from '../../platform/config.js';
-import { db } from '../../platform/database.js';
+import type { ApiServices } from '../services.js';
 import { callerOf } from './auth.js';
 
 /**
@@ -12,10 +11,10 @@ import { callerOf } from './auth.js';
  * malformed uuid is left to validate (422 invalid_uuid). The domain function looks it up again, with its lock and
  * role: this step only decides the order of the answers.
  */
-export function documentVisible(): Middleware {
+export function documentVisible({ db, settings }: Pick<ApiServices, 'db' | 'settings'>): Middleware {
   return async (ctx, next) => {
     const uuid = (ctx.params as Record<string, string> | undefined)?.uuid;
-    if (isUuid(uuid)) await findVisibleDocument(db(), callerOf(ctx.state), config(), uuid);
+    if (isUuid(uuid)) await findVisibleDocument(db, callerOf(ctx.state), settings, uuid);
     await next();
   };
 }

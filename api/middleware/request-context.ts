@@ -2,7 +2,7 @@
 // requests running whenever the event loop was held too long.
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { EventLoopWatch } from '../../platform/event-loop.js';
+import type { EventLoopWatch } from '../../platform/event-loop.js';
 import { logger, type Logger } from '../../platform/logger.js';
 import { eventLoopHolds } from '../../platform/metrics.js';
 import { runWithRequestId } from '../../platform/request-scope.js';
@@ -24,20 +24,19 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export const loggedPath = (path: string) => redactPath(path);
 
 /** A request as the event-loop watchdog names it. */
-interface RunningRequest {
+export interface RunningRequest {
   ctx: Context;
   method: string;
   path: string;
   requestId: string;
 }
 
-const running = new EventLoopWatch<RunningRequest>();
-
 /** A turn of the loop longer than this is logged with the requests that ran in it (docs/observability.md). */
 const LOOP_HELD_THRESHOLD_MS = 200;
 
 /** Starts the watchdog that logs "event loop held" (a warning per suspect request); the API process calls it once. */
 export function watchEventLoop(
+  running: EventLoopWatch<RunningRequest>,
   options: { thresholdMs?: number; intervalMs?: number; log?: Pick<Logger, 'warn'> } = {},
 ): () => void {
   const log = options.log ?? logger.child({ category: 'event_loop' });
@@ -61,7 +60,7 @@ export function watchEventLoop(
   return () => running.stop();
 }
 
-export function requestContext(): Middleware {
+export function requestContext(running: EventLoopWatch<RunningRequest>): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();

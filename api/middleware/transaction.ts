@@ -3,8 +3,6 @@
 // that throws rolls everything back, so a request with several keys commits all of them or none.
 import type { Middleware } from 'koa';
 import type { RunInTransaction, UnitOfWork } from '../../domain/unit-of-work.js';
-import { db } from '../../platform/database.js';
-import { workflowClient } from '../../workflows/client.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -12,10 +10,7 @@ declare module 'koa' {
   }
 }
 
-/** For routes that must do work outside their transaction (object storage), and then open it themselves. */
-export const runInTransaction: RunInTransaction = (work) => workflowClient().runInTransaction(db())(work);
-
-export function transaction(): Middleware {
+export function transaction({ runInTransaction }: { runInTransaction: RunInTransaction }): Middleware {
   return (ctx, next) =>
     runInTransaction(async (unit) => {
       ctx.state.unit = unit;

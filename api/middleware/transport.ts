@@ -1,6 +1,6 @@
 // What the API adds to answers because of how they travel: HSTS over HTTPS, and `Connection: close` while shutting down.
 import type { Middleware } from 'koa';
-import { isDraining } from '../draining.js';
+import type { Draining } from '../shutdown.js';
 
 /** One year, the value browsers' preload lists ask for; subdomains are the operator's to vouch for, so not included. */
 const HSTS = 'max-age=31536000';
@@ -20,12 +20,12 @@ export function strictTransportSecurity(): Middleware {
  * While the process drains (api/server.ts), an HTTP/1.1 answer closes its connection, so a keep-alive client opens its
  * next one to another process. HTTP/2 has no such header: its sessions get a GOAWAY instead (api/listener.ts).
  */
-export function closeConnectionWhileDraining(): Middleware {
+export function closeConnectionWhileDraining(draining: Draining): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } finally {
-      if (isDraining() && ctx.req.httpVersionMajor === 1) ctx.set('Connection', 'close');
+      if (draining.active && ctx.req.httpVersionMajor === 1) ctx.set('Connection', 'close');
     }
   };
 }

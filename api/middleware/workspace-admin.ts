@@ -2,12 +2,12 @@
 import type { Middleware } from 'koa';
 import { isWorkspaceAdmin } from '../../domain/accounts/admins.js';
 import { adminRequired } from '../../domain/webhooks/errors.js';
-import { db } from '../../platform/database.js';
+import type { ApiServices } from '../services.js';
 import { callerOf } from './auth.js';
 
-export function requireWorkspaceAdmin(): Middleware {
+export function requireWorkspaceAdmin({ db }: Pick<ApiServices, 'db'>): Middleware {
   return async (ctx, next) => {
-    if (!(await isWorkspaceAdmin(db(), callerOf(ctx.state)))) throw adminRequired();
+    if (!(await isWorkspaceAdmin(db, callerOf(ctx.state)))) throw adminRequired();
     await next();
   };
 }

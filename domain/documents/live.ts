@@ -1,9 +1,8 @@
 // The live channel's fan-out: writers NOTIFY inside their transaction (delivered at commit), and each API process
 // keeps one LISTEN connection that hands notifications to the open event streams of that document.
 import type { Knex } from 'knex';
-import type { Logger } from '../../platform/logger.js';
+import type { HubChannel, Subscribable } from '../../platform/notification-hub.js';
 import type { Caller } from '../caller.js';
-import { NotificationHub } from '../notification-hub.js';
 import { findVisibleDocument, type DocumentSettings } from './documents.js';
 
 /** The PostgreSQL channel. Payloads carry ids and numbers only, never content: `<document uuid> <event> <revision>`. */
@@ -65,22 +64,19 @@ export async function mayStillFollow(
   );
 }
 
-/** One LISTEN connection per process for the live channel (domain/notification-hub.ts), keyed by document. */
-export class LiveHub {
-  private readonly hub: NotificationHub<LiveEvent>;
+/** The live channel, keyed by document, for a NotificationHub (platform/notification-hub.ts). */
+export const documentLiveChannel: HubChannel<LiveEvent> = {
+  channel: DOCUMENT_CHANNEL,
+  name: 'live channel',
+  parse: (payload) => {
+    const event = parsePayload(payload);
+    return event && { key: event.documentUuid, event };
+  },
+};
 
-  /** `connectionString` is the database's; the LISTEN connection is its own, outside the pool. */
-  constructor(options: { connectionString: string; log: Pick<Logger, 'warn'> }) {
-    this.hub = new NotificationHub({
-      ...options,
-      channel: DOCUMENT_CHANNEL,
-      name: 'live channel',
-      parse: (payload) => {
-        const event = parsePayload(payload);
-        return event && { key: event.documentUuid, event };
-      },
-    });
-  }
+/** The live channel's subscriptions, on the hub of documentLiveChannel that the composition root hands in. */
+export class LiveHub {
+  constructor(private readonly hub: Subscribable<LiveEvent> & { close(): Promise<void> }) {}
 
   subscribe(documentUuid: string, listener: LiveListener): Promise<() => void> {
     return this.hub.subscribe(documentUuid, (event) =>

@@ -2,23 +2,20 @@
 // wait until a change the caller can see commits, on the drive_changes trigger's notifications (migration
 // 021_drive_changes_notify), or until the timeout.
 import type { Knex } from 'knex';
-import type { Logger } from '../../platform/logger.js';
+import type { HubChannel, Subscribable } from '../../platform/notification-hub.js';
 import type { Caller } from '../caller.js';
-import { NotificationHub } from '../notification-hub.js';
 import { isUuid } from '../uuid.js';
 import { MAX_PAGE_SIZE, readChanges } from './changes-feed.js';
 import type { FeedCursor } from './sync-token.js';
 
 const DRIVE_CHANGES_CHANNEL = 'folio_drive_changes';
 
-/** One LISTEN connection per process; a notification names the workspace whose log grew. */
-export const driveChangesHub = (options: { connectionString: string; log: Pick<Logger, 'warn'> }) =>
-  new NotificationHub<true>({
-    ...options,
-    channel: DRIVE_CHANGES_CHANNEL,
-    name: 'drive changes channel',
-    parse: (payload) => (payload && isUuid(payload) ? { key: payload, event: true } : undefined),
-  });
+/** The channel, for a NotificationHub (platform/notification-hub.ts): a notification names the workspace whose log grew. */
+export const driveChangesChannel: HubChannel<true> = {
+  channel: DRIVE_CHANGES_CHANNEL,
+  name: 'drive changes channel',
+  parse: (payload) => (payload && isUuid(payload) ? { key: payload, event: true } : undefined),
+};
 
 /**
  * Whether a change the caller can see committed after `cursor` (true at once if one already has), waiting at most
@@ -28,7 +25,7 @@ export const driveChangesHub = (options: { connectionString: string; log: Pick<L
  */
 export async function waitForVisibleChange(
   knex: Knex,
-  hub: NotificationHub<true>,
+  hub: Subscribable<true>,
   caller: Caller,
   cursor: FeedCursor,
   timeoutMs: number,

@@ -30,8 +30,6 @@ import {
 } from '../../../domain/webhooks/destinations.js';
 import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
 import { targetPolicyFrom } from '../../../domain/webhooks/target.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
@@ -45,6 +43,7 @@ import {
   presentDestinationWithSecret,
   presentSecrets,
 } from '../../presenters/webhooks.js';
+import type { ApiServices } from '../../services.js';
 
 /** An unknown or malformed id in the path is 404; anything else wrong in the input is 400 invalid_body with its fields. */
 const adminInput: InputErrors = {
@@ -98,198 +97,204 @@ const WebhooksDeliveryTerminateSchema = z.object({
   body: z.object({ reason: z.string().min(1).max(1000) }),
 });
 
-const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin()];
-const destinationDeps = () => ({ masterKey: config().masterKey, policy: targetPolicyFrom(config().webhook) });
+export function adminWebhooksRouter(services: ApiServices): Router {
+  const admin: Middleware[] = [requireScope('webhooks.manage'), requireWorkspaceAdmin(services)];
+  const destinationDeps = () => ({
+    masterKey: services.settings.masterKey,
+    policy: targetPolicyFrom(services.settings.webhook),
+  });
+  const router = new Router({ prefix: '/v1/admin/webhooks', sensitive: true });
 
-export const adminWebhooksRouter = new Router({ prefix: '/v1/admin/webhooks', sensitive: true });
+  router.get('/', ...admin, async (ctx) => {
+    const destinations = await listDestinations(services.db, callerOf(ctx.state).workspaceUuid);
+    ctx.body = { object: 'list', data: destinations.map(presentDestination) };
+  });
 
-adminWebhooksRouter.get('/', ...admin, async (ctx) => {
-  const destinations = await listDestinations(db(), callerOf(ctx.state).workspaceUuid);
-  ctx.body = { object: 'list', data: destinations.map(presentDestination) };
-});
+  router.post(
+    '/',
+    ...admin,
+    jsonBody(),
+    validate(WebhooksCreateSchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { body } = input(ctx.state, WebhooksCreateSchema);
+      const { workspaceUuid } = callerOf(ctx.state);
+      const created = await createDestination(unitOf(ctx.state).tx, destinationDeps(), {
+        workspaceUuid,
+        ...body,
+      });
+      ctx.status = 201;
+      ctx.body = presentDestinationWithSecret(created);
+    },
+  );
 
-adminWebhooksRouter.post(
-  '/',
-  ...admin,
-  jsonBody(),
-  validate(WebhooksCreateSchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { body } = input(ctx.state, WebhooksCreateSchema);
-    const { workspaceUuid } = callerOf(ctx.state);
-    const created = await createDestination(unitOf(ctx.state).tx, destinationDeps(), {
-      workspaceUuid,
-      ...body,
-    });
-    ctx.status = 201;
-    ctx.body = presentDestinationWithSecret(created);
-  },
-);
-
-adminWebhooksRouter.get('/:uuid', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksShowSchema);
-  ctx.body = presentDestination(await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid));
-});
-
-adminWebhooksRouter.patch(
-  '/:uuid',
-  ...admin,
-  jsonBody(),
-  validate(WebhooksUpdateSchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, WebhooksUpdateSchema);
-    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+  router.get('/:uuid', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
+    const { params } = input(ctx.state, WebhooksShowSchema);
     ctx.body = presentDestination(
-      await updateDestination(unitOf(ctx.state).tx, destinationDeps(), target, body),
+      await findDestination(services.db, params.uuid, callerOf(ctx.state).workspaceUuid),
     );
-  },
-);
+  });
 
-for (const change of ['pause', 'resume', 'enable'] as StatusChange[]) {
-  adminWebhooksRouter.post(
-    `/:uuid/${change}`,
+  router.patch(
+    '/:uuid',
+    ...admin,
+    jsonBody(),
+    validate(WebhooksUpdateSchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, WebhooksUpdateSchema);
+      const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+      ctx.body = presentDestination(
+        await updateDestination(unitOf(ctx.state).tx, destinationDeps(), target, body),
+      );
+    },
+  );
+
+  for (const change of ['pause', 'resume', 'enable'] as StatusChange[]) {
+    router.post(
+      `/:uuid/${change}`,
+      ...admin,
+      validate(WebhooksShowSchema, adminInput),
+      transaction(services),
+      async (ctx) => {
+        const { params } = input(ctx.state, WebhooksShowSchema);
+        const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
+        ctx.body = presentDestination(await changeDestinationStatus(unitOf(ctx.state).tx, target, change));
+      },
+    );
+  }
+
+  router.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
+    const { params } = input(ctx.state, WebhooksShowSchema);
+    ctx.set('Cache-Control', 'no-store');
+    const me = callerOf(ctx.state);
+    const target = { uuid: params.uuid, workspaceUuid: me.workspaceUuid };
+    ctx.body = presentSecrets(
+      await revealSigningSecrets(services.db, services.settings.masterKey, target, {
+        userUuid: me.userUuid,
+        via: 'api',
+      }),
+    );
+  });
+
+  router.post(
+    '/:uuid/rotate-secret',
     ...admin,
     validate(WebhooksShowSchema, adminInput),
-    transaction(),
+    transaction(services),
     async (ctx) => {
       const { params } = input(ctx.state, WebhooksShowSchema);
       const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
-      ctx.body = presentDestination(await changeDestinationStatus(unitOf(ctx.state).tx, target, change));
+      const deps = {
+        masterKey: services.settings.masterKey,
+        overlapMs: services.settings.webhook.secretOverlapMs,
+      };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentDestinationWithSecret(await rotateSigningSecret(unitOf(ctx.state).tx, deps, target));
     },
   );
-}
 
-adminWebhooksRouter.get('/:uuid/secret', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksShowSchema);
-  ctx.set('Cache-Control', 'no-store');
-  const me = callerOf(ctx.state);
-  const target = { uuid: params.uuid, workspaceUuid: me.workspaceUuid };
-  ctx.body = presentSecrets(
-    await revealSigningSecrets(db(), config().masterKey, target, { userUuid: me.userUuid, via: 'api' }),
-  );
-});
-
-adminWebhooksRouter.post(
-  '/:uuid/rotate-secret',
-  ...admin,
-  validate(WebhooksShowSchema, adminInput),
-  transaction(),
-  async (ctx) => {
+  router.get('/:uuid/stats', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
     const { params } = input(ctx.state, WebhooksShowSchema);
-    const target = { uuid: params.uuid, workspaceUuid: callerOf(ctx.state).workspaceUuid };
-    const deps = { masterKey: config().masterKey, overlapMs: config().webhook.secretOverlapMs };
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentDestinationWithSecret(await rotateSigningSecret(unitOf(ctx.state).tx, deps, target));
-  },
-);
+    const destination = await findDestination(services.db, params.uuid, callerOf(ctx.state).workspaceUuid);
+    ctx.body = {
+      object: 'list',
+      data: (await dailyStats(services.db, destination.uuid, 7)).map(presentDailyStats),
+    };
+  });
 
-adminWebhooksRouter.get('/:uuid/stats', ...admin, validate(WebhooksShowSchema, adminInput), async (ctx) => {
-  const { params } = input(ctx.state, WebhooksShowSchema);
-  const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
-  ctx.body = { object: 'list', data: (await dailyStats(db(), destination.uuid, 7)).map(presentDailyStats) };
-});
-
-adminWebhooksRouter.get(
-  '/:uuid/attempts',
-  ...admin,
-  validate(WebhooksAttemptsSchema, adminInput),
-  async (ctx) => {
+  router.get('/:uuid/attempts', ...admin, validate(WebhooksAttemptsSchema, adminInput), async (ctx) => {
     const { params, query } = input(ctx.state, WebhooksAttemptsSchema);
-    const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
-    const attempts = await listAttempts(db(), destination.uuid, {
+    const destination = await findDestination(services.db, params.uuid, callerOf(ctx.state).workspaceUuid);
+    const attempts = await listAttempts(services.db, destination.uuid, {
       limit: query.limit,
       after: query.cursor,
       eventUuid: query.event,
     });
     ctx.body = presentAttemptPage(attempts, query.limit);
-  },
-);
+  });
 
-adminWebhooksRouter.get(
-  '/:uuid/deliveries',
-  ...admin,
-  validate(WebhooksDeliveriesSchema, adminInput),
-  async (ctx) => {
+  router.get('/:uuid/deliveries', ...admin, validate(WebhooksDeliveriesSchema, adminInput), async (ctx) => {
     const { params, query } = input(ctx.state, WebhooksDeliveriesSchema);
-    const destination = await findDestination(db(), params.uuid, callerOf(ctx.state).workspaceUuid);
+    const destination = await findDestination(services.db, params.uuid, callerOf(ctx.state).workspaceUuid);
     ctx.body = {
       object: 'list',
       data: (
-        await listDeliveries(db(), {
+        await listDeliveries(services.db, {
           destinationUuid: destination.uuid,
           state: query.state,
           limit: query.limit,
         })
       ).map(presentDelivery),
     };
-  },
-);
+  });
 
-adminWebhooksRouter.post(
-  '/:uuid/deliveries/:event/retry',
-  ...admin,
-  validate(WebhooksDeliveryRetrySchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, WebhooksDeliveryRetrySchema);
-    const unit = unitOf(ctx.state);
-    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-    ctx.status = 202;
-    ctx.body = presentDelivery(
-      await retryDeliveryNow(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
-    );
-  },
-);
+  router.post(
+    '/:uuid/deliveries/:event/retry',
+    ...admin,
+    validate(WebhooksDeliveryRetrySchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, WebhooksDeliveryRetrySchema);
+      const unit = unitOf(ctx.state);
+      const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+      ctx.status = 202;
+      ctx.body = presentDelivery(
+        await retryDeliveryNow(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
+      );
+    },
+  );
 
-adminWebhooksRouter.post(
-  '/:uuid/deliveries/:event/terminate',
-  ...admin,
-  jsonBody(),
-  validate(WebhooksDeliveryTerminateSchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, WebhooksDeliveryTerminateSchema);
-    const me = callerOf(ctx.state);
-    const unit = unitOf(ctx.state);
-    const destination = await findDestination(unit.tx, params.uuid, me.workspaceUuid);
-    const key = { destinationUuid: destination.uuid, eventUuid: params.event };
-    ctx.body = presentDelivery(
-      await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }),
-    );
-  },
-);
+  router.post(
+    '/:uuid/deliveries/:event/terminate',
+    ...admin,
+    jsonBody(),
+    validate(WebhooksDeliveryTerminateSchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, WebhooksDeliveryTerminateSchema);
+      const me = callerOf(ctx.state);
+      const unit = unitOf(ctx.state);
+      const destination = await findDestination(unit.tx, params.uuid, me.workspaceUuid);
+      const key = { destinationUuid: destination.uuid, eventUuid: params.event };
+      ctx.body = presentDelivery(
+        await terminateDelivery(unit, key, { actor: `user:${me.userUuid}`, reason: body.reason }),
+      );
+    },
+  );
 
-// Extensions (docs/extensions.md § Webhooks): a signed webhook.test event, and a manual resend of one past event.
-adminWebhooksRouter.post(
-  '/:uuid/test',
-  ...admin,
-  validate(WebhooksShowSchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, WebhooksShowSchema);
-    const unit = unitOf(ctx.state);
-    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-    const event = await sendTestEvent(unit, destination.uuid);
-    ctx.status = 202;
-    ctx.body = presentDelivery(
-      (await findDelivery(unit.tx, { destinationUuid: destination.uuid, eventUuid: event }))!,
-    );
-  },
-);
+  // Extensions (docs/extensions.md § Webhooks): a signed webhook.test event, and a manual resend of one past event.
+  router.post(
+    '/:uuid/test',
+    ...admin,
+    validate(WebhooksShowSchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, WebhooksShowSchema);
+      const unit = unitOf(ctx.state);
+      const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+      const event = await sendTestEvent(unit, destination.uuid);
+      ctx.status = 202;
+      ctx.body = presentDelivery(
+        (await findDelivery(unit.tx, { destinationUuid: destination.uuid, eventUuid: event }))!,
+      );
+    },
+  );
 
-adminWebhooksRouter.post(
-  '/:uuid/deliveries/:event/resend',
-  ...admin,
-  validate(WebhooksDeliveryResendSchema, adminInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, WebhooksDeliveryResendSchema);
-    const unit = unitOf(ctx.state);
-    const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
-    ctx.status = 202;
-    ctx.body = presentDelivery(
-      await resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
-    );
-  },
-);
+  router.post(
+    '/:uuid/deliveries/:event/resend',
+    ...admin,
+    validate(WebhooksDeliveryResendSchema, adminInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, WebhooksDeliveryResendSchema);
+      const unit = unitOf(ctx.state);
+      const destination = await findDestination(unit.tx, params.uuid, callerOf(ctx.state).workspaceUuid);
+      ctx.status = 202;
+      ctx.body = presentDelivery(
+        await resendDelivery(unit, { destinationUuid: destination.uuid, eventUuid: params.event }),
+      );
+    },
+  );
+  return router;
+}

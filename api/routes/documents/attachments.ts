@@ -1,7 +1,6 @@
 // Document attachments: upload raw bytes (type sniffed from them), read one, download its bytes.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { z } from 'zod';
 import {
   attachmentFilename,
@@ -14,15 +13,13 @@ import {
 } from '../../../domain/documents/attachments.js';
 import { emptyFile, invalidFilename } from '../../../domain/documents/errors.js';
 import { fileTooLarge } from '../../../domain/errors.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
-import { bucket, storage } from '../../../platform/storage.js';
+import { readBoundedBody } from '../../input/bounded-body.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
-import { runInTransaction } from '../../middleware/transaction.js';
-import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
+import { isLarge, type UploadSlots } from '../../middleware/upload-slots.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { attachmentDisposition, presentAttachment } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 /** filename: the display name, the last path segment of what the client sent; the body is the raw bytes. */
 const AttachmentsUploadSchema = z.object({
@@ -34,10 +31,10 @@ const AttachmentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam, att
 
 const AttachmentsDownloadSchema = AttachmentsInfoSchema;
 
-const attachmentStore = (): AttachmentStore => ({
-  storage: storage(),
-  bucket: bucket(),
-  masterKey: config().masterKey,
+const attachmentStore = ({ storage, settings }: ApiServices): AttachmentStore => ({
+  storage: storage.client,
+  bucket: storage.bucket,
+  masterKey: settings.masterKey,
 });
 
 /**
@@ -46,87 +43,100 @@ const attachmentStore = (): AttachmentStore => ({
  * handed to `hold` to release once the upload is done with the bytes, or is refused with 503 when none is free; only
  * then is a client waiting on `Expect: 100-continue` told to send it.
  */
-async function readUpload(ctx: Context, hold: (release: () => void) => void): Promise<Buffer> {
+async function readUpload(
+  slots: UploadSlots,
+  ctx: Context,
+  hold: (release: () => void) => void,
+): Promise<Buffer> {
   const declared = ctx.get('Content-Length');
   const length = /^\d+$/.test(declared) ? Number(declared) : undefined;
   const withinCap = length === undefined || length <= MAX_ATTACHMENT_BYTES;
-  if (withinCap && isLarge(length)) hold(reserveLargeUpload(config().http.maxConcurrentLargeUploads));
-  sendContinue(ctx.req, ctx.res);
-  const bytes = await getRawBody(ctx.req, { length, limit: MAX_ATTACHMENT_BYTES }).catch((error: unknown) => {
-    // The rest of a refused body is never read, so the connection cannot carry another request.
-    ctx.set('Connection', 'close');
-    if ((error as { type?: string }).type === 'entity.too.large')
-      throw fileTooLarge(MAX_ATTACHMENT_BYTES, `An attachment is at most ${MAX_ATTACHMENT_BYTES} bytes.`);
-    throw error;
+  if (withinCap && isLarge(length)) hold(slots.reserve());
+  slots.sendContinue(ctx.req, ctx.res);
+  const bytes = await readBoundedBody(ctx, {
+    length,
+    limit: MAX_ATTACHMENT_BYTES,
+    tooLarge: () =>
+      fileTooLarge(MAX_ATTACHMENT_BYTES, `An attachment is at most ${MAX_ATTACHMENT_BYTES} bytes.`),
   });
   if (bytes.length === 0) throw emptyFile();
   return bytes;
 }
 
-export const attachmentsRouter = new Router({ prefix: '/v1/documents/:uuid/attachments', sensitive: true });
+export function attachmentsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/documents/:uuid/attachments', sensitive: true });
 
-attachmentsRouter.post(
-  '/',
-  requireScope('docs.write'),
-  documentVisible(),
-  validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }),
-  async (ctx) => {
-    const { params, query } = input(ctx.state, AttachmentsUploadSchema);
-    let release: (() => void) | undefined;
-    try {
-      // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
-      const { attachment, created } = await uploadAttachment(
-        runInTransaction,
-        attachmentStore(),
-        callerOf(ctx.state),
-        config(),
-        params.uuid,
-        {
-          filename: query.filename,
-          read: () => readUpload(ctx, (slot) => (release = slot)),
-        },
+  router.post(
+    '/',
+    services.uploadSlots.readsBodyAfterChecks,
+    requireScope('docs.write'),
+    documentVisible(services),
+    validate(AttachmentsUploadSchema, { ...documentsInput, fields: { 'query.filename': invalidFilename } }),
+    async (ctx) => {
+      const { params, query } = input(ctx.state, AttachmentsUploadSchema);
+      let release: (() => void) | undefined;
+      try {
+        // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
+        const { attachment, created } = await uploadAttachment(
+          services.runInTransaction,
+          attachmentStore(services),
+          callerOf(ctx.state),
+          services.settings,
+          params.uuid,
+          {
+            filename: query.filename,
+            read: () => readUpload(services.uploadSlots, ctx, (slot) => (release = slot)),
+          },
+        );
+        ctx.status = created ? 201 : 200;
+        ctx.body = presentAttachment(attachment);
+      } finally {
+        release?.();
+      }
+    },
+  );
+
+  router.get(
+    '/:attachment',
+    requireScope('docs.read'),
+    validate(AttachmentsInfoSchema, documentsInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, AttachmentsInfoSchema);
+      ctx.body = presentAttachment(
+        await findAttachment(
+          services.db,
+          callerOf(ctx.state),
+          services.settings,
+          params.uuid,
+          params.attachment,
+        ),
       );
-      ctx.status = created ? 201 : 200;
-      ctx.body = presentAttachment(attachment);
-    } finally {
-      release?.();
-    }
-  },
-);
+    },
+  );
 
-attachmentsRouter.get(
-  '/:attachment',
-  requireScope('docs.read'),
-  validate(AttachmentsInfoSchema, documentsInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, AttachmentsInfoSchema);
-    ctx.body = presentAttachment(
-      await findAttachment(db(), callerOf(ctx.state), config(), params.uuid, params.attachment),
-    );
-  },
-);
-
-attachmentsRouter.get(
-  '/:attachment/download',
-  requireScope('docs.read'),
-  validate(AttachmentsDownloadSchema, documentsInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, AttachmentsDownloadSchema);
-    const { attachment, content } = await openAttachment(
-      db(),
-      attachmentStore(),
-      callerOf(ctx.state),
-      config(),
-      params.uuid,
-      params.attachment,
-    );
-    ctx.status = 200;
-    ctx.set('Content-Type', attachment.content_type);
-    ctx.set('Content-Disposition', attachmentDisposition(attachment));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = content;
-    // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.
-    ctx.length = Number(attachment.byte_size);
-  },
-);
+  router.get(
+    '/:attachment/download',
+    requireScope('docs.read'),
+    validate(AttachmentsDownloadSchema, documentsInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, AttachmentsDownloadSchema);
+      const { attachment, content } = await openAttachment(
+        services.db,
+        attachmentStore(services),
+        callerOf(ctx.state),
+        services.settings,
+        params.uuid,
+        params.attachment,
+      );
+      ctx.status = 200;
+      ctx.set('Content-Type', attachment.content_type);
+      ctx.set('Content-Disposition', attachmentDisposition(attachment));
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = content;
+      // After the body: Koa drops Content-Length when a stream is set, but the plaintext size is known.
+      ctx.length = Number(attachment.byte_size);
+    },
+  );
+  return router;
+}

@@ -10,13 +10,13 @@ import {
   setCommentStatus,
 } from '../../../domain/documents/comments.js';
 import { invalidCommentBody, invalidCommentTarget, invalidStatus } from '../../../domain/documents/errors.js';
-import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, type InputErrors, uuidParam, validate } from '../../middleware/validate.js';
 import { presentThread } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 const nonBlank = (text: string) => text.trim() !== '';
 
@@ -101,123 +101,132 @@ const CommentsDeleteMessageSchema = z.object({
   params: z.object({ uuid: uuidParam, thread: uuidParam, message: uuidParam }),
 });
 
-export const commentsRouter = new Router({ prefix: '/v1/documents/:uuid/comments', sensitive: true });
+export function commentsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/documents/:uuid/comments', sensitive: true });
 
-commentsRouter.post(
-  '/',
-  requireScope('docs.comment'),
-  documentVisible(),
-  jsonBody(),
-  validate(CommentsCreateSchema, commentInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, CommentsCreateSchema);
-    const me = callerOf(ctx.state);
-    const { body: message, ...target } = body;
-    const thread = await createComment(unitOf(ctx.state).tx, me, config(), params.uuid, {
-      body: message,
-      target,
-    });
-    ctx.status = 201;
-    ctx.body = presentThread(thread, me.userUuid);
-  },
-);
+  router.post(
+    '/',
+    requireScope('docs.comment'),
+    documentVisible(services),
+    jsonBody(),
+    validate(CommentsCreateSchema, commentInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, CommentsCreateSchema);
+      const me = callerOf(ctx.state);
+      const { body: message, ...target } = body;
+      const thread = await createComment(unitOf(ctx.state).tx, me, services.settings, params.uuid, {
+        body: message,
+        target,
+      });
+      ctx.status = 201;
+      ctx.body = presentThread(thread, me.userUuid);
+    },
+  );
 
-commentsRouter.post(
-  '/:thread/replies',
-  requireScope('docs.comment'),
-  documentVisible(),
-  jsonBody(),
-  validate(CommentsReplySchema, messageInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, CommentsReplySchema);
-    const me = callerOf(ctx.state);
-    const thread = await replyToComment(
-      unitOf(ctx.state).tx,
-      me,
-      config(),
-      params.uuid,
-      params.thread,
-      body.body,
-    );
-    ctx.status = 201;
-    ctx.body = presentThread(thread, me.userUuid);
-  },
-);
+  router.post(
+    '/:thread/replies',
+    requireScope('docs.comment'),
+    documentVisible(services),
+    jsonBody(),
+    validate(CommentsReplySchema, messageInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, CommentsReplySchema);
+      const me = callerOf(ctx.state);
+      const thread = await replyToComment(
+        unitOf(ctx.state).tx,
+        me,
+        services.settings,
+        params.uuid,
+        params.thread,
+        body.body,
+      );
+      ctx.status = 201;
+      ctx.body = presentThread(thread, me.userUuid);
+    },
+  );
 
-commentsRouter.post(
-  '/:thread',
-  requireScope('docs.comment'),
-  documentVisible(),
-  jsonBody(),
-  validate(CommentsStatusSchema, { ...documentsInput, fields: { 'body.status': invalidStatus } }),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, CommentsStatusSchema);
-    const me = callerOf(ctx.state);
-    const thread = await setCommentStatus(
-      unitOf(ctx.state).tx,
-      me,
-      config(),
-      params.uuid,
-      params.thread,
-      body.status,
-    );
-    ctx.body = presentThread(thread, me.userUuid);
-  },
-);
+  router.post(
+    '/:thread',
+    requireScope('docs.comment'),
+    documentVisible(services),
+    jsonBody(),
+    validate(CommentsStatusSchema, { ...documentsInput, fields: { 'body.status': invalidStatus } }),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, CommentsStatusSchema);
+      const me = callerOf(ctx.state);
+      const thread = await setCommentStatus(
+        unitOf(ctx.state).tx,
+        me,
+        services.settings,
+        params.uuid,
+        params.thread,
+        body.status,
+      );
+      ctx.body = presentThread(thread, me.userUuid);
+    },
+  );
 
-commentsRouter.post(
-  '/:thread/messages/:message',
-  requireScope('docs.comment'),
-  documentVisible(),
-  jsonBody(),
-  validate(CommentsEditMessageSchema, messageInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, CommentsEditMessageSchema);
-    const me = callerOf(ctx.state);
-    const thread = await editMessage(
-      unitOf(ctx.state).tx,
-      me,
-      config(),
-      params.uuid,
-      params.thread,
-      params.message,
-      body.body,
-    );
-    ctx.body = presentThread(thread, me.userUuid);
-  },
-);
+  router.post(
+    '/:thread/messages/:message',
+    requireScope('docs.comment'),
+    documentVisible(services),
+    jsonBody(),
+    validate(CommentsEditMessageSchema, messageInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, CommentsEditMessageSchema);
+      const me = callerOf(ctx.state);
+      const thread = await editMessage(
+        unitOf(ctx.state).tx,
+        me,
+        services.settings,
+        params.uuid,
+        params.thread,
+        params.message,
+        body.body,
+      );
+      ctx.body = presentThread(thread, me.userUuid);
+    },
+  );
 
-commentsRouter.delete(
-  '/:thread',
-  requireScope('docs.comment'),
-  validate(CommentsDeleteSchema, documentsInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, CommentsDeleteSchema);
-    await deleteComment(unitOf(ctx.state).tx, callerOf(ctx.state), config(), params.uuid, params.thread);
-    ctx.status = 204;
-  },
-);
+  router.delete(
+    '/:thread',
+    requireScope('docs.comment'),
+    validate(CommentsDeleteSchema, documentsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, CommentsDeleteSchema);
+      await deleteComment(
+        unitOf(ctx.state).tx,
+        callerOf(ctx.state),
+        services.settings,
+        params.uuid,
+        params.thread,
+      );
+      ctx.status = 204;
+    },
+  );
 
-commentsRouter.delete(
-  '/:thread/messages/:message',
-  requireScope('docs.comment'),
-  validate(CommentsDeleteMessageSchema, documentsInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, CommentsDeleteMessageSchema);
-    await deleteMessage(
-      unitOf(ctx.state).tx,
-      callerOf(ctx.state),
-      config(),
-      params.uuid,
-      params.thread,
-      params.message,
-    );
-    ctx.status = 204;
-  },
-);
+  router.delete(
+    '/:thread/messages/:message',
+    requireScope('docs.comment'),
+    validate(CommentsDeleteMessageSchema, documentsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, CommentsDeleteMessageSchema);
+      await deleteMessage(
+        unitOf(ctx.state).tx,
+        callerOf(ctx.state),
+        services.settings,
+        params.uuid,
+        params.thread,
+        params.message,
+      );
+      ctx.status = 204;
+    },
+  );
+  return router;
+}

@@ -15,15 +15,14 @@ import {
   invalidTitle,
   invalidTrashed,
 } from '../../../domain/documents/errors.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
-import { pageQuery } from '../../middleware/documents-input.js';
+import { pageQuery } from '../../input/documents.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentDocument, presentDocumentList, type DocumentViewer } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 const MAX_TITLE_LENGTH = 255;
 
@@ -68,93 +67,109 @@ const fieldsInput = {
 
 const DocumentsTrashSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-const viewer = (ctx: ParameterizedContext): DocumentViewer => ({
-  callerUuid: callerOf(ctx.state).userUuid,
-  docsUrl: config().docsUrl,
-});
+export function documentsRouter(services: ApiServices): Router {
+  const viewer = (ctx: ParameterizedContext): DocumentViewer => ({
+    callerUuid: callerOf(ctx.state).userUuid,
+    docsUrl: services.settings.docsUrl,
+  });
+  const router = new Router({ prefix: '/v1/documents', sensitive: true });
 
-export const documentsRouter = new Router({ prefix: '/v1/documents', sensitive: true });
+  /** The live list and the Trash list: one query, told apart by `trashed`. */
+  const listHandler =
+    (url: string, trashed: boolean): Middleware =>
+    async (ctx) => {
+      const { query } = input(ctx.state, DocumentsListSchema);
+      const page = await listDocuments(services.db, callerOf(ctx.state), services.settings, {
+        ...query,
+        trashed,
+      });
+      ctx.body = presentDocumentList(url, page, viewer(ctx));
+    };
 
-/** The live list and the Trash list: one query, told apart by `trashed`. */
-const listHandler =
-  (url: string, trashed: boolean): Middleware =>
-  async (ctx) => {
-    const { query } = input(ctx.state, DocumentsListSchema);
-    const page = await listDocuments(db(), callerOf(ctx.state), config(), { ...query, trashed });
-    ctx.body = presentDocumentList(url, page, viewer(ctx));
-  };
+  router.get(
+    '/',
+    requireScope('docs.read'),
+    validate(DocumentsListSchema, listInput),
+    listHandler('/v1/documents', false),
+  );
 
-documentsRouter.get(
-  '/',
-  requireScope('docs.read'),
-  validate(DocumentsListSchema, listInput),
-  listHandler('/v1/documents', false),
-);
+  router.get(
+    '/trash',
+    requireScope('docs.read'),
+    validate(DocumentsListSchema, listInput),
+    listHandler('/v1/documents/trash', true),
+  );
 
-documentsRouter.get(
-  '/trash',
-  requireScope('docs.read'),
-  validate(DocumentsListSchema, listInput),
-  listHandler('/v1/documents/trash', true),
-);
+  router.post(
+    '/',
+    requireScope('docs.write'),
+    jsonBody(),
+    validate(DocumentsCreateSchema, createInput),
+    transaction(services),
+    async (ctx) => {
+      const { body } = input(ctx.state, DocumentsCreateSchema);
+      const document = await createDocument(
+        unitOf(ctx.state).tx,
+        callerOf(ctx.state),
+        services.settings,
+        body,
+      );
+      ctx.status = 201;
+      ctx.body = presentDocument(document, viewer(ctx));
+    },
+  );
 
-documentsRouter.post(
-  '/',
-  requireScope('docs.write'),
-  jsonBody(),
-  validate(DocumentsCreateSchema, createInput),
-  transaction(),
-  async (ctx) => {
-    const { body } = input(ctx.state, DocumentsCreateSchema);
-    const document = await createDocument(unitOf(ctx.state).tx, callerOf(ctx.state), config(), body);
-    ctx.status = 201;
-    ctx.body = presentDocument(document, viewer(ctx));
-  },
-);
+  router.get(
+    '/:uuid',
+    requireScope('docs.read'),
+    validate(DocumentsInfoSchema, documentsInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, DocumentsInfoSchema);
+      ctx.body = presentDocument(
+        await findVisibleDocument(services.db, callerOf(ctx.state), services.settings, params.uuid),
+        viewer(ctx),
+      );
+    },
+  );
 
-documentsRouter.get(
-  '/:uuid',
-  requireScope('docs.read'),
-  validate(DocumentsInfoSchema, documentsInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, DocumentsInfoSchema);
-    ctx.body = presentDocument(
-      await findVisibleDocument(db(), callerOf(ctx.state), config(), params.uuid),
-      viewer(ctx),
-    );
-  },
-);
+  router.post(
+    '/:uuid',
+    requireScope('docs.write'),
+    documentVisible(services),
+    jsonBody(),
+    validate(DocumentsUpdateSchema, fieldsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, DocumentsUpdateSchema);
+      const document = await updateDocument(
+        unitOf(ctx.state),
+        callerOf(ctx.state),
+        services.settings,
+        params.uuid,
+        body,
+      );
+      ctx.body = presentDocument(document, viewer(ctx));
+    },
+  );
 
-documentsRouter.post(
-  '/:uuid',
-  requireScope('docs.write'),
-  documentVisible(),
-  jsonBody(),
-  validate(DocumentsUpdateSchema, fieldsInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, DocumentsUpdateSchema);
-    const document = await updateDocument(
-      unitOf(ctx.state),
-      callerOf(ctx.state),
-      config(),
-      params.uuid,
-      body,
-    );
-    ctx.body = presentDocument(document, viewer(ctx));
-  },
-);
-
-documentsRouter.post(
-  '/:uuid/trash',
-  requireScope('docs.write'),
-  validate(DocumentsTrashSchema, documentsInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, DocumentsTrashSchema);
-    const document = await updateDocument(unitOf(ctx.state), callerOf(ctx.state), config(), params.uuid, {
-      trashed: true,
-    });
-    ctx.body = presentDocument(document, viewer(ctx));
-  },
-);
+  router.post(
+    '/:uuid/trash',
+    requireScope('docs.write'),
+    validate(DocumentsTrashSchema, documentsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, DocumentsTrashSchema);
+      const document = await updateDocument(
+        unitOf(ctx.state),
+        callerOf(ctx.state),
+        services.settings,
+        params.uuid,
+        {
+          trashed: true,
+        },
+      );
+      ctx.body = presentDocument(document, viewer(ctx));
+    },
+  );
+  return router;
+}

@@ -3,11 +3,10 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { invalidExportFormat, invalidSuggestionsView } from '../../../domain/documents/errors.js';
 import { exportDocument } from '../../../domain/documents/export.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { attachmentDisposition } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 const DocumentsExportSchema = z.object({
   params: z.object({ uuid: uuidParam }),
@@ -23,15 +22,18 @@ const exportInput = {
 
 const CONTENT_TYPE = { md: 'text/markdown; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
 
-export const exportRouter = new Router({ prefix: '/v1/documents/:uuid/export', sensitive: true });
+export function exportRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/documents/:uuid/export', sensitive: true });
 
-exportRouter.get(
-  '/',
-  requireScope('docs.read'),
-  validate(DocumentsExportSchema, exportInput),
-  async (ctx) => {
+  router.get('/', requireScope('docs.read'), validate(DocumentsExportSchema, exportInput), async (ctx) => {
     const { params, query } = input(ctx.state, DocumentsExportSchema);
-    const exported = await exportDocument(db(), callerOf(ctx.state), config(), params.uuid, query);
+    const exported = await exportDocument(
+      services.db,
+      callerOf(ctx.state),
+      services.settings,
+      params.uuid,
+      query,
+    );
     ctx.status = 200;
     ctx.set('Content-Type', CONTENT_TYPE[query.format]);
     ctx.set(
@@ -47,5 +49,6 @@ exportRouter.get(
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('X-Folio-Revision', String(exported.revision));
     ctx.body = exported.text;
-  },
-);
+  });
+  return router;
+}

@@ -3,13 +3,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { invalidCursor, invalidLimit, invalidRevision } from '../../../domain/documents/errors.js';
 import { listRevisions, readRevision, restoreRevision } from '../../../domain/documents/history.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
-import { pageQuery } from '../../middleware/documents-input.js';
+import { pageQuery } from '../../input/documents.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentPresenter, presentRevisionContent, presentRevisionList } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 const revisionParam = z
   .string()
@@ -37,52 +36,50 @@ const revisionsInput = {
   fields: { 'query.limit': invalidLimit, 'query.cursor': invalidCursor },
 };
 
-export const revisionsRouter = new Router({ prefix: '/v1/documents/:uuid/revisions', sensitive: true });
+export function revisionsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/documents/:uuid/revisions', sensitive: true });
 
-revisionsRouter.get(
-  '/',
-  requireScope('docs.read'),
-  validate(RevisionsListSchema, revisionsInput),
-  async (ctx) => {
+  router.get('/', requireScope('docs.read'), validate(RevisionsListSchema, revisionsInput), async (ctx) => {
     const { params, query } = input(ctx.state, RevisionsListSchema);
     const me = callerOf(ctx.state);
-    const page = await listRevisions(db(), me, config(), params.uuid, query);
+    const page = await listRevisions(services.db, me, services.settings, params.uuid, query);
     ctx.body = presentRevisionList(`/v1/documents/${params.uuid}/revisions`, page, me.userUuid);
-  },
-);
+  });
 
-revisionsRouter.get(
-  '/:revision',
-  requireScope('docs.read'),
-  validate(RevisionsInfoSchema, revisionsInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, RevisionsInfoSchema);
-    const me = callerOf(ctx.state);
-    ctx.body = presentRevisionContent(
-      params.uuid,
-      await readRevision(db(), me, config(), params.uuid, params.revision),
-      me.userUuid,
-    );
-  },
-);
+  router.get(
+    '/:revision',
+    requireScope('docs.read'),
+    validate(RevisionsInfoSchema, revisionsInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, RevisionsInfoSchema);
+      const me = callerOf(ctx.state);
+      ctx.body = presentRevisionContent(
+        params.uuid,
+        await readRevision(services.db, me, services.settings, params.uuid, params.revision),
+        me.userUuid,
+      );
+    },
+  );
 
-revisionsRouter.post(
-  '/:revision/restore',
-  requireScope('docs.write'),
-  validate(RevisionsRestoreSchema, revisionsInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, RevisionsRestoreSchema);
-    const me = callerOf(ctx.state);
-    const answer = await restoreRevision(
-      unitOf(ctx.state).tx,
-      me,
-      config(),
-      params.uuid,
-      params.revision,
-      contentPresenter(me.userUuid),
-    );
-    ctx.status = answer.status;
-    ctx.body = answer.body;
-  },
-);
+  router.post(
+    '/:revision/restore',
+    requireScope('docs.write'),
+    validate(RevisionsRestoreSchema, revisionsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, RevisionsRestoreSchema);
+      const me = callerOf(ctx.state);
+      const answer = await restoreRevision(
+        unitOf(ctx.state).tx,
+        me,
+        services.settings,
+        params.uuid,
+        params.revision,
+        contentPresenter(me.userUuid),
+      );
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    },
+  );
+  return router;
+}

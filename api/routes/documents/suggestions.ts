@@ -2,14 +2,14 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { decideSuggestion, deleteSuggestion, writeOperations } from '../../../domain/documents/content.js';
-import { config } from '../../../platform/config.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';
-import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput } from '../../middleware/documents-input.js';
+import { OPERATIONS_BODY_LIMIT, operationsBody, operationsInput } from '../../input/documents.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { documentsInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentPresenter, presentContent } from '../../presenters/documents.js';
+import type { ApiServices } from '../../services.js';
 
 const SuggestionsCreateSchema = z.object({
   params: z.object({ uuid: uuidParam }),
@@ -20,63 +20,72 @@ const SuggestionsDecideSchema = z.object({ params: z.object({ uuid: uuidParam, t
 
 const SuggestionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam, thread: uuidParam }) });
 
-export const suggestionsRouter = new Router({ prefix: '/v1/documents/:uuid/suggestions', sensitive: true });
+export function suggestionsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/documents/:uuid/suggestions', sensitive: true });
 
-suggestionsRouter.post(
-  '/',
-  requireScope('docs.comment'),
-  documentVisible(),
-  jsonBody(OPERATIONS_BODY_LIMIT),
-  validate(SuggestionsCreateSchema, operationsInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, SuggestionsCreateSchema);
-    const me = callerOf(ctx.state);
-    const answer = await writeOperations(
-      unitOf(ctx.state).tx,
-      me,
-      config(),
-      params.uuid,
-      'suggest',
-      body,
-      contentPresenter(me.userUuid),
-    );
-    ctx.status = answer.status;
-    ctx.body = answer.body;
-  },
-);
-
-for (const decision of ['accept', 'reject'] as const) {
-  suggestionsRouter.post(
-    `/:thread/${decision}`,
-    requireScope('docs.write'),
-    validate(SuggestionsDecideSchema, documentsInput),
-    transaction(),
+  router.post(
+    '/',
+    requireScope('docs.comment'),
+    documentVisible(services),
+    jsonBody(OPERATIONS_BODY_LIMIT),
+    validate(SuggestionsCreateSchema, operationsInput),
+    transaction(services),
     async (ctx) => {
-      const { params } = input(ctx.state, SuggestionsDecideSchema);
+      const { params, body } = input(ctx.state, SuggestionsCreateSchema);
       const me = callerOf(ctx.state);
-      const content = await decideSuggestion(
+      const answer = await writeOperations(
         unitOf(ctx.state).tx,
         me,
-        config(),
+        services.settings,
+        params.uuid,
+        'suggest',
+        body,
+        contentPresenter(me.userUuid),
+      );
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    },
+  );
+
+  for (const decision of ['accept', 'reject'] as const) {
+    router.post(
+      `/:thread/${decision}`,
+      requireScope('docs.write'),
+      validate(SuggestionsDecideSchema, documentsInput),
+      transaction(services),
+      async (ctx) => {
+        const { params } = input(ctx.state, SuggestionsDecideSchema);
+        const me = callerOf(ctx.state);
+        const content = await decideSuggestion(
+          unitOf(ctx.state).tx,
+          me,
+          services.settings,
+          params.uuid,
+          params.thread,
+          decision,
+        );
+        ctx.body = presentContent(content, me.userUuid);
+      },
+    );
+  }
+
+  router.delete(
+    '/:thread',
+    requireScope('docs.comment'),
+    validate(SuggestionsDeleteSchema, documentsInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, SuggestionsDeleteSchema);
+      const me = callerOf(ctx.state);
+      const content = await deleteSuggestion(
+        unitOf(ctx.state).tx,
+        me,
+        services.settings,
         params.uuid,
         params.thread,
-        decision,
       );
       ctx.body = presentContent(content, me.userUuid);
     },
   );
+  return router;
 }
-
-suggestionsRouter.delete(
-  '/:thread',
-  requireScope('docs.comment'),
-  validate(SuggestionsDeleteSchema, documentsInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, SuggestionsDeleteSchema);
-    const me = callerOf(ctx.state);
-    const content = await deleteSuggestion(unitOf(ctx.state).tx, me, config(), params.uuid, params.thread);
-    ctx.body = presentContent(content, me.userUuid);
-  },
-);

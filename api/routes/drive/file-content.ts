@@ -4,14 +4,13 @@
 // § Conditional writes).
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
-import { contentDeps } from '../../middleware/content-deps.js';
-import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
+import { readBoundedBody } from '../../input/bounded-body.js';
+import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../input/drive.js';
 import { jsonBody, parseJsonBody } from '../../middleware/json-body.js';
-import { isLarge, reserveLargeUpload, sendContinue } from '../../middleware/upload-slots.js';
+import { isLarge, type UploadSlots } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentTag, presentFile } from '../../presenters/drive.js';
@@ -34,7 +33,7 @@ import {
 } from '../../../domain/drive/content.js';
 import { base64Length } from '../../../domain/drive/crypto.js';
 import { invalidBody } from '../../../domain/errors.js';
-import { config } from '../../../platform/config.js';
+import type { ApiServices } from '../../services.js';
 
 /**
  * Largest simple upload body read: the base64 of the 100 MiB cap, 5% for line breaks or escaped slashes in
@@ -48,29 +47,21 @@ const SIMPLE_UPLOAD_BODY_LIMIT = Math.ceil(base64Length(SIMPLE_UPLOAD_MAX_BYTES)
  * (api/middleware/upload-slots.ts) holds one of the process's large-upload slots until the request is done with
  * it, or is refused with 503 when none is free.
  */
-function simpleUploadBody(): Middleware {
+function simpleUploadBody(slots: UploadSlots): Middleware {
   return async (ctx, next) => {
     const declared = ctx.get('Content-Length') ? Number(ctx.get('Content-Length')) : undefined;
     if (declared !== undefined && declared > SIMPLE_UPLOAD_BODY_LIMIT) throw simpleUploadTooLarge();
     if (declared === 0 || (declared === undefined && !ctx.get('Transfer-Encoding'))) return next();
     if (!ctx.is('json')) throw invalidBody('The body must be JSON (Content-Type: application/json).');
-    const release = isLarge(declared)
-      ? reserveLargeUpload(config().http.maxConcurrentLargeUploads)
-      : undefined;
+    const release = isLarge(declared) ? slots.reserve() : undefined;
     try {
-      sendContinue(ctx.req, ctx.res);
-      let text: string;
-      try {
-        text = await getRawBody(ctx.req, {
-          length: declared,
-          limit: SIMPLE_UPLOAD_BODY_LIMIT,
-          encoding: 'utf8',
-        });
-      } catch (error) {
-        if ((error as { type?: string }).type !== 'entity.too.large') throw error;
-        ctx.req.resume(); // The rest is read and dropped, never buffered.
-        throw simpleUploadTooLarge();
-      }
+      slots.sendContinue(ctx.req, ctx.res);
+      const text = await readBoundedBody(ctx, {
+        length: declared,
+        limit: SIMPLE_UPLOAD_BODY_LIMIT,
+        tooLarge: simpleUploadTooLarge,
+        encoding: 'utf8',
+      });
       // The same reading as every JSON body's: nesting past MAX_JSON_DEPTH is refused before anything walks it.
       const body = parseJsonBody(text);
       if (typeof body !== 'object' || body === null) throw invalidBody('The body must be a JSON object.');
@@ -143,136 +134,140 @@ const FilesReplaceCompleteSchema = z.object({
 
 const FilesReplaceAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const fileContentRouter = new Router({ prefix: '/v1/drive/files', sensitive: true });
+export function fileContentRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/drive/files', sensitive: true });
 
-fileContentRouter.post(
-  '/',
-  requireScope('drive.create'),
-  simpleUploadBody(),
-  validate(FilesUploadSchema, driveInput),
-  async (ctx) => {
-    const { body } = input(ctx.state, FilesUploadSchema);
-    const me = callerOf(ctx.state);
-    const file = await uploadWholeFile(contentDeps(), me, {
-      name: body.name,
-      contentType: body.content_type,
-      folderUuid: body.folder_uuid ?? null,
-      data: body.data!,
-    });
-    answerItem(ctx, presentFile(file, me.userUuid), 201);
-  },
-);
+  router.post(
+    '/',
+    services.uploadSlots.readsBodyAfterChecks,
+    requireScope('drive.create'),
+    simpleUploadBody(services.uploadSlots),
+    validate(FilesUploadSchema, driveInput),
+    async (ctx) => {
+      const { body } = input(ctx.state, FilesUploadSchema);
+      const me = callerOf(ctx.state);
+      const file = await uploadWholeFile(services.content, me, {
+        name: body.name,
+        contentType: body.content_type,
+        folderUuid: body.folder_uuid ?? null,
+        data: body.data!,
+      });
+      answerItem(ctx, presentFile(file, me.userUuid), 201);
+    },
+  );
 
-fileContentRouter.get(
-  '/:uuid/download',
-  requireScope('drive.read'),
-  validate(FilesDownloadSchema, driveInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, FilesDownloadSchema);
-    const download = await openDownload(contentDeps(), callerOf(ctx.state), params.uuid);
-    const log = ctx.state.log;
-    const { body, length } = presentDownload(download, (error) =>
-      log.error(
-        { err: error, file_uuid: download.item.uuid },
-        'download stopped: stored content failed to decrypt',
-      ),
-    );
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.length = length;
-    ctx.body = body;
-  },
-);
+  router.get(
+    '/:uuid/download',
+    requireScope('drive.read'),
+    validate(FilesDownloadSchema, driveInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, FilesDownloadSchema);
+      const download = await openDownload(services.content, callerOf(ctx.state), params.uuid);
+      const log = ctx.state.log;
+      const { body, length } = presentDownload(download, (error) =>
+        log.error(
+          { err: error, file_uuid: download.item.uuid },
+          'download stopped: stored content failed to decrypt',
+        ),
+      );
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.length = length;
+      ctx.body = body;
+    },
+  );
 
-fileContentRouter.get(
-  '/:uuid/download_init',
-  requireScope('drive.read'),
-  validate(FilesDownloadSchema, driveInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, FilesDownloadSchema);
-    const download = await openChunkedDownload(contentDeps(), callerOf(ctx.state), params.uuid);
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = presentDownloadInit(download);
-  },
-);
+  router.get(
+    '/:uuid/download_init',
+    requireScope('drive.read'),
+    validate(FilesDownloadSchema, driveInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, FilesDownloadSchema);
+      const download = await openChunkedDownload(services.content, callerOf(ctx.state), params.uuid);
+      ctx.set('Cache-Control', 'private, no-store');
+      ctx.body = presentDownloadInit(download);
+    },
+  );
 
-/** If-Match: the file's ETag (nothing about it changed) or its content tag `"ctag-<ctag>"` (its bytes did not change). */
-fileContentRouter.post(
-  '/:uuid/replace',
-  requireScope('drive.update'),
-  jsonBody(),
-  validate(FilesReplaceSchema, sizedInput),
-  ifMatchHeader(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, FilesReplaceSchema);
-    const me = callerOf(ctx.state);
-    const guard = ifMatchGuard(
-      ctx.state,
-      (item) => presentFile(item, me.userUuid),
-      (item) => [contentTag(item.ctag)],
-    );
-    const staged = await beginReplace(contentDeps(), me, params.uuid, {
-      sizeBytes: body.plaintext_size_bytes,
-      contentType: body.content_type,
-      guard,
-    });
-    ctx.status = 201;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentStagedContent(staged, 'version_uuid');
-  },
-);
+  /** If-Match: the file's ETag (nothing about it changed) or its content tag `"ctag-<ctag>"` (its bytes did not change). */
+  router.post(
+    '/:uuid/replace',
+    requireScope('drive.update'),
+    jsonBody(),
+    validate(FilesReplaceSchema, sizedInput),
+    ifMatchHeader(),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, FilesReplaceSchema);
+      const me = callerOf(ctx.state);
+      const guard = ifMatchGuard(
+        ctx.state,
+        (item) => presentFile(item, me.userUuid),
+        (item) => [contentTag(item.ctag)],
+      );
+      const staged = await beginReplace(services.content, me, params.uuid, {
+        sizeBytes: body.plaintext_size_bytes,
+        contentType: body.content_type,
+        guard,
+      });
+      ctx.status = 201;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentStagedContent(staged, 'version_uuid');
+    },
+  );
 
-fileContentRouter.post(
-  '/:uuid/replace/part_urls',
-  requireScope('drive.update'),
-  jsonBody(),
-  validate(FilesReplacePartUrlsSchema, driveInput),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, FilesReplacePartUrlsSchema);
-    const urls = await presignReplacementParts(
-      contentDeps(),
-      callerOf(ctx.state),
-      params.uuid,
-      body.part_numbers,
-    );
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentPartUrls(urls);
-  },
-);
+  router.post(
+    '/:uuid/replace/part_urls',
+    requireScope('drive.update'),
+    jsonBody(),
+    validate(FilesReplacePartUrlsSchema, driveInput),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, FilesReplacePartUrlsSchema);
+      const urls = await presignReplacementParts(
+        services.content,
+        callerOf(ctx.state),
+        params.uuid,
+        body.part_numbers,
+      );
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentPartUrls(urls);
+    },
+  );
 
-fileContentRouter.post(
-  '/:uuid/replace/complete',
-  requireScope('drive.update'),
-  jsonBody('4mb'),
-  validate(FilesReplaceCompleteSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, FilesReplaceCompleteSchema);
-    const me = callerOf(ctx.state);
-    answerItem(
-      ctx,
-      presentFile(
-        await completeReplace(contentDeps(), unitOf(ctx.state), me, params.uuid, {
-          parts: body.parts,
-          contentHash: body.content_hash,
-        }),
-        me.userUuid,
-      ),
-    );
-  },
-);
+  router.post(
+    '/:uuid/replace/complete',
+    requireScope('drive.update'),
+    jsonBody('4mb'),
+    validate(FilesReplaceCompleteSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, FilesReplaceCompleteSchema);
+      const me = callerOf(ctx.state);
+      answerItem(
+        ctx,
+        presentFile(
+          await completeReplace(services.content, unitOf(ctx.state), me, params.uuid, {
+            parts: body.parts,
+            contentHash: body.content_hash,
+          }),
+          me.userUuid,
+        ),
+      );
+    },
+  );
 
-fileContentRouter.post(
-  '/:uuid/replace/abort',
-  requireScope('drive.update'),
-  validate(FilesReplaceAbortSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, FilesReplaceAbortSchema);
-    const me = callerOf(ctx.state);
-    answerItem(
-      ctx,
-      presentFile(await abortReplace(contentDeps(), unitOf(ctx.state), me, params.uuid), me.userUuid),
-    );
-  },
-);
+  router.post(
+    '/:uuid/replace/abort',
+    requireScope('drive.update'),
+    validate(FilesReplaceAbortSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, FilesReplaceAbortSchema);
+      const me = callerOf(ctx.state);
+      answerItem(
+        ctx,
+        presentFile(await abortReplace(services.content, unitOf(ctx.state), me, params.uuid), me.userUuid),
+      );
+    },
+  );
+  return router;
+}

@@ -11,7 +11,7 @@ import { driveInput, input, uuidParam, validate } from '../../middleware/validat
 import { presentFile, presentList } from '../../presenters/drive.js';
 import { updateItem } from '../../../domain/drive/item-update.js';
 import { findVisibleItem, listFolder, listTrash } from '../../../domain/drive/items.js';
-import { db } from '../../../platform/database.js';
+import type { ApiServices } from '../../services.js';
 
 const FilesListSchema = z.object({
   query: z.object({
@@ -36,53 +36,56 @@ const FilesUpdateSchema = z.object({
   }),
 });
 
-export const filesRouter = new Router({ prefix: '/v1/drive', sensitive: true });
+export function filesRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/drive', sensitive: true });
 
-filesRouter.get('/files', requireScope('drive.read'), validate(FilesListSchema, driveInput), async (ctx) => {
-  const { query } = input(ctx.state, FilesListSchema);
-  const me = callerOf(ctx.state);
-  const folder = await listFolder(db(), me, query.folder_uuid);
-  ctx.body = presentList('/v1/drive/files', folder.items, me.userUuid, folder.folderUuid);
-});
-
-filesRouter.get('/trash', requireScope('drive.read'), async (ctx) => {
-  const me = callerOf(ctx.state);
-  ctx.body = presentList('/v1/drive/trash', await listTrash(db(), me), me.userUuid);
-});
-
-filesRouter.get(
-  '/files/:uuid',
-  requireScope('drive.read'),
-  validate(FilesShowSchema, driveInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, FilesShowSchema);
+  router.get('/files', requireScope('drive.read'), validate(FilesListSchema, driveInput), async (ctx) => {
+    const { query } = input(ctx.state, FilesListSchema);
     const me = callerOf(ctx.state);
-    answerItemRead(
-      ctx,
-      presentFile(
-        await findVisibleItem(db(), me, params.uuid, { kind: 'file', includeUploading: true }),
-        me.userUuid,
-      ),
-    );
-  },
-);
+    const folder = await listFolder(services.db, me, query.folder_uuid);
+    ctx.body = presentList('/v1/drive/files', folder.items, me.userUuid, folder.folderUuid);
+  });
 
-filesRouter.post(
-  '/files/:uuid',
-  requireScope('drive.update'),
-  jsonBody(),
-  requireDeleteScopeToTrash(),
-  validate(FilesUpdateSchema, driveInput),
-  ifMatchHeader(),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, FilesUpdateSchema);
+  router.get('/trash', requireScope('drive.read'), async (ctx) => {
     const me = callerOf(ctx.state);
-    const update = { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed };
-    const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid));
-    answerItem(
-      ctx,
-      presentFile(await updateItem(unitOf(ctx.state), me, params.uuid, 'file', update, guard), me.userUuid),
-    );
-  },
-);
+    ctx.body = presentList('/v1/drive/trash', await listTrash(services.db, me), me.userUuid);
+  });
+
+  router.get(
+    '/files/:uuid',
+    requireScope('drive.read'),
+    validate(FilesShowSchema, driveInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, FilesShowSchema);
+      const me = callerOf(ctx.state);
+      answerItemRead(
+        ctx,
+        presentFile(
+          await findVisibleItem(services.db, me, params.uuid, { kind: 'file', includeUploading: true }),
+          me.userUuid,
+        ),
+      );
+    },
+  );
+
+  router.post(
+    '/files/:uuid',
+    requireScope('drive.update'),
+    jsonBody(),
+    requireDeleteScopeToTrash(),
+    validate(FilesUpdateSchema, driveInput),
+    ifMatchHeader(),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, FilesUpdateSchema);
+      const me = callerOf(ctx.state);
+      const update = { name: body.name, parentUuid: body.folder_uuid, trashed: body.trashed };
+      const guard = ifMatchGuard(ctx.state, (item) => presentFile(item, me.userUuid));
+      answerItem(
+        ctx,
+        presentFile(await updateItem(unitOf(ctx.state), me, params.uuid, 'file', update, guard), me.userUuid),
+      );
+    },
+  );
+  return router;
+}

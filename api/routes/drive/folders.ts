@@ -11,7 +11,7 @@ import { driveInput, input, uuidParam, validate } from '../../middleware/validat
 import { presentFolder } from '../../presenters/drive.js';
 import { updateItem } from '../../../domain/drive/item-update.js';
 import { createFolder, findVisibleItem } from '../../../domain/drive/items.js';
-import { db } from '../../../platform/database.js';
+import type { ApiServices } from '../../services.js';
 
 export const FoldersCreateSchema = z.object({
   body: z.object({
@@ -35,65 +35,63 @@ const FoldersUpdateSchema = z.object({
   }),
 });
 
-export const foldersRouter = new Router({ prefix: '/v1/drive/folders', sensitive: true });
+export function foldersRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/drive/folders', sensitive: true });
 
-foldersRouter.post(
-  '/',
-  requireScope('drive.create'),
-  jsonBody(),
-  validate(FoldersCreateSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { body } = input(ctx.state, FoldersCreateSchema);
-    const me = callerOf(ctx.state);
-    const { tx } = unitOf(ctx.state);
-    const uuid = await createFolder(tx, me, {
-      name: body.name,
-      parentUuid: body.parent_uuid ?? null,
-      color: body.color,
-    });
-    answerItem(ctx, presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid), 201);
-  },
-);
+  router.post(
+    '/',
+    requireScope('drive.create'),
+    jsonBody(),
+    validate(FoldersCreateSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { body } = input(ctx.state, FoldersCreateSchema);
+      const me = callerOf(ctx.state);
+      const { tx } = unitOf(ctx.state);
+      const uuid = await createFolder(tx, me, {
+        name: body.name,
+        parentUuid: body.parent_uuid ?? null,
+        color: body.color,
+      });
+      answerItem(ctx, presentFolder(await findVisibleItem(tx, me, uuid), me.userUuid), 201);
+    },
+  );
 
-foldersRouter.get(
-  '/:uuid',
-  requireScope('drive.read'),
-  validate(FoldersShowSchema, driveInput),
-  async (ctx) => {
+  router.get('/:uuid', requireScope('drive.read'), validate(FoldersShowSchema, driveInput), async (ctx) => {
     const { params } = input(ctx.state, FoldersShowSchema);
     const me = callerOf(ctx.state);
     answerItemRead(
       ctx,
-      presentFolder(await findVisibleItem(db(), me, params.uuid, { kind: 'folder' }), me.userUuid),
+      presentFolder(await findVisibleItem(services.db, me, params.uuid, { kind: 'folder' }), me.userUuid),
     );
-  },
-);
+  });
 
-foldersRouter.post(
-  '/:uuid',
-  requireScope('drive.update'),
-  jsonBody(),
-  requireDeleteScopeToTrash(),
-  validate(FoldersUpdateSchema, driveInput),
-  ifMatchHeader(),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, FoldersUpdateSchema);
-    const me = callerOf(ctx.state);
-    const update = {
-      name: body.name,
-      parentUuid: body.parent_uuid,
-      color: body.color,
-      trashed: body.trashed,
-    };
-    const guard = ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid));
-    answerItem(
-      ctx,
-      presentFolder(
-        await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update, guard),
-        me.userUuid,
-      ),
-    );
-  },
-);
+  router.post(
+    '/:uuid',
+    requireScope('drive.update'),
+    jsonBody(),
+    requireDeleteScopeToTrash(),
+    validate(FoldersUpdateSchema, driveInput),
+    ifMatchHeader(),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, FoldersUpdateSchema);
+      const me = callerOf(ctx.state);
+      const update = {
+        name: body.name,
+        parentUuid: body.parent_uuid,
+        color: body.color,
+        trashed: body.trashed,
+      };
+      const guard = ifMatchGuard(ctx.state, (item) => presentFolder(item, me.userUuid));
+      answerItem(
+        ctx,
+        presentFolder(
+          await updateItem(unitOf(ctx.state), me, params.uuid, 'folder', update, guard),
+          me.userUuid,
+        ),
+      );
+    },
+  );
+  return router;
+}

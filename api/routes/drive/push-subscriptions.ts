@@ -8,7 +8,7 @@ import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentPushSubscription } from '../../presenters/drive-push.js';
 import { registerPushSubscription, unregisterPushSubscription } from '../../../domain/drive/push.js';
-import { config } from '../../../platform/config.js';
+import type { ApiServices } from '../../services.js';
 
 const PushSubscriptionsCreateSchema = z.object({
   body: z.object({
@@ -21,44 +21,47 @@ const PushSubscriptionsCreateSchema = z.object({
 
 const PushSubscriptionsDeleteSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const pushSubscriptionsRouter = new Router({
-  prefix: '/v1/drive/push_subscriptions',
-  sensitive: true,
-});
+export function pushSubscriptionsRouter(services: ApiServices): Router {
+  const router = new Router({
+    prefix: '/v1/drive/push_subscriptions',
+    sensitive: true,
+  });
 
-pushSubscriptionsRouter.post(
-  '/',
-  requireScope('drive.read'),
-  jsonBody(),
-  validate(PushSubscriptionsCreateSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { body } = input(ctx.state, PushSubscriptionsCreateSchema);
-    const subscription = await registerPushSubscription(
-      unitOf(ctx.state).tx,
-      config().masterKey,
-      callerOf(ctx.state),
-      {
-        pushClientUuid: body.push_client_uuid,
-        deviceToken: body.device_token,
-        containerIdentifier: body.container_identifier,
-        domainIdentifier: body.domain_identifier,
-      },
-    );
-    ctx.status = 201;
-    ctx.body = presentPushSubscription(subscription);
-  },
-);
+  router.post(
+    '/',
+    requireScope('drive.read'),
+    jsonBody(),
+    validate(PushSubscriptionsCreateSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { body } = input(ctx.state, PushSubscriptionsCreateSchema);
+      const subscription = await registerPushSubscription(
+        unitOf(ctx.state).tx,
+        services.settings.masterKey,
+        callerOf(ctx.state),
+        {
+          pushClientUuid: body.push_client_uuid,
+          deviceToken: body.device_token,
+          containerIdentifier: body.container_identifier,
+          domainIdentifier: body.domain_identifier,
+        },
+      );
+      ctx.status = 201;
+      ctx.body = presentPushSubscription(subscription);
+    },
+  );
 
-pushSubscriptionsRouter.delete(
-  '/:uuid',
-  requireScope('drive.read'),
-  validate(PushSubscriptionsDeleteSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, PushSubscriptionsDeleteSchema);
-    ctx.body = presentPushSubscription(
-      await unregisterPushSubscription(unitOf(ctx.state).tx, callerOf(ctx.state), params.uuid),
-    );
-  },
-);
+  router.delete(
+    '/:uuid',
+    requireScope('drive.read'),
+    validate(PushSubscriptionsDeleteSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, PushSubscriptionsDeleteSchema);
+      ctx.body = presentPushSubscription(
+        await unregisterPushSubscription(unitOf(ctx.state).tx, callerOf(ctx.state), params.uuid),
+      );
+    },
+  );
+  return router;
+}

@@ -5,7 +5,6 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { noneMatch } from '../../middleware/conditional.js';
-import { contentDeps } from '../../middleware/content-deps.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import {
   checkedBy,
@@ -27,8 +26,7 @@ import {
   type ThumbnailIds,
 } from '../../../domain/drive/thumbnails.js';
 import { invalidBody } from '../../../domain/errors.js';
-import { config } from '../../../platform/config.js';
-import { workflowClient } from '../../../workflows/client.js';
+import type { ApiServices } from '../../services.js';
 
 const Variant = z.unknown().optional().transform(checkedBy(checkVariant));
 
@@ -59,10 +57,10 @@ const batchInput: InputErrors = {
 const READY_CACHE_CONTROL = `private, max-age=${THUMBNAIL_CACHE_SECONDS}, immutable`;
 
 /** A request found no thumbnail: start its render. A failed start is only logged: the next request tries again. */
-async function startRenders(ctx: Context, renders: ThumbnailIds[]): Promise<void> {
+async function startRenders(services: ApiServices, ctx: Context, renders: ThumbnailIds[]): Promise<void> {
   await Promise.all(
     renders.map((ids) =>
-      workflowClient()
+      services.workflows
         .startThumbnail(ids)
         .catch((error: unknown) =>
           ctx.state.log.warn(
@@ -74,73 +72,76 @@ async function startRenders(ctx: Context, renders: ThumbnailIds[]): Promise<void
   );
 }
 
-export const thumbnailsRouter = new Router({ prefix: '/v1/drive', sensitive: true });
+export function thumbnailsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/drive', sensitive: true });
 
-thumbnailsRouter.get(
-  '/files/:uuid/thumbnail',
-  requireScope('drive.read'),
-  validate(ThumbnailsShowSchema, driveInput),
-  async (ctx) => {
-    const { params, query } = input(ctx.state, ThumbnailsShowSchema);
-    const deps = contentDeps();
-    const found = await lookupThumbnail(
-      deps.db,
-      callerOf(ctx.state),
-      params.uuid,
-      query.variant,
-      config().thumbnails,
-    );
-    if (found.status === 'ready') {
-      ctx.set('ETag', found.etag);
-      ctx.set('Cache-Control', READY_CACHE_CONTROL);
-      if (noneMatch(ctx.get('If-None-Match'), found.etag)) {
-        ctx.status = 304;
+  router.get(
+    '/files/:uuid/thumbnail',
+    requireScope('drive.read'),
+    validate(ThumbnailsShowSchema, driveInput),
+    async (ctx) => {
+      const { params, query } = input(ctx.state, ThumbnailsShowSchema);
+      const deps = services.content;
+      const found = await lookupThumbnail(
+        deps.db,
+        callerOf(ctx.state),
+        params.uuid,
+        query.variant,
+        services.settings.thumbnails,
+      );
+      if (found.status === 'ready') {
+        ctx.set('ETag', found.etag);
+        ctx.set('Cache-Control', READY_CACHE_CONTROL);
+        if (noneMatch(ctx.get('If-None-Match'), found.etag)) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.type = found.thumbnail.content_type!;
+        ctx.body = await readThumbnail(deps, found.thumbnail);
         return;
       }
-      ctx.type = found.thumbnail.content_type!;
-      ctx.body = await readThumbnail(deps, found.thumbnail);
-      return;
-    }
-    // Neither answer is final (a render ends, a replacement changes the content), so neither is stored.
-    ctx.set('Cache-Control', 'no-store');
-    if (found.status === 'generating') {
-      await startRenders(ctx, [found.ids]);
-      ctx.status = 202;
-      ctx.set('Retry-After', '1');
-      ctx.body = '';
-      return;
-    }
-    ctx.status = 204;
-  },
-);
+      // Neither answer is final (a render ends, a replacement changes the content), so neither is stored.
+      ctx.set('Cache-Control', 'no-store');
+      if (found.status === 'generating') {
+        await startRenders(services, ctx, [found.ids]);
+        ctx.status = 202;
+        ctx.set('Retry-After', '1');
+        ctx.body = '';
+        return;
+      }
+      ctx.status = 204;
+    },
+  );
 
-thumbnailsRouter.post(
-  '/thumbnails/batch',
-  requireScope('drive.read'),
-  jsonBody(),
-  validate(ThumbnailsBatchSchema, batchInput),
-  async (ctx) => {
-    const { body } = input(ctx.state, ThumbnailsBatchSchema);
-    const deps = contentDeps();
-    const lookups = await lookupThumbnails(
-      deps.db,
-      callerOf(ctx.state),
-      body.uuids,
-      body.variant,
-      config().thumbnails,
-    );
-    const entries: BatchEntry[] = await Promise.all(
-      lookups.map(async (lookup, at) => ({
-        uuid: body.uuids[at]!,
-        lookup,
-        data: lookup?.status === 'ready' ? await readThumbnail(deps, lookup.thumbnail) : undefined,
-      })),
-    );
-    const renders = new Map<string, ThumbnailIds>();
-    for (const lookup of lookups)
-      if (lookup?.status === 'generating') renders.set(lookup.ids.versionUuid, lookup.ids);
-    await startRenders(ctx, [...renders.values()]);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentThumbnailBatch(entries);
-  },
-);
+  router.post(
+    '/thumbnails/batch',
+    requireScope('drive.read'),
+    jsonBody(),
+    validate(ThumbnailsBatchSchema, batchInput),
+    async (ctx) => {
+      const { body } = input(ctx.state, ThumbnailsBatchSchema);
+      const deps = services.content;
+      const lookups = await lookupThumbnails(
+        deps.db,
+        callerOf(ctx.state),
+        body.uuids,
+        body.variant,
+        services.settings.thumbnails,
+      );
+      const entries: BatchEntry[] = await Promise.all(
+        lookups.map(async (lookup, at) => ({
+          uuid: body.uuids[at]!,
+          lookup,
+          data: lookup?.status === 'ready' ? await readThumbnail(deps, lookup.thumbnail) : undefined,
+        })),
+      );
+      const renders = new Map<string, ThumbnailIds>();
+      for (const lookup of lookups)
+        if (lookup?.status === 'generating') renders.set(lookup.ids.versionUuid, lookup.ids);
+      await startRenders(services, ctx, [...renders.values()]);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentThumbnailBatch(entries);
+    },
+  );
+  return router;
+}

@@ -4,8 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem } from '../../middleware/conditional.js';
-import { contentDeps } from '../../middleware/content-deps.js';
-import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../middleware/drive-input.js';
+import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../input/drive.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
@@ -22,7 +21,7 @@ import {
   presignUploadParts,
 } from '../../../domain/drive/content.js';
 import { readUploadStatus } from '../../../domain/drive/upload-status.js';
-import { config } from '../../../platform/config.js';
+import type { ApiServices } from '../../services.js';
 
 const UploadsCreateSchema = z.object({
   body: z.object({
@@ -41,84 +40,97 @@ const UploadsAbortSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
 const UploadsStatusSchema = z.object({ params: z.object({ uuid: uuidParam }) });
 
-export const uploadsRouter = new Router({ prefix: '/v1/drive/uploads', sensitive: true });
+export function uploadsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/drive/uploads', sensitive: true });
 
-uploadsRouter.post(
-  '/',
-  requireScope('drive.create'),
-  jsonBody(),
-  validate(UploadsCreateSchema, sizedInput),
-  async (ctx) => {
-    const { body } = input(ctx.state, UploadsCreateSchema);
-    const staged = await beginUpload(contentDeps(), callerOf(ctx.state), {
-      name: body.name,
-      contentType: body.content_type,
-      sizeBytes: body.plaintext_size_bytes,
-      folderUuid: body.folder_uuid ?? null,
-    });
-    ctx.status = 201;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentStagedContent(staged, 'file_uuid');
-  },
-);
+  router.post(
+    '/',
+    requireScope('drive.create'),
+    jsonBody(),
+    validate(UploadsCreateSchema, sizedInput),
+    async (ctx) => {
+      const { body } = input(ctx.state, UploadsCreateSchema);
+      const staged = await beginUpload(services.content, callerOf(ctx.state), {
+        name: body.name,
+        contentType: body.content_type,
+        sizeBytes: body.plaintext_size_bytes,
+        folderUuid: body.folder_uuid ?? null,
+      });
+      ctx.status = 201;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentStagedContent(staged, 'file_uuid');
+    },
+  );
 
-uploadsRouter.post(
-  '/:uuid/part_urls',
-  requireScope('drive.create'),
-  jsonBody(),
-  validate(UploadsPartUrlsSchema, driveInput),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, UploadsPartUrlsSchema);
-    const urls = await presignUploadParts(contentDeps(), callerOf(ctx.state), params.uuid, body.part_numbers);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentPartUrls(urls);
-  },
-);
+  router.post(
+    '/:uuid/part_urls',
+    requireScope('drive.create'),
+    jsonBody(),
+    validate(UploadsPartUrlsSchema, driveInput),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, UploadsPartUrlsSchema);
+      const urls = await presignUploadParts(
+        services.content,
+        callerOf(ctx.state),
+        params.uuid,
+        body.part_numbers,
+      );
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentPartUrls(urls);
+    },
+  );
 
-uploadsRouter.post(
-  '/:uuid/complete',
-  requireScope('drive.create'),
-  jsonBody('4mb'),
-  validate(UploadsCompleteSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { params, body } = input(ctx.state, UploadsCompleteSchema);
-    const me = callerOf(ctx.state);
-    answerItem(
-      ctx,
-      presentFile(
-        await completeUpload(contentDeps(), unitOf(ctx.state), me, params.uuid, {
-          parts: body.parts,
-          contentHash: body.content_hash,
-        }),
-        me.userUuid,
-      ),
-    );
-  },
-);
+  router.post(
+    '/:uuid/complete',
+    requireScope('drive.create'),
+    jsonBody('4mb'),
+    validate(UploadsCompleteSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { params, body } = input(ctx.state, UploadsCompleteSchema);
+      const me = callerOf(ctx.state);
+      answerItem(
+        ctx,
+        presentFile(
+          await completeUpload(services.content, unitOf(ctx.state), me, params.uuid, {
+            parts: body.parts,
+            contentHash: body.content_hash,
+          }),
+          me.userUuid,
+        ),
+      );
+    },
+  );
 
-uploadsRouter.post(
-  '/:uuid/abort',
-  requireScope('drive.create'),
-  validate(UploadsAbortSchema, driveInput),
-  transaction(),
-  async (ctx) => {
-    const { params } = input(ctx.state, UploadsAbortSchema);
-    await abortUpload(contentDeps(), unitOf(ctx.state), callerOf(ctx.state), params.uuid);
-    ctx.status = 204;
-  },
-);
+  router.post(
+    '/:uuid/abort',
+    requireScope('drive.create'),
+    validate(UploadsAbortSchema, driveInput),
+    transaction(services),
+    async (ctx) => {
+      const { params } = input(ctx.state, UploadsAbortSchema);
+      await abortUpload(services.content, unitOf(ctx.state), callerOf(ctx.state), params.uuid);
+      ctx.status = 204;
+    },
+  );
 
-// An extension (docs/extensions.md § Upload session status): the parts storage holds, so a client resumes.
-uploadsRouter.get(
-  '/:uuid',
-  requireScope('drive.create'),
-  validate(UploadsStatusSchema, driveInput),
-  async (ctx) => {
-    const { params } = input(ctx.state, UploadsStatusSchema);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentUploadStatus(
-      await readUploadStatus(contentDeps(), callerOf(ctx.state), params.uuid, config().uploadExpiryMs),
-    );
-  },
-);
+  // An extension (docs/extensions.md § Upload session status): the parts storage holds, so a client resumes.
+  router.get(
+    '/:uuid',
+    requireScope('drive.create'),
+    validate(UploadsStatusSchema, driveInput),
+    async (ctx) => {
+      const { params } = input(ctx.state, UploadsStatusSchema);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = presentUploadStatus(
+        await readUploadStatus(
+          services.content,
+          callerOf(ctx.state),
+          params.uuid,
+          services.settings.uploadExpiryMs,
+        ),
+      );
+    },
+  );
+  return router;
+}

@@ -3,31 +3,27 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { readEmail } from '../../../domain/email/messages.js';
 import { isUuid } from '../../../domain/uuid.js';
-import { config } from '../../../platform/config.js';
-import { db } from '../../../platform/database.js';
-import { bucket, storage } from '../../../platform/storage.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { driveInput, input, validate } from '../../middleware/validate.js';
 import { presentEmail } from '../../presenters/email.js';
+import type { ApiServices } from '../../services.js';
 
 const EmailsShowSchema = z.object({ params: z.object({ uuid: z.string().refine(isUuid) }) });
 
-export const emailsRouter = new Router({ prefix: '/v1/emails', sensitive: true });
+export function emailsRouter(services: ApiServices): Router {
+  const router = new Router({ prefix: '/v1/emails', sensitive: true });
 
-// An API key is refused by requireScope (403 forbidden); a non-member, admin or not, gets 404 from readEmail.
-emailsRouter.get(
-  '/:uuid',
-  requireScope('email.read'),
-  validate(EmailsShowSchema, driveInput),
-  async (ctx) => {
+  // An API key is refused by requireScope (403 forbidden); a non-member, admin or not, gets 404 from readEmail.
+  router.get('/:uuid', requireScope('email.read'), validate(EmailsShowSchema, driveInput), async (ctx) => {
     const { params } = input(ctx.state, EmailsShowSchema);
     const email = await readEmail(
-      db(),
-      { storage: storage(), bucket: bucket() },
-      config().masterKey,
+      services.db,
+      { storage: services.storage.client, bucket: services.storage.bucket },
+      services.settings.masterKey,
       callerOf(ctx.state),
       params.uuid,
     );
     ctx.body = presentEmail(email);
-  },
-);
+  });
+  return router;
+}

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationsBody } from '../../../api/middleware/documents-input.js';
+import { operationsBody } from '../../../api/input/documents.js';
 import { driveInput, documentsInput, validate, uuidParam } from '../../../api/middleware/validate.js';
 import { parseEntityTags } from '../../../api/middleware/conditional.js';
 import { parseJsonBody } from '../../../api/middleware/json-body.js';

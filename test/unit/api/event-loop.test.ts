@@ -5,7 +5,12 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestContext, watchEventLoop } from '../../../api/middleware/request-context.js';
+import {
+  requestContext,
+  watchEventLoop,
+  type RunningRequest,
+} from '../../../api/middleware/request-context.js';
+import { EventLoopWatch } from '../../../platform/event-loop.js';
 import { registry } from '../../../platform/metrics.js';
 import '../../../api/routes/drive/public-links.js';
 
@@ -18,6 +23,7 @@ let server: Server;
 let base: string;
 const warn = vi.fn();
 let stopWatching: () => void;
+const running = new EventLoopWatch<RunningRequest>();
 
 beforeAll(async () => {
   const router = new Router();
@@ -33,11 +39,11 @@ beforeAll(async () => {
     ctx.status = 204;
   });
   const app = new Koa();
-  app.use(requestContext()).use(router.routes());
+  app.use(requestContext(running)).use(router.routes());
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stopWatching = watchEventLoop({ log: { warn } as never });
+  stopWatching = watchEventLoop(running, { log: { warn } as never });
 });
 
 afterAll(() => {

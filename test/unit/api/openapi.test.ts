@@ -67,12 +67,10 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   }, 60_000);
 
   it('lists exactly the routes the app serves, each method of each path', async () => {
-    const { resourceRouters } = await import('../../../api/app.js');
-    const { healthRouter } = await import('../../../api/routes/health.js');
-    const { publicLinksRouter } = await import('../../../api/routes/drive/public-links.js');
-    const { apiReferenceRouter } = await import('../../../api/routes/api-reference.js');
+    const { appRouters } = await import('../../../api/app.js');
+    const { routerServices } = await import('../../support/api-app.js');
     const served = new Set<string>();
-    for (const router of [healthRouter, apiReferenceRouter, publicLinksRouter, ...resourceRouters]) {
+    for (const router of appRouters(routerServices()).served) {
       for (const layer of router.stack) {
         const path = String(layer.path)
           .replace(/:(\w+)/g, '{$1}')

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 describe("the app's routers", () => {
   it('match paths in their own case only, so /V1/… or /S/… reaches no route past a check written for /v1/ or /s/', async () => {
-    const { servedRouters } = await import('../../../api/app.js');
-    for (const router of servedRouters) {
+    const { appRouters } = await import('../../../api/app.js');
+    const { routerServices } = await import('../../support/api-app.js');
+    for (const router of appRouters(routerServices()).served) {
       expect(router.opts.sensitive, `router with prefix ${router.opts.prefix ?? '(none)'}`).toBe(true);
       for (const layer of router.stack) {
         if (!layer.methods.length) continue;
@@ -18,7 +19,9 @@ describe("the app's routers", () => {
   }, 60_000);
 
   it('list every method a served path takes, HEAD with GET, and none for an unknown path', async () => {
-    const { methodsServing, servedRouters } = await import('../../../api/app.js');
+    const { appRouters, methodsServing } = await import('../../../api/app.js');
+    const { routerServices } = await import('../../support/api-app.js');
+    const servedRouters = appRouters(routerServices()).served;
     expect(methodsServing(servedRouters, '/v1/drive/files')).toEqual(['GET', 'HEAD', 'POST']);
     expect(methodsServing(servedRouters, '/healthz')).toEqual(['GET', 'HEAD']);
     expect(methodsServing(servedRouters, '/v1/drive/nothing-here')).toEqual([]);

@@ -7,7 +7,7 @@ import {
   invalidBaseRevision,
   invalidBatchId,
 } from '../../domain/documents/errors.js';
-import { checkedBy, documentsInput, type InputErrors } from './validate.js';
+import { checkedBy, documentsInput, type InputErrors } from '../middleware/validate.js';
 
 /** Edits carry whole documents (set_document), so their bodies may be far larger than other JSON bodies. */
 export const OPERATIONS_BODY_LIMIT = '16mb';

@@ -1,30 +1,41 @@
-// One PostgreSQL LISTEN connection per process and channel, handing each notification to the subscribers of its key:
-// the Documents live channel (documents/live.ts) and the Drive changes long-poll (drive/change-notifications.ts).
+// One PostgreSQL LISTEN connection per app and channel, handing each notification to the subscribers of its key: the
+// Documents live channel and the Drive changes long-poll, whose channels domain/documents/live.ts and
+// domain/drive/change-notifications.ts describe. An adapter, not a rule: the API's composition root (api/services.ts)
+// creates one per channel and hands it to the code that subscribes.
 import pg from 'pg';
-import type { Logger } from '../platform/logger.js';
+import type { Logger } from './logger.js';
 
 const RECONNECT_DELAY_MS = 1000;
 
 /** What a subscriber hears: an event of its key, or `resync` after a lost connection (events meanwhile are lost). */
 export type HubListener<E> = (event: E | 'resync') => void;
 
-export interface HubOptions<E> {
-  /** The database's; the LISTEN connection is its own, outside the pool. */
-  connectionString: string;
+/** A channel as the domain describes it: its name, and how a payload reads. */
+export interface HubChannel<E> {
   /** The PostgreSQL channel; writers pg_notify it inside their transaction, so it is heard only at commit. */
   channel: string;
   /** For log lines. */
   name: string;
-  log: Pick<Logger, 'warn'>;
   /** The key a payload is for and its event, or undefined to ignore it. */
   parse(payload: string | undefined): { key: string; event: E } | undefined;
+}
+
+export interface HubOptions<E> extends HubChannel<E> {
+  /** The database's; the LISTEN connection is its own, outside the pool. */
+  connectionString: string;
+  log: Pick<Logger, 'warn'>;
+}
+
+/** What a subscriber needs of a hub (the domain's waits take this, not the connection). */
+export interface Subscribable<E> {
+  subscribe(key: string, listener: HubListener<E>): Promise<() => void>;
 }
 
 /**
  * One LISTEN connection per process and channel, opened with the first subscriber. After a lost connection it
  * reconnects and tells every subscriber to resync, since notifications sent meanwhile are lost.
  */
-export class NotificationHub<E> {
+export class NotificationHub<E> implements Subscribable<E> {
   private readonly listeners = new Map<string, Set<HubListener<E>>>();
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;

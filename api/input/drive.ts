@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTENT_HASH_PATTERN } from '../../domain/drive/content-hash.js';
 import { invalidField, invalidFileSize } from '../../domain/drive/errors.js';
 import { MAX_CHUNKED_FILE_BYTES } from '../../domain/drive/crypto.js';
-import { checkedBy, driveInput, type InputErrors } from './validate.js';
+import { checkedBy, driveInput, type InputErrors } from '../middleware/validate.js';
 
 /** Part URLs are presigned in batches; a 1 TiB file has 10,000 parts. */
 const MAX_PART_URLS_PER_REQUEST = 1000;
