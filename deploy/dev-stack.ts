@@ -17,7 +17,7 @@ import {
   startMinio,
   startTemporal,
   stopRecorded,
-  type RunningService,
+  stopOnSignals,
 } from './local/services.js';
 import { startApi, startWorker, waitForApi } from './local/folio-processes.js';
 
@@ -83,19 +83,7 @@ async function main() {
   await stopRecorded(PIDS); // Whatever an interrupted earlier run left behind, and only that.
   ensureTools(say);
 
-  const running: RunningService[] = [];
-  const stopAll = async () => {
-    for (const service of running.reverse()) await service.stop().catch(() => undefined);
-  };
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      say('\nStopping the Folio stack...');
-      void stopAll().then(() => process.exit(0));
-    });
-  }
+  const { running, stopAll } = stopOnSignals(say, '\nStopping the Folio stack...');
 
   try {
     const postgres = await ensurePostgres({

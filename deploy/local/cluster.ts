@@ -15,7 +15,7 @@ import {
   spawnService,
   startMinio,
   stopRecorded,
-  type RunningService,
+  stopOnSignals,
 } from './services.js';
 import { CLUSTER_PORTS, startTemporalCluster } from './temporal-cluster.js';
 import { ensureClusterTools, ensureTools } from './tools.js';
@@ -42,19 +42,7 @@ async function main() {
   ensureTools(say);
   ensureClusterTools(say);
 
-  const running: RunningService[] = [];
-  const stopAll = async () => {
-    for (const service of running.reverse()) await service.stop().catch(() => undefined);
-  };
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      say('\nStopping the Folio cluster (data stays)...');
-      void stopAll().then(() => process.exit(0));
-    });
-  }
+  const { running, stopAll } = stopOnSignals(say, '\nStopping the Folio cluster (data stays)...');
 
   try {
     const postgres = await ensurePostgres({

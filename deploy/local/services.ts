@@ -25,6 +25,27 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * The services a local stack script starts, stopped newest first on Ctrl-C or SIGTERM (once, however many signals
+ * arrive), after which the process exits.
+ */
+export function stopOnSignals(say: (line: string) => void, stoppingLine: string) {
+  const running: RunningService[] = [];
+  const stopAll = async () => {
+    for (const service of running.reverse()) await service.stop().catch(() => undefined);
+  };
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      say(stoppingLine);
+      void stopAll().then(() => process.exit(0));
+    });
+  }
+  return { running, stopAll };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
