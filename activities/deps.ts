@@ -1,6 +1,6 @@
 // What every activity is built from: the worker hands these to createActivities once (worker/main.ts).
 import type { Knex } from 'knex';
-import type { Client as StorageClient } from 'minio';
+import type { ObjectStore } from '../domain/drive/content-objects.js';
 import type { MasterKey } from '../domain/drive/crypto.js';
 import type { RunInTransaction } from '../domain/unit-of-work.js';
 import type { Config } from '../platform/config.js';
@@ -22,8 +22,8 @@ interface ActivityWorkflows {
 
 export interface ActivityDeps {
   db: Knex;
-  storage: StorageClient;
-  bucket: string;
+  /** Object storage, through its adapter (platform/object-store.ts). */
+  objects: ObjectStore;
   masterKey: MasterKey;
   /** Read when an activity runs, so a changed setting takes effect at the next run without a new workflow. */
   settings: () => Config;

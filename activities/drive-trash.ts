@@ -12,7 +12,6 @@ import type { ActivityDeps } from './deps.js';
 import { heartbeating } from './heartbeat.js';
 
 export function createDriveTrashActivities(deps: ActivityDeps) {
-  const store = { storage: deps.storage, bucket: deps.bucket };
   // A batch commits its changes in its own transaction: devices hear of them now, not at the next outbox sweep.
   const announced = async (result: CascadeBatchResult) => {
     await deps.workflows.dispatchDrivePushes(deps.db);
@@ -26,9 +25,7 @@ export function createDriveTrashActivities(deps: ActivityDeps) {
       return heartbeating(async () => announced(await restoreCascadeBatch(deps.db, input)));
     },
     async deleteCascadeBatch(input: CascadeBatchInput): Promise<CascadeBatchResult> {
-      return heartbeating(async (beat) =>
-        announced(await deleteCascadeBatch(deps.db, store, input, undefined, beat)),
-      );
+      return heartbeating(async (beat) => announced(await deleteCascadeBatch(deps, input, undefined, beat)));
     },
     async finishTrashOperation(input: {
       operationUuid: string;

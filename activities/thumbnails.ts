@@ -43,8 +43,7 @@ export function createThumbnailActivities(deps: ActivityDeps) {
         renderVersionThumbnail(
           {
             db: deps.db,
-            storage: deps.storage,
-            bucket: deps.bucket,
+            objects: deps.objects,
             masterKey: deps.masterKey,
             limits,
             render,

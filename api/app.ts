@@ -117,6 +117,7 @@ export function createApp(services: ApiServices): Koa {
         masterKey: settings.masterKey,
         policy: targetPolicyFrom(settings.webhook),
         secretOverlapMs: settings.webhook.secretOverlapMs,
+        retryDelaysMs: settings.webhook.retryDelaysMs,
       },
     }),
   );
@@ -127,9 +128,10 @@ export function createApp(services: ApiServices): Koa {
       url: new URL(settings.docsUrl),
       db: services.db,
       limits: { idleMs: admin.sessionIdleMs, absoluteMs: admin.sessionMaxMs },
-      documents: settings,
+      documents: services.documents,
       runInTransaction: services.runInTransaction,
       liveHub: services.liveHub,
+      liveStreams: services.liveStreams,
     }),
   );
 

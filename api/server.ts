@@ -8,9 +8,8 @@ import { createApp } from './app.js';
 import { createListener } from './listener.js';
 import { watchEventLoop } from './middleware/request-context.js';
 import { createApiServices } from './services.js';
-import { followDocumentChanges } from '../domain/documents/working-documents.js';
 import { config } from '../platform/config.js';
-import { closeDb, createDb } from '../platform/database.js';
+import { createDb } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import {
   observeDatabasePool,
@@ -20,7 +19,6 @@ import {
 } from '../platform/metrics.js';
 import { whenAvailable } from '../platform/startup.js';
 import { ensureBucket } from '../platform/storage.js';
-import { closeTemporalClient } from '../platform/temporal.js';
 import { startTracing } from '../platform/tracing.js';
 import { startSmtpIngress } from '../ingress/smtp.js';
 
@@ -45,8 +43,6 @@ async function main() {
   // Held for the process's life: its advisory lock marks its simple uploads as alive, its LISTEN keeps the credential
   // cache honest (platform/process-session.ts).
   await whenAvailable('database', () => services.session.open());
-  // The cache of parsed documents lets go of a document another process wrote, heard on the live channel.
-  followDocumentChanges((documentUuid, listener) => services.liveHub.subscribe(documentUuid, listener));
   const handle = createApp(services).callback();
   const listener = createListener(
     { headersTimeoutMs: http.headersTimeoutMs, requestTimeoutMs: http.requestTimeoutMs, tls },
@@ -63,7 +59,20 @@ async function main() {
     { category: 'lifecycle', address: `${tls ? 'https' : 'http'}://${host}:${port}` },
     'api listening',
   );
-  await startSmtpIngress();
+  // Inbound mail stores with this app's pool, object store and transactions, so the services' shutdown lets them go.
+  const smtp = await startSmtpIngress({
+    settings,
+    email: {
+      db,
+      store: services.content.objects,
+      masterKey: settings.masterKey,
+      maxBytes: settings.smtp.maxBytes,
+      runInTransaction: services.runInTransaction,
+    },
+  });
+  // It stops taking mail when the app begins to stop. A session still open when the pool closes gets a 451, and one
+  // cut off by the exit has no answer: either way the sender's MTA delivers the message again later.
+  if (smtp) services.shutdown.add('drain', 'smtp ingress', () => smtp.close());
   observeDatabasePool(db);
   observeStoredState(db);
   observeEventLoopDelay();
@@ -113,10 +122,9 @@ async function main() {
         'shutdown grace over; connections still open were closed',
       );
     setTimeout(() => process.exit(1), CLOSE_CLIENTS_MS).unref();
-    // The services' clients in their order (api/services.ts), then what the process shares with other code paths:
-    // the SMTP ingress's pool and Temporal client (ingress/smtp.ts), and tracing.
+    // The services' clients in their order (api/services.ts), then tracing.
     await services.shutdown.run('close');
-    await Promise.allSettled([closeDb(), closeTemporalClient(), tracing?.shutdown()]);
+    await tracing?.shutdown().catch(() => undefined);
     logger.info({ category: 'lifecycle' }, 'api stopped');
     process.exit(0);
   };

@@ -7,7 +7,9 @@ import type { Client } from '@temporalio/client';
 import type * as Minio from 'minio';
 import type { ContentDeps } from '../domain/drive/content.js';
 import { driveChangesChannel } from '../domain/drive/change-notifications.js';
+import type { DocumentsDeps } from '../domain/documents/deps.js';
 import { documentLiveChannel, LiveHub } from '../domain/documents/live.js';
+import type { WorkingDocument } from '../domain/document-engine/index.js';
 import { deriveSyncTokenKey } from '../domain/drive/sync-token.js';
 import type { RunInTransaction } from '../domain/unit-of-work.js';
 import type { Config } from '../platform/config.js';
@@ -15,9 +17,11 @@ import type { Db } from '../platform/database.js';
 import { EventLoopWatch } from '../platform/event-loop.js';
 import { logger } from '../platform/logger.js';
 import { NotificationHub } from '../platform/notification-hub.js';
+import { S3ObjectStore } from '../platform/object-store.js';
 import { ProcessSession } from '../platform/process-session.js';
 import { createStorage } from '../platform/storage.js';
 import { connectTemporal } from '../platform/temporal.js';
+import { WorkingDocumentCache } from '../platform/working-document-cache.js';
 import { createWorkflowClient, type WorkflowClient } from '../workflows/client.js';
 import { CredentialCache } from './middleware/credential-cache.js';
 import { RateLimiter } from './middleware/rate-limit.js';
@@ -50,6 +54,11 @@ export interface ApiServices {
   changesHub: NotificationHub<true>;
   /** What the Drive content operations are handed (domain/drive/content.ts). */
   content: ContentDeps;
+  /**
+   * What the Documents operations are handed (domain/documents/deps.ts): this app's cache of parsed documents, which
+   * lets go of a document another process wrote when it hears so on `liveHub`, and the attachments' object storage.
+   */
+  documents: DocumentsDeps;
   /** Sync-token keys: the current master key's first (it seals), then the previous keys' during a rotation. */
   syncTokenKeys: Buffer[];
   /** Large request bodies read at once (simple uploads, attachments), and the deferred `100 Continue`s. */
@@ -74,6 +83,8 @@ export interface ApiServices {
 export function createApiServices(settings: ApiSettings, db: Db): ApiServices {
   const storageClient = createStorage(settings.storage);
   const bucket = settings.storage.bucket;
+  // One adapter over the bucket for Drive's content, document attachments and stored mail.
+  const objects = new S3ObjectStore(storageClient, bucket);
   let temporalClient: Promise<Client> | undefined;
   const temporal = () => {
     if (temporalClient) return temporalClient;
@@ -136,10 +147,17 @@ export function createApiServices(settings: ApiSettings, db: Db): ApiServices {
     credentials: new CredentialCache(session),
     liveHub,
     changesHub,
+    documents: {
+      settings,
+      workingDocuments: new WorkingDocumentCache<WorkingDocument>({
+        follow: (documentUuid, listener) => liveHub.subscribe(documentUuid, listener),
+      }),
+      attachmentObjects: objects,
+      masterKey: settings.masterKey,
+    },
     content: {
       db,
-      storage: storageClient,
-      bucket,
+      objects,
       masterKey: settings.masterKey,
       lifecycles: workflows,
       runInTransaction,

@@ -151,8 +151,9 @@ export async function putDirectory(
     } catch (error) {
       // One file failing (a name the service refuses, a full storage pool) does not stop the others.
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      result.failed.push({ path: shown, error: describeError(error).answer.error });
-      note(options, `${shown}: ${error.message}`);
+      const { error: refusal } = describeError(error).answer;
+      result.failed.push({ path: shown, error: refusal });
+      note(options, `${shown}: ${refusal.message}`);
     }
   });
   result.conflicts.sort();

@@ -211,8 +211,9 @@ export async function syncDirectory(
         } catch (error) {
           // One file the service refuses (a name, a full pool) does not stop the others; the next run tries again.
           if (!(error instanceof ApiError) || error.status >= 500) throw error;
-          result.failed.push({ path, error: describeError(error).answer.error });
-          note(options, `${path}: ${error.message}`);
+          const { error: refusal } = describeError(error).answer;
+          result.failed.push({ path, error: refusal });
+          note(options, `${path}: ${refusal.message}`);
         }
       });
     };

@@ -39,6 +39,26 @@ function classOfApiError(error: ApiError): Exclude<ExitClass, 'ok'> {
   return 'failure';
 }
 
+/**
+ * An API refusal in words, without the raw body (the answer's `code` and `status` carry those): Documents' (and
+ * Email's, the admin API's) error_description; for Drive, whose bodies have none (spec/drive.md § Errors), the code
+ * in words and the fields its row adds, such as `storage limit exceeded (pool_bytes: 1073741824)`. A nested object
+ * (a precondition failure's `current` item) is left out: it is data, not an explanation.
+ */
+function apiErrorMessage(error: ApiError): string {
+  if (error.description) return error.description;
+  const body = typeof error.body === 'object' ? (error.body as Record<string, unknown>) : undefined;
+  if (!error.code || !body) return `the server answered ${error.status}`;
+  const details = Object.entries(body).flatMap(([name, value]) => {
+    if (name === 'error') return [];
+    if (Array.isArray(value) && value.every((item) => typeof item !== 'object'))
+      return [`${name}: ${value.join(', ')}`];
+    return typeof value === 'object' || value === undefined ? [] : [`${name}: ${String(value)}`];
+  });
+  const words = error.code.replaceAll('_', ' ');
+  return details.length ? `${words} (${details.join('; ')})` : words;
+}
+
 /** fetch rejects with a TypeError ("fetch failed") when the server cannot be reached at all. */
 const isNetworkError = (error: unknown) => error instanceof TypeError && /fetch failed/i.test(error.message);
 
@@ -49,13 +69,15 @@ export function describeError(error: unknown): { exitCode: number; answer: Error
       answer: { error: { code: error.code, message: error.message, status: null } },
     };
   if (error instanceof ApiError) {
-    const message =
-      typeof error.body === 'object' && error.body && 'message' in error.body
-        ? String((error.body as { message: unknown }).message)
-        : error.message;
     return {
       exitCode: EXIT[classOfApiError(error)],
-      answer: { error: { code: error.code ?? `http_${error.status}`, message, status: error.status } },
+      answer: {
+        error: {
+          code: error.code ?? `http_${error.status}`,
+          message: apiErrorMessage(error),
+          status: error.status,
+        },
+      },
     };
   }
   if (isNetworkError(error)) {

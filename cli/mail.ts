@@ -16,6 +16,7 @@ import {
 import { storeEmail, type EmailKind } from '../domain/email/messages.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
+import { S3ObjectStore } from '../platform/object-store.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { closeTemporalClient } from '../platform/temporal.js';
 import { workflowClient } from '../workflows/client.js';
@@ -36,7 +37,7 @@ async function storeFromFile(options: { mailbox: string; eml: string; spam?: boo
     return await storeEmail(
       {
         db: db(),
-        store: { storage: storage(), bucket: bucket() },
+        store: new S3ObjectStore(storage(), bucket()),
         masterKey: settings.masterKey,
         maxBytes: settings.smtp.maxBytes,
         runInTransaction: workflowClient().runInTransaction(db()),

@@ -1,7 +1,8 @@
 // Inbound SMTP on FOLIO_SMTP_PORT (started by the API process): mail for a known mailbox address is stored as
 // delivered, exactly as `folio email deliver` stores it; an unknown recipient gets 550, a message above
 // FOLIO_SMTP_MAX_BYTES 552 (the rest of it read and dropped, never held). TLS and authentication are left to the MX
-// in front (docs/webhooks.md § Mail in).
+// in front (docs/webhooks.md § Mail in). The process that starts it hands in what it stores with (api/server.ts: the
+// app's own pool, object store and transactions), so the ingress holds no connection of its own.
 import type { Readable } from 'node:stream';
 import {
   SMTPServer,
@@ -10,12 +11,9 @@ import {
   type SMTPServerSession,
 } from 'smtp-server';
 import { findMailboxByAddress } from '../domain/email/mailboxes.js';
-import { storeEmail } from '../domain/email/messages.js';
-import { config } from '../platform/config.js';
-import { db } from '../platform/database.js';
+import { storeEmail, type EmailStoreDeps } from '../domain/email/messages.js';
+import type { Config } from '../platform/config.js';
 import { logger } from '../platform/logger.js';
-import { bucket, storage } from '../platform/storage.js';
-import { workflowClient } from '../workflows/client.js';
 
 const smtpError = (responseCode: number, message: string) =>
   Object.assign(new Error(message), { responseCode });
@@ -40,18 +38,20 @@ export async function readMessage(
   return pieces && Buffer.concat(pieces, bytes);
 }
 
-/** Listens until the process ends; answers the server, or undefined when FOLIO_SMTP_PORT is 0. */
-export async function startSmtpIngress(): Promise<SMTPServer | undefined> {
-  const settings = config();
+export interface SmtpIngressDeps {
+  /** FOLIO_SMTP_PORT (0: no ingress) and FOLIO_SMTP_MAX_BYTES, the address it listens on, the name it greets with. */
+  settings: Pick<Config, 'smtp' | 'host' | 'publicUrl'>;
+  /** Where an accepted message is stored (domain/email/messages.ts). */
+  email: EmailStoreDeps;
+}
+
+/** Listens until closed; answers the server, or undefined when FOLIO_SMTP_PORT is 0. */
+export async function startSmtpIngress({
+  settings,
+  email: deps,
+}: SmtpIngressDeps): Promise<SMTPServer | undefined> {
   if (!settings.smtp.port) return undefined;
   const log = logger.child({ category: 'smtp' });
-  const deps = {
-    db: db(),
-    store: { storage: storage(), bucket: bucket() },
-    masterKey: settings.masterKey,
-    maxBytes: settings.smtp.maxBytes,
-    runInTransaction: workflowClient().runInTransaction(db()),
-  };
 
   const server = new SMTPServer({
     name: new URL(settings.publicUrl).hostname,

@@ -16,6 +16,7 @@ import { config } from '../platform/config.js';
 import { closeDb, db } from '../platform/database.js';
 import { logger } from '../platform/logger.js';
 import { observeDatabasePool, startMetricsServer } from '../platform/metrics.js';
+import { S3ObjectStore } from '../platform/object-store.js';
 import { bucket, ensureBucket, storage } from '../platform/storage.js';
 import { createWebhookTransport, type WebhookTransport } from '../platform/webhook-transport.js';
 import { workflowClient } from '../workflows/client.js';
@@ -47,8 +48,7 @@ function activityDeps(webhookTransport: WebhookTransport): ActivityDeps {
   return {
     webhookTransport,
     db: db(),
-    storage: storage(),
-    bucket: bucket(),
+    objects: new S3ObjectStore(storage(), bucket()),
     masterKey: config().masterKey,
     settings: config,
     workflows: workflowClient(),

@@ -33,8 +33,11 @@ export interface AdminAppSettings {
   runInTransaction: RunInTransaction;
   /** Sends a sign-in link; absent when no outgoing mail is configured, and the sign-in page then offers none. */
   sendMail?: (mail: OutgoingMail) => Promise<void>;
-  /** What destinations are checked and their secrets wrapped with, and how long a rotated secret keeps signing. */
-  webhooks: DestinationDeps & { secretOverlapMs: number };
+  /**
+   * What destinations are checked and their secrets wrapped with, how long a rotated secret keeps signing, and the
+   * retry schedule's waits (FOLIO_WEBHOOK_RETRY_DELAYS), which set how many attempts a delivery makes.
+   */
+  webhooks: DestinationDeps & { secretOverlapMs: number; retryDelaysMs: readonly number[] };
 }
 
 export const basePath = (settings: AdminAppSettings) => settings.url.pathname.replace(/\/$/, '');

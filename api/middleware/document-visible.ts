@@ -11,10 +11,10 @@ import { callerOf } from './auth.js';
  * malformed uuid is left to validate (422 invalid_uuid). The domain function looks it up again, with its lock and
  * role: this step only decides the order of the answers.
  */
-export function documentVisible({ db, settings }: Pick<ApiServices, 'db' | 'settings'>): Middleware {
+export function documentVisible({ db, documents }: Pick<ApiServices, 'db' | 'documents'>): Middleware {
   return async (ctx, next) => {
     const uuid = (ctx.params as Record<string, string> | undefined)?.uuid;
-    if (isUuid(uuid)) await findVisibleDocument(db, callerOf(ctx.state), settings, uuid);
+    if (isUuid(uuid)) await findVisibleDocument(db, documents, callerOf(ctx.state), uuid);
     await next();
   };
 }

@@ -4,7 +4,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Client as StorageClient } from 'minio';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { renderMarkdown, type DocumentState } from '../document-engine/index.js';
@@ -19,14 +18,15 @@ import {
 import type { Caller } from '../caller.js';
 import { releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { RunInTransaction } from '../unit-of-work.js';
-import { findVisibleDocument, type DocumentSettings } from './documents.js';
+import type { DocumentsDeps } from './deps.js';
+import { findVisibleDocument } from './documents.js';
 import { attachmentNotFound, storageFull, documentTrashed, notUploaded } from './errors.js';
 
 /** The attachment size cap of the spec: 100 MB. */
 export const MAX_ATTACHMENT_BYTES = 100 * 1024 * 1024;
 
 /** Image types shown in the page; anything else is a file to download, served as application/octet-stream. */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const INLINE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 export interface AttachmentRow {
   uuid: string;
@@ -46,13 +46,6 @@ export interface AttachmentRow {
   chunk_size_bytes: number;
   created_at: Date;
   updated_at: Date;
-}
-
-/** Where attachment bytes live, and the master key that wraps each one's data key. */
-export interface AttachmentStore {
-  storage: StorageClient;
-  bucket: string;
-  masterKey: Buffer;
 }
 
 /** The display name of an upload: the last path segment of what the client sent (so no directories), trimmed. */
@@ -127,14 +120,13 @@ const storageKey = (workspaceUuid: string, documentUuid: string, attachmentUuid:
  */
 export async function uploadAttachment(
   run: RunInTransaction,
-  store: AttachmentStore,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   upload: { filename: string; read: () => Promise<Buffer> },
 ): Promise<{ attachment: AttachmentRow; created: boolean }> {
   const uploadable = (tx: Knex.Transaction, forUpdate: boolean) =>
-    findVisibleDocument(tx, caller, settings, documentUuid, {
+    findVisibleDocument(tx, deps, caller, documentUuid, {
       needs: 'editor',
       action: 'Uploading an attachment',
       forUpdate,
@@ -174,7 +166,7 @@ export async function uploadAttachment(
         height: type.height,
         inline: type.inline,
         storage_key: storageKey(document.workspace_uuid, document.uuid, uuid),
-        wrapped_key: wrapDataKey(store.masterKey, uuid, dataKey),
+        wrapped_key: wrapDataKey(deps.masterKey, uuid, dataKey),
         chunk_size_bytes: layout.chunkSizeBytes,
       })
       .returning('*');
@@ -185,16 +177,16 @@ export async function uploadAttachment(
     if (existing.upload_status === 'completed') return { attachment: existing, created: false };
     // The same bytes again while a row awaits them: an earlier upload died between its row and its object
     // (or is still writing it). Writing the object again with that row's key finishes it either way.
-    const existingKey = unwrapDataKey(store.masterKey, existing.uuid, existing.wrapped_key);
-    return { attachment: await putAndComplete(run, store, existing, existingKey, bytes), created: false };
+    const existingKey = unwrapDataKey(deps.masterKey, existing.uuid, existing.wrapped_key);
+    return { attachment: await putAndComplete(run, deps, existing, existingKey, bytes), created: false };
   }
-  return { attachment: await putAndComplete(run, store, staged.row, dataKey, bytes), created: true };
+  return { attachment: await putAndComplete(run, deps, staged.row, dataKey, bytes), created: true };
 }
 
 /** Puts the encrypted object of an awaiting row and marks it completed; a storage failure marks it failed. */
 async function putAndComplete(
   run: RunInTransaction,
-  store: AttachmentStore,
+  { attachmentObjects }: Pick<DocumentsDeps, 'attachmentObjects'>,
   row: AttachmentRow,
   dataKey: Buffer,
   bytes: Buffer,
@@ -202,9 +194,7 @@ async function putAndComplete(
   const layout = chunkLayout(bytes.length);
   try {
     const ciphertext = Readable.from(encryptChunks(dataKey, row.uuid, layout, bytes));
-    await store.storage.putObject(store.bucket, row.storage_key, ciphertext, layout.ciphertextSizeBytes, {
-      'Content-Type': 'application/octet-stream',
-    });
+    await attachmentObjects.putStream(row.storage_key, ciphertext, layout.ciphertextSizeBytes);
   } catch (error) {
     await run(async ({ tx }) => {
       const failed = await tx('document_attachments')
@@ -231,14 +221,13 @@ async function putAndComplete(
  */
 export async function findAttachment(
   knex: Knex,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  attachmentUuid: string,
+  ref: { documentUuid: string; attachmentUuid: string },
 ): Promise<AttachmentRow> {
-  const document = await findVisibleDocument(knex, caller, settings, documentUuid);
+  const document = await findVisibleDocument(knex, deps, caller, ref.documentUuid);
   const attachment = (await knex('document_attachments')
-    .where({ uuid: attachmentUuid, document_uuid: document.uuid })
+    .where({ uuid: ref.attachmentUuid, document_uuid: document.uuid })
     .first()) as AttachmentRow | undefined;
   if (!attachment) throw attachmentNotFound();
   if (attachment.upload_status !== 'completed') throw notUploaded();
@@ -248,31 +237,26 @@ export async function findAttachment(
 /** A completed attachment the caller can see, and its plaintext, decrypted chunk by chunk as it streams from storage. */
 export async function openAttachment(
   knex: Knex,
-  store: AttachmentStore,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  attachmentUuid: string,
+  ref: { documentUuid: string; attachmentUuid: string },
 ): Promise<{ attachment: AttachmentRow; content: Readable }> {
-  const attachment = await findAttachment(knex, caller, settings, documentUuid, attachmentUuid);
-  const key = unwrapDataKey(store.masterKey, attachment.uuid, attachment.wrapped_key);
+  const attachment = await findAttachment(knex, deps, caller, ref);
+  const key = unwrapDataKey(deps.masterKey, attachment.uuid, attachment.wrapped_key);
   const layout = chunkLayout(Number(attachment.byte_size));
-  const source = (await store.storage.getObject(
-    store.bucket,
-    attachment.storage_key,
-  )) as AsyncIterable<Buffer>;
+  const source = await deps.attachmentObjects.get(attachment.storage_key);
   return { attachment, content: Readable.from(decryptChunks(source, key, attachment.uuid, layout)) };
 }
 
 /** Removes the stored bytes of every attachment of a document; what is already gone stays gone. */
 export async function removeAttachmentObjects(
   knex: Knex,
-  store: AttachmentStore,
+  { attachmentObjects }: Pick<DocumentsDeps, 'attachmentObjects'>,
   documentUuid: string,
 ): Promise<number> {
   const keys = (await knex('document_attachments')
     .where({ document_uuid: documentUuid })
     .pluck('storage_key')) as string[];
-  if (keys.length) await store.storage.removeObjects(store.bucket, keys);
+  if (keys.length) await attachmentObjects.removeMany(keys);
   return keys.length;
 }

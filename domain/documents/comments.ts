@@ -12,7 +12,8 @@ import {
 import { notAComment } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast } from '../roles.js';
-import type { DocumentSettings, VisibleDocument } from './documents.js';
+import type { DocumentsDeps } from './deps.js';
+import type { VisibleDocument } from './documents.js';
 import { commentNotFound, forbiddenNotAuthor, forbiddenOwnMessage } from './errors.js';
 import { checkThreadRoom, lockForChange, storeStateInPlace } from './content.js';
 import {
@@ -22,6 +23,8 @@ import {
   loadThreadRecords,
   openingMessageUuid,
   placeThreads,
+  type MessageRef,
+  type ThreadRef,
   type ThreadRow,
   type ThreadView,
 } from './threads.js';
@@ -45,6 +48,7 @@ async function commentThread(
 /** The thread as a comment write answers it, placed in the document's state. */
 async function threadView(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   document: VisibleDocument,
   threadUuid: string,
   state?: DocumentState,
@@ -53,7 +57,7 @@ async function threadView(
   if (!record) throw new Error(`Thread ${threadUuid} vanished inside its transaction`);
   return placeThreads(
     [record],
-    state ? WorkingDocument.open(state) : await workingDocument(tx, document),
+    state ? WorkingDocument.open(state) : await workingDocument(tx, deps.workingDocuments, document),
   )[0]!;
 }
 
@@ -62,15 +66,18 @@ const touched = (tx: Knex.Transaction, document: VisibleDocument) =>
 
 export async function createComment(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   input: { body: string; target: CommentTarget },
 ): Promise<ThreadView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Commenting');
-  await checkThreadRoom(tx, settings, document.uuid, 1);
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Commenting',
+  });
+  await checkThreadRoom(tx, deps, document.uuid, 1);
   const threadUuid = randomUUID();
-  const { state: previous } = await workingDocument(tx, document);
+  const { state: previous } = await workingDocument(tx, deps.workingDocuments, document);
   const state = addComment(previous, input.target, threadUuid);
   await tx('document_threads').insert({
     uuid: threadUuid,
@@ -81,7 +88,7 @@ export async function createComment(
   });
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body: input.body });
   const charged = await storeStateInPlace(tx, document, previous, state, 'charged');
-  const view = await threadView(tx, document, threadUuid, state);
+  const view = await threadView(tx, deps, document, threadUuid, state);
   // Last, so the workspace row it locks is held only until the commit.
   await chargeRevisionLog(tx, document, charged);
   return view;
@@ -89,92 +96,86 @@ export async function createComment(
 
 export async function replyToComment(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
+  { documentUuid, threadUuid }: ThreadRef,
   body: string,
 ): Promise<ThreadView> {
-  const document = await lockForChange(
-    tx,
-    caller,
-    settings,
-    documentUuid,
-    'commenter',
-    'Replying to a comment',
-  );
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Replying to a comment',
+  });
   await commentThread(tx, document, threadUuid, 'comment');
   await insertMessage(tx, { threadUuid, authorUuid: caller.userUuid, body });
   await tx('document_threads').where({ uuid: threadUuid }).update({ updated_at: tx.fn.now() });
   await touched(tx, document);
-  return threadView(tx, document, threadUuid);
+  return threadView(tx, deps, document, threadUuid);
 }
 
 export async function setCommentStatus(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
+  { documentUuid, threadUuid }: ThreadRef,
   status: 'open' | 'resolved',
 ): Promise<ThreadView> {
-  const document = await lockForChange(
-    tx,
-    caller,
-    settings,
-    documentUuid,
-    'commenter',
-    status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment',
-  );
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: status === 'resolved' ? 'Resolving a comment' : 'Reopening a comment',
+  });
   const thread = await commentThread(tx, document, threadUuid, 'comment');
   if (thread.status !== status) {
     await tx('document_threads').where({ uuid: threadUuid }).update({ status, updated_at: tx.fn.now() });
     await touched(tx, document);
   }
-  return threadView(tx, document, threadUuid);
+  return threadView(tx, deps, document, threadUuid);
 }
 
 /** Edits a message's body; only its author may. Works on the messages of comments and of suggestions. */
 export async function editMessage(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
-  messageUuid: string,
+  { documentUuid, threadUuid, messageUuid }: MessageRef,
   body: string,
 ): Promise<ThreadView> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Editing a message');
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Editing a message',
+  });
   await commentThread(tx, document, threadUuid, 'any');
   const message = await findMessage(tx, threadUuid, messageUuid);
   if (!message) throw commentNotFound();
   if (message.author_uuid !== caller.userUuid) throw forbiddenOwnMessage();
   await tx('document_thread_messages').where({ uuid: messageUuid }).update({ body, edited_at: tx.fn.now() });
   await touched(tx, document);
-  return threadView(tx, document, threadUuid);
+  return threadView(tx, deps, document, threadUuid);
 }
 
 /** Deletes a comment thread with its replies and its marks: its author, or a manager or owner. */
 export async function deleteComment(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
+  { documentUuid, threadUuid }: ThreadRef,
 ): Promise<void> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a comment');
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Deleting a comment',
+  });
   const thread = await commentThread(tx, document, threadUuid, 'comment');
   if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
     throw forbiddenNotAuthor("Deleting another person's comment");
-  await removeThread(tx, document, threadUuid);
+  await removeThread(tx, deps, document, threadUuid);
 }
 
 async function removeThread(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   document: VisibleDocument,
   threadUuid: string,
 ): Promise<void> {
-  const { state: previous } = await workingDocument(tx, document);
+  const { state: previous } = await workingDocument(tx, deps.workingDocuments, document);
   const state = removeCommentMarks(previous, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   // Taking a comment out is never charged, so a full workspace can always clean up.
@@ -187,20 +188,21 @@ async function removeThread(
  */
 export async function deleteMessage(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
-  messageUuid: string,
+  { documentUuid, threadUuid, messageUuid }: MessageRef,
 ): Promise<void> {
-  const document = await lockForChange(tx, caller, settings, documentUuid, 'commenter', 'Deleting a message');
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Deleting a message',
+  });
   const thread = await commentThread(tx, document, threadUuid, 'any');
   const message = await findMessage(tx, threadUuid, messageUuid);
   if (!message) throw commentNotFound();
   if (message.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
     throw forbiddenNotAuthor("Deleting another person's message");
   if (thread.kind === 'comment' && (await openingMessageUuid(tx, threadUuid)) === messageUuid) {
-    await removeThread(tx, document, threadUuid);
+    await removeThread(tx, deps, document, threadUuid);
     return;
   }
   await tx('document_thread_messages').where({ uuid: messageUuid }).delete();

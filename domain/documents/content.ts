@@ -15,7 +15,8 @@ import {
 import { notASuggestion, suggestionNotFound } from '../document-engine/errors.js';
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
-import { findVisibleDocument, type DocumentSettings, type VisibleDocument } from './documents.js';
+import type { DocumentSettings, DocumentsDeps } from './deps.js';
+import { findVisibleDocument, type VisibleDocument } from './documents.js';
 import {
   batchIdReused,
   conflict,
@@ -33,9 +34,10 @@ import {
   loadThreadRecords,
   placeThreads,
   type ThreadRecord,
+  type ThreadRef,
   type ThreadView,
 } from './threads.js';
-import { cachedWorkingDocument, keepWorkingDocument, workingDocument } from './working-documents.js';
+import { workingDocument } from './working-documents.js';
 
 /** document_content before presentation. */
 export interface ContentView {
@@ -86,14 +88,15 @@ function renderContent(snapshot: ContentSnapshot): ContentView {
 /** The content as a caller reads it: any role. */
 export async function readContent(
   knex: Knex,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
 ): Promise<ContentView> {
   const snapshot = await knex.transaction(
     async (tx) => {
-      const document = await findVisibleDocument(tx, caller, settings, documentUuid);
-      return contentSnapshot(tx, document.uuid, document.revision, await workingDocument(tx, document));
+      const document = await findVisibleDocument(tx, deps, caller, documentUuid);
+      const parsed = await workingDocument(tx, deps.workingDocuments, document);
+      return contentSnapshot(tx, document.uuid, document.revision, parsed);
     },
     // One snapshot for the document row and its threads.
     { isolationLevel: 'repeatable read', readOnly: true },
@@ -148,20 +151,21 @@ export async function storeStateInPlace(
   return charged;
 }
 
+/** What a change needs: the least role, and what the change is (for the 403 description). */
+interface Access {
+  needs: Role;
+  action: string;
+}
+
 /** Loads and locks a document for a content change: visible, the role the change needs, and not in Trash. */
 export async function lockForChange(
   tx: Knex.Transaction,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
-  needs: Role,
-  action: string,
+  access: Access,
 ): Promise<VisibleDocument> {
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
-    needs,
-    action,
-    forUpdate: true,
-  });
+  const document = await findVisibleDocument(tx, deps, caller, documentUuid, { ...access, forUpdate: true });
   if (document.trashed_at) throw documentTrashed();
   return document;
 }
@@ -172,7 +176,7 @@ export async function lockForChange(
  */
 export async function checkThreadRoom(
   tx: Knex.Transaction,
-  settings: DocumentSettings,
+  { settings }: Pick<DocumentsDeps, 'settings'>,
   documentUuid: string,
   adding: number,
 ): Promise<void> {
@@ -201,6 +205,11 @@ export interface OperationsInput {
   batchId?: string;
 }
 
+/** Operations to apply, and how: as an edit, or each as a suggestion. */
+export interface OperationsWrite extends OperationsInput {
+  mode: EditMode;
+}
+
 /**
  * A base_revision behind the document is a conflict, whatever happens meanwhile: revisions only grow. So it is answered
  * without waiting for the row lock (the editors who lost a race are not queued behind the one writing), from one read
@@ -211,14 +220,13 @@ export interface OperationsInput {
  */
 async function refuseIfBehind(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  access: { needs: Role; action: string },
-  input: OperationsInput,
+  request: { documentUuid: string; access: Access; input: OperationsInput },
   present: ContentPresenter,
 ): Promise<void> {
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, access);
+  const { input } = request;
+  const document = await findVisibleDocument(tx, deps, caller, request.documentUuid, request.access);
   // One statement: one snapshot, so a batch stored with the revision it made is seen together with that revision.
   const row = await tx('documents as d')
     .where('d.uuid', document.uuid)
@@ -237,7 +245,7 @@ async function refuseIfBehind(
     revision: row.revision as number,
     state_version: String(row.state_version),
   };
-  const current = cachedWorkingDocument(seen);
+  const current = deps.workingDocuments.get(seen);
   if (current)
     throw conflict(present(renderContent(await contentSnapshot(tx, document.uuid, seen.revision, current))));
 }
@@ -262,20 +270,20 @@ async function storedBatch(
  */
 export async function writeOperations(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
-  mode: EditMode,
-  input: OperationsInput,
+  input: OperationsWrite,
   present: ContentPresenter,
 ): Promise<WriteResponse> {
-  const access = {
+  const { mode } = input;
+  const access: Access = {
     needs: mode === 'edit' ? 'editor' : 'commenter',
     action: mode === 'edit' ? 'Editing a document' : 'Suggesting changes',
-  } as const;
+  };
   if (input.baseRevision !== undefined)
-    await refuseIfBehind(tx, caller, settings, documentUuid, access, input, present);
-  const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
+    await refuseIfBehind(tx, deps, caller, { documentUuid, access, input }, present);
+  const document = await findVisibleDocument(tx, deps, caller, documentUuid, {
     ...access,
     forUpdate: true,
   });
@@ -286,7 +294,7 @@ export async function writeOperations(
     return { status: batch.response_status as number, body: batch.response as Record<string, unknown> };
   }
   if (document.trashed_at) throw documentTrashed();
-  const current = await workingDocument(tx, document);
+  const current = await workingDocument(tx, deps.workingDocuments, document);
   if (input.baseRevision !== undefined) {
     if (input.baseRevision > document.revision) throw invalidBaseRevision();
     if (input.baseRevision < document.revision) {
@@ -297,14 +305,14 @@ export async function writeOperations(
   }
 
   // Suggest mode makes one thread per operation: refused before the engine's work when they would not fit.
-  if (mode === 'suggest') await checkThreadRoom(tx, settings, document.uuid, input.operations.length);
+  if (mode === 'suggest') await checkThreadRoom(tx, deps, document.uuid, input.operations.length);
 
   let nextRef = document.next_suggestion_ref;
   const result = current.edit(input.operations, { mode, newThreadId: randomUUID, nextRef: () => nextRef++ });
   const next = result.document;
   // Blocks the edit kept share their JSON with the current state, so this compares only what the edit made.
   const changed = result.suggestionThreadIds.length > 0 || !sameJson(next.state.doc, current.state.doc);
-  if (changed) checkDocumentSize(settings, next.markdown, current);
+  if (changed) checkDocumentSize(deps.settings, next.markdown, current);
   let revision = document.revision;
   let charged = 0;
   if (changed) {
@@ -315,7 +323,7 @@ export async function writeOperations(
       batchId: input.batchId,
       nextSuggestionRef: nextRef,
     }));
-    keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, next);
+    deps.workingDocuments.keep({ uuid: document.uuid, revision, state_version: stateVersion }, next);
   }
   if (mode === 'suggest')
     await recordSuggestions(
@@ -389,22 +397,17 @@ async function suggestionThread(tx: Knex.Transaction, documentUuid: string, thre
 /** Accepts or rejects an open suggestion: the change is applied or taken back, and it closes, in one revision. */
 export async function decideSuggestion(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
+  { documentUuid, threadUuid }: ThreadRef,
   decision: 'accept' | 'reject',
 ): Promise<ContentView> {
-  const document = await lockForChange(
-    tx,
-    caller,
-    settings,
-    documentUuid,
-    'editor',
-    decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion',
-  );
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'editor',
+    action: decision === 'accept' ? 'Accepting a suggestion' : 'Rejecting a suggestion',
+  });
   await suggestionThread(tx, document.uuid, threadUuid);
-  const { state } = await workingDocument(tx, document);
+  const { state } = await workingDocument(tx, deps.workingDocuments, document);
   // The engine refuses a closed suggestion (suggestion_closed) and one with nothing left (suggestion_not_in_document).
   const next =
     decision === 'accept' ? acceptSuggestion(state, threadUuid) : rejectSuggestion(state, threadUuid);
@@ -413,7 +416,7 @@ export async function decideSuggestion(
     authorUuid: caller.userUuid,
   });
   const parsed = WorkingDocument.open(next);
-  keepWorkingDocument({ uuid: document.uuid, revision, state_version: stateVersion }, parsed);
+  deps.workingDocuments.keep({ uuid: document.uuid, revision, state_version: stateVersion }, parsed);
   await tx('document_threads')
     .where({ uuid: threadUuid })
     .update({
@@ -433,23 +436,18 @@ export async function decideSuggestion(
  */
 export async function deleteSuggestion(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
-  documentUuid: string,
-  threadUuid: string,
+  { documentUuid, threadUuid }: ThreadRef,
 ): Promise<ContentView> {
-  const document = await lockForChange(
-    tx,
-    caller,
-    settings,
-    documentUuid,
-    'commenter',
-    'Deleting a suggestion',
-  );
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: 'commenter',
+    action: 'Deleting a suggestion',
+  });
   const thread = await suggestionThread(tx, document.uuid, threadUuid);
   if (thread.author_uuid !== caller.userUuid && !atLeast(document.my_role, 'manager'))
     throw forbiddenNotAuthor("Deleting another person's suggestion");
-  const { state } = await workingDocument(tx, document);
+  const { state } = await workingDocument(tx, deps.workingDocuments, document);
   const next = removeSuggestion(state, threadUuid);
   await tx('document_threads').where({ uuid: threadUuid }).delete();
   let revision = document.revision;

@@ -2,16 +2,13 @@
 // trash, restore; a trash schedules the document's purge).
 import type { Knex } from 'knex';
 import { emptyDocumentState } from '../document-engine/state.js';
-import type { Config } from '../../platform/config.js';
 import type { Caller } from '../caller.js';
 import { atLeast, type Role } from '../roles.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseBoundedJson } from '../bounded-json.js';
 import { isUuid } from '../uuid.js';
+import type { DocumentSettings, DocumentsDeps } from './deps.js';
 import { documentNotFound, forbidden, invalidCursor } from './errors.js';
-
-/** What Documents reads from configuration, handed in by the edge: routes pass config(), activities deps.settings(). */
-export type DocumentSettings = Pick<Config, 'documentTrashRetentionMs' | 'documentLimits'>;
 
 interface DocumentRow {
   uuid: string;
@@ -83,8 +80,8 @@ export interface FindOptions {
 /** The document if the caller can see it, else 404 not_found. */
 export async function findVisibleDocument(
   knex: Knex,
+  { settings }: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   uuid: string,
   options: FindOptions = {},
 ): Promise<VisibleDocument> {
@@ -148,8 +145,8 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`)
 /** A page of the caller's documents, newest first (created_at, then uuid), live or in Trash. */
 export async function listDocuments(
   knex: Knex,
+  { settings }: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   query: ListQuery,
 ): Promise<ListPage> {
   const builder = selectVisibleDocuments(knex, caller, settings)
@@ -185,8 +182,8 @@ export async function listDocuments(
 /** A new, empty document owned by the caller in the token's workspace, at revision 1. */
 export async function createDocument(
   tx: Knex.Transaction,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   input: { title: string | null },
 ): Promise<VisibleDocument> {
   const state = emptyDocumentState();
@@ -208,7 +205,7 @@ export async function createDocument(
     state: JSON.stringify(state),
     author_uuid: caller.userUuid,
   });
-  return findVisibleDocument(tx, caller, settings, row.uuid as string);
+  return findVisibleDocument(tx, deps, caller, row.uuid as string);
 }
 
 export interface DocumentUpdate {
@@ -225,12 +222,12 @@ export interface DocumentUpdate {
  */
 export async function updateDocument(
   unit: UnitOfWork,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   update: DocumentUpdate,
 ): Promise<VisibleDocument> {
-  const document = await findVisibleDocument(unit.tx, caller, settings, documentUuid, { forUpdate: true });
+  const document = await findVisibleDocument(unit.tx, deps, caller, documentUuid, { forUpdate: true });
   checkUpdateAllowed(document, update);
   const trash = await writeDocumentUpdate(unit.tx, document, update);
   if (trash === 'trashed')
@@ -239,7 +236,7 @@ export async function updateDocument(
       workspaceUuid: document.workspace_uuid,
     });
   if (trash === 'restored') unit.workflows.wakeDocumentPurge(document.uuid);
-  return findVisibleDocument(unit.tx, caller, settings, document.uuid);
+  return findVisibleDocument(unit.tx, deps, caller, document.uuid);
 }
 
 /** A title needs editor, trashed needs manager or owner. */

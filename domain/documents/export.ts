@@ -5,7 +5,8 @@ import { renderMarkdown } from '../document-engine/index.js';
 import { markdownToHtml } from '../document-engine/html.js';
 import { resolveSuggestions } from '../document-engine/resolve.js';
 import type { Caller } from '../caller.js';
-import { findVisibleDocument, type DocumentSettings } from './documents.js';
+import type { DocumentsDeps } from './deps.js';
+import { findVisibleDocument } from './documents.js';
 import { workingDocument } from './working-documents.js';
 
 export type ExportFormat = 'md' | 'html';
@@ -29,15 +30,15 @@ function htmlPage(title: string | null, body: string): string {
 /** The document as a file (any role that can read it). */
 export async function exportDocument(
   knex: Knex,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   request: { format: ExportFormat; suggestions: SuggestionsView },
 ): Promise<DocumentExport> {
   const { document, state } = await knex.transaction(
     async (tx) => {
-      const document = await findVisibleDocument(tx, caller, settings, documentUuid);
-      return { document, state: (await workingDocument(tx, document)).state };
+      const document = await findVisibleDocument(tx, deps, caller, documentUuid);
+      return { document, state: (await workingDocument(tx, deps.workingDocuments, document)).state };
     },
     { isolationLevel: 'repeatable read', readOnly: true },
   );

@@ -11,7 +11,8 @@ import {
 import { resolveSuggestions } from '../document-engine/resolve.js';
 import type { Caller } from '../caller.js';
 import { lockForChange, writeOperations, type ContentPresenter, type WriteResponse } from './content.js';
-import { findVisibleDocument, type DocumentSettings } from './documents.js';
+import type { DocumentsDeps } from './deps.js';
+import { findVisibleDocument } from './documents.js';
 import { invalidCursor, revisionNotFound } from './errors.js';
 import { diffStates, readRevisionState, type RevisionStep, type StateDiff } from './revision-log.js';
 import type { Person } from './threads.js';
@@ -131,15 +132,15 @@ export function decodeCursor(cursor: string): number {
 /** The revisions of a document, newest first, `limit` a page. */
 export async function listRevisions(
   knex: Knex,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   page: { limit: number; cursor?: string },
 ): Promise<RevisionPage> {
   const below = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   return knex.transaction(
     async (tx) => {
-      const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
+      const document = await findVisibleDocument(tx, deps, caller, documentUuid, {
         needs: HISTORY_ROLE,
         action: "Reading a document's history",
       });
@@ -166,14 +167,14 @@ export async function listRevisions(
 /** One revision with the markdown the document had at it (as it last stood then: CriticMarkup of its open suggestions). */
 export async function readRevision(
   knex: Knex,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   revision: number,
 ): Promise<RevisionView & { markdown: string }> {
   return knex.transaction(
     async (tx) => {
-      const document = await findVisibleDocument(tx, caller, settings, documentUuid, {
+      const document = await findVisibleDocument(tx, deps, caller, documentUuid, {
         needs: HISTORY_ROLE,
         action: "Reading a document's history",
       });
@@ -196,25 +197,28 @@ export async function readRevision(
  */
 export async function restoreRevision(
   tx: Knex.Transaction,
+  deps: DocumentsDeps,
   caller: Caller,
-  settings: DocumentSettings,
   documentUuid: string,
   revision: number,
   present: ContentPresenter,
 ): Promise<WriteResponse> {
-  const document = await lockForChange(
-    tx,
-    caller,
-    settings,
-    documentUuid,
-    HISTORY_ROLE,
-    'Restoring a revision',
-  );
+  const document = await lockForChange(tx, deps, caller, documentUuid, {
+    needs: HISTORY_ROLE,
+    action: 'Restoring a revision',
+  });
   const state = await readRevisionState(tx, document.uuid, revision);
   if (!state) throw revisionNotFound(revision);
   const markdown = renderMarkdown(resolveSuggestions(state, 'reject'));
   const operations = parseOperations([{ type: 'set_document', markdown }], 'edit');
-  const answer = await writeOperations(tx, caller, settings, document.uuid, 'edit', { operations }, present);
+  const answer = await writeOperations(
+    tx,
+    deps,
+    caller,
+    document.uuid,
+    { mode: 'edit', operations },
+    present,
+  );
   const written = answer.body.revision as number;
   if (written > document.revision) {
     await tx('document_revisions')

@@ -3,7 +3,8 @@
 import type { Knex } from 'knex';
 import type { HubChannel, Subscribable } from '../../platform/notification-hub.js';
 import type { Caller } from '../caller.js';
-import { findVisibleDocument, type DocumentSettings } from './documents.js';
+import type { DocumentsDeps } from './deps.js';
+import { findVisibleDocument } from './documents.js';
 
 /** The PostgreSQL channel. Payloads carry ids and numbers only, never content: `<document uuid> <event> <revision>`. */
 const DOCUMENT_CHANNEL = 'folio_documents';
@@ -47,18 +48,18 @@ export async function currentRevision(knex: Knex, documentUuid: string): Promise
  */
 export async function mayStillFollow(
   knex: Knex,
+  deps: Pick<DocumentsDeps, 'settings'>,
   caller: Caller,
-  settings: DocumentSettings,
-  tokenUuid: string,
-  documentUuid: string,
+  follower: { tokenUuid: string; documentUuid: string },
 ): Promise<boolean> {
+  const { tokenUuid, documentUuid } = follower;
   const token = await knex('access_tokens')
     .where({ uuid: tokenUuid })
     .whereNull('revoked_at')
     .where('expires_at', '>', knex.fn.now())
     .first('uuid');
   if (!token) return false;
-  return findVisibleDocument(knex, caller, settings, documentUuid).then(
+  return findVisibleDocument(knex, deps, caller, documentUuid).then(
     () => true,
     () => false,
   );

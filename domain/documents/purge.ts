@@ -1,7 +1,8 @@
 // Permanent deletion of a trashed document once its retention has passed: what the purge workflow's activities call.
 import type { Knex } from 'knex';
 import { releaseStorage } from '../storage-pool.js';
-import { removeAttachmentObjects, type AttachmentStore } from './attachments.js';
+import { removeAttachmentObjects } from './attachments.js';
+import type { DocumentsDeps } from './deps.js';
 import { revisionLogBytes } from './revision-log.js';
 
 export type PurgePlan =
@@ -13,9 +14,10 @@ export type PurgePlan =
  */
 export async function planDocumentPurge(
   knex: Knex,
+  { settings }: Pick<DocumentsDeps, 'settings'>,
   documentUuid: string,
-  retentionMs: number,
 ): Promise<PurgePlan> {
+  const retentionMs = settings.documentTrashRetentionMs;
   return knex.transaction(async (tx) => {
     const row = await tx('documents')
       .where({ uuid: documentUuid })
@@ -42,10 +44,10 @@ export async function planDocumentPurge(
  */
 export async function purgeDocument(
   knex: Knex,
-  store: AttachmentStore,
+  deps: Pick<DocumentsDeps, 'settings' | 'attachmentObjects'>,
   documentUuid: string,
-  retentionMs: number,
 ): Promise<boolean> {
+  const retentionMs = deps.settings.documentTrashRetentionMs;
   return knex.transaction(async (tx) => {
     const row = await tx('documents')
       .where({ uuid: documentUuid })
@@ -59,7 +61,7 @@ export async function purgeDocument(
       .whereIn('upload_status', ['completed', 'awaiting_upload'])
       .sum({ bytes: 'byte_size' })
       .first();
-    await removeAttachmentObjects(tx, store, documentUuid);
+    await removeAttachmentObjects(tx, deps, documentUuid);
     await releaseStorage(
       tx,
       row.workspace_uuid as string,

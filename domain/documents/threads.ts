@@ -26,6 +26,17 @@ export interface MessageRow {
   edited_at: Date | null;
 }
 
+/** A thread of a document, as a request names it. */
+export interface ThreadRef {
+  documentUuid: string;
+  threadUuid: string;
+}
+
+/** A message of a thread, as a request names it. */
+export interface MessageRef extends ThreadRef {
+  messageUuid: string;
+}
+
 /** A person as thread and message authors are shown. */
 export interface Person {
   uuid: string;

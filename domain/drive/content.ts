@@ -19,18 +19,12 @@ import type { LifecycleStarter, RunInTransaction, UnitOfWork } from '../unit-of-
 import { isUuid } from '../uuid.js';
 import { appendChange } from './change-log.js';
 import {
-  completeMultipart,
-  discardStoredObject,
+  DOWNLOAD_URL_TTL_SECONDS,
   faultyParts,
-  isNoSuchUpload,
-  listUploadedParts,
-  objectSize,
-  presignDownloadUrl,
   presignPartUrls,
-  putWholeObject,
-  startMultipart,
   storageKey,
-  type ContentStore,
+  type ObjectStore,
+  type StoredContent,
 } from './content-objects.js';
 import { ContentHasher } from './content-hash.js';
 import {
@@ -66,10 +60,7 @@ export const SIMPLE_UPLOAD_MAX_BYTES = 100_000_000;
 export const simpleUploadTooLarge = () =>
   fileTooLarge(SIMPLE_UPLOAD_MAX_BYTES, 'The simple upload cap was exceeded; use the chunked upload.');
 
-/** Object storage and the database: all the lifecycle activities need. */
-export type StoredContent = ContentStore & { db: Knex };
-
-/** What the API hands the content operations (api/middleware/content-deps.ts). */
+/** What the API hands the content operations (api/services.ts `content`). */
 export interface ContentDeps extends StoredContent {
   masterKey: Buffer;
   lifecycles: LifecycleStarter;
@@ -220,9 +211,9 @@ async function giveUp(
   uploadId: string | null,
   ids: object,
 ): Promise<void> {
-  await discardStoredObject(deps, key, uploadId).catch((error) =>
-    deps.log.warn({ err: error, ...ids }, 'cleanup after a refused upload failed'),
-  );
+  await deps.objects
+    .discard(key, uploadId)
+    .catch((error) => deps.log.warn({ err: error, ...ids }, 'cleanup after a refused upload failed'));
   await deps.runInTransaction(async (unit) => wake(unit));
 }
 
@@ -245,7 +236,7 @@ export async function beginUpload(
   });
   let uploadId: string | null = null;
   try {
-    uploadId = await startMultipart(deps, staged.storageKey);
+    uploadId = await deps.objects.startMultipart(staged.storageKey);
     await deps.runInTransaction(({ tx }) =>
       insertNewFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }, 'uploading'),
     );
@@ -291,7 +282,7 @@ export async function uploadWholeFile(
     // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads).
     const hasher = new ContentHasher();
     const body = Readable.from(hashingWhileEncrypting(staged, input.data, hasher), { objectMode: false });
-    await putWholeObject(deps, staged.storageKey, body, staged.layout.ciphertextSizeBytes);
+    await deps.objects.putStream(staged.storageKey, body, staged.layout.ciphertextSizeBytes);
     const contentHash = hasher.digest();
     return await deps.runInTransaction(async (unit) => {
       // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
@@ -364,7 +355,7 @@ export interface PartUrl {
 
 /** Presigned PUT URLs of the requested parts of a staged version; a number outside 1..chunk_count is 422 invalid_parts. */
 async function presignParts(
-  store: ContentStore,
+  store: ObjectStore,
   version: VersionRow,
   partNumbers: number[],
 ): Promise<PartUrl[]> {
@@ -396,7 +387,7 @@ export async function presignUploadParts(
   fileUuid: string,
   partNumbers: number[],
 ): Promise<PartUrl[]> {
-  return presignParts(deps, await stagedChunkedUpload(deps.db, caller, fileUuid), partNumbers);
+  return presignParts(deps.objects, await stagedChunkedUpload(deps.db, caller, fileUuid), partNumbers);
 }
 
 /**
@@ -418,7 +409,7 @@ export async function completeUpload(
   if (item.upload_status === 'uploading') {
     const version = await stagedVersionOf(tx, item.uuid, { createdBy: caller.userUuid });
     if (!version?.storage_upload_id) throw notFound();
-    await completeStoredParts(deps, version, completion.parts);
+    await completeStoredParts(deps.objects, version, completion.parts);
     const contentHash = await verifiedContentHash(deps, version, completion.contentHash);
     await tx('drive_file_versions')
       .where({ uuid: version.uuid, status: 'staged' })
@@ -447,7 +438,7 @@ export async function completeUpload(
 }
 
 /** Object storage and the master key: what reading back a staged version's plaintext takes. */
-export type ReadableContent = ContentStore & { masterKey: MasterKey };
+export type ReadableContent = Pick<StoredContent, 'objects'> & { masterKey: MasterKey };
 
 /**
  * The client's content hash of a staged version (null when it sent none), checked against the plaintext storage
@@ -467,7 +458,7 @@ async function verifiedContentHash(
   const hasher = new ContentHasher();
   let opened = 0;
   try {
-    const ciphertext = await deps.storage.getObject(deps.bucket, version.storage_key);
+    const ciphertext = await deps.objects.get(version.storage_key);
     for await (const plaintext of decryptChunks(ciphertext, dataKey, version.uuid, layout)) {
       hasher.update(plaintext);
       opened++;
@@ -493,25 +484,21 @@ export interface Completion {
 
 /** Checks the client's part list against what storage holds, then completes the multipart upload. */
 async function completeStoredParts(
-  store: ContentStore,
+  store: ObjectStore,
   version: VersionRow,
   declared: DeclaredPart[],
 ): Promise<void> {
   const layout = layoutOfVersion(version);
   const uploadId = version.storage_upload_id!;
-  let stored;
-  try {
-    stored = await listUploadedParts(store, version.storage_key, uploadId);
-  } catch (error) {
-    if (!isNoSuchUpload(error)) throw error;
+  const stored = await store.listParts(version.storage_key, uploadId);
+  if (!stored) {
     // An earlier attempt completed the object in storage and crashed before its commit: finish the commit.
-    if ((await objectSize(store, version.storage_key)) === layout.ciphertextSizeBytes) return;
+    if ((await store.size(version.storage_key)) === layout.ciphertextSizeBytes) return;
     throw notFound('The upload is no longer open.');
   }
   const faulty = faultyParts(layout, declared, stored);
   if (faulty.length) throw invalidParts(faulty);
-  await completeMultipart(
-    store,
+  await store.completeMultipart(
     version.storage_key,
     uploadId,
     stored.filter((part) => part.part <= layout.chunkCount),
@@ -520,7 +507,7 @@ async function completeStoredParts(
 
 /** Aborts the caller's upload in flight: staged parts discarded, the name and the reserved bytes freed. */
 export async function abortUpload(
-  store: ContentStore,
+  deps: Pick<StoredContent, 'objects'>,
   unit: UnitOfWork,
   caller: Caller,
   fileUuid: string,
@@ -529,15 +516,14 @@ export async function abortUpload(
   if (!item) throw notFound();
   if (item.upload_status !== 'uploading')
     throw invalidUploadStatus('The upload is completed; delete the file instead.');
-  await discardUploadingFile(store, unit.tx, item);
+  await discardUploadingFile(deps.objects, unit.tx, item);
   unit.workflows.wakeUploadLifecycle(item.uuid);
 }
 
 /** Storage first (idempotent), then the rows and the pool in the caller's transaction. */
-async function discardUploadingFile(store: ContentStore, tx: Knex.Transaction, item: ItemRow): Promise<void> {
+async function discardUploadingFile(store: ObjectStore, tx: Knex.Transaction, item: ItemRow): Promise<void> {
   const versions: VersionRow[] = await tx('drive_file_versions').where({ file_uuid: item.uuid });
-  for (const version of versions)
-    await discardStoredObject(store, version.storage_key, version.storage_upload_id);
+  for (const version of versions) await store.discard(version.storage_key, version.storage_upload_id);
   const deleted = await tx('drive_items').where({ uuid: item.uuid, upload_status: 'uploading' }).delete();
   if (deleted) await releaseStorage(tx, item.workspace_uuid, poolBytesHeld(versions));
 }
@@ -560,12 +546,12 @@ export async function settleUpload(
       .forUpdate()
       .first();
     if (!item) {
-      await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.fileUuid), null);
+      await deps.objects.discard(storageKey(ids.workspaceUuid, ids.fileUuid, ids.fileUuid), null);
       return 'aborted';
     }
     if (item.upload_status !== 'uploading') return 'completed';
     if (!expired) return 'uploading';
-    await discardUploadingFile(deps, tx, item);
+    await discardUploadingFile(deps.objects, tx, item);
     return 'expired';
   });
 }
@@ -624,7 +610,7 @@ export async function beginReplace(
   });
   let uploadId: string | null = null;
   try {
-    uploadId = await startMultipart(deps, key);
+    uploadId = await deps.objects.startMultipart(key);
     await deps.runInTransaction(async ({ tx }) => {
       const locked = await replaceableFile(tx, caller, item.uuid, true, input.guard);
       await insertVersion(
@@ -667,7 +653,7 @@ export async function presignReplacementParts(
   partNumbers: number[],
 ): Promise<PartUrl[]> {
   const { version } = await ownReplacement(deps.db, caller, fileUuid, false);
-  return presignParts(deps, version, partNumbers);
+  return presignParts(deps.objects, version, partNumbers);
 }
 
 /**
@@ -684,7 +670,7 @@ export async function completeReplace(
 ): Promise<VisibleItem> {
   const { tx } = unit;
   const { item, version } = await ownReplacement(tx, caller, fileUuid, true);
-  await completeStoredParts(deps, version, completion.parts);
+  await completeStoredParts(deps.objects, version, completion.parts);
   const contentHash = await verifiedContentHash(deps, version, completion.contentHash);
   await tx('drive_file_versions')
     .where({ file_uuid: item.uuid, status: 'live' })
@@ -714,23 +700,23 @@ export async function completeReplace(
 
 /** Discards the caller's replacement in flight; the file keeps its current content. */
 export async function abortReplace(
-  store: ContentStore,
+  deps: Pick<StoredContent, 'objects'>,
   unit: UnitOfWork,
   caller: Caller,
   fileUuid: string,
 ): Promise<VisibleItem> {
   const { item, version } = await ownReplacement(unit.tx, caller, fileUuid, true);
-  await discardStagedVersion(store, unit.tx, version);
+  await discardStagedVersion(deps.objects, unit.tx, version);
   unit.workflows.wakeReplaceLifecycle(version.uuid);
   return findVisibleItem(unit.tx, caller, item.uuid, { kind: 'file' });
 }
 
 async function discardStagedVersion(
-  store: ContentStore,
+  store: ObjectStore,
   tx: Knex.Transaction,
   version: VersionRow,
 ): Promise<void> {
-  await discardStoredObject(store, version.storage_key, version.storage_upload_id);
+  await store.discard(version.storage_key, version.storage_upload_id);
   const aborted = await tx('drive_file_versions')
     .where({ uuid: version.uuid, status: 'staged' })
     .update({ status: 'aborted' });
@@ -752,13 +738,13 @@ export async function settleReplace(
       .forUpdate()
       .first();
     if (!version) {
-      await discardStoredObject(deps, storageKey(ids.workspaceUuid, ids.fileUuid, ids.versionUuid), null);
+      await deps.objects.discard(storageKey(ids.workspaceUuid, ids.fileUuid, ids.versionUuid), null);
       return { state: 'aborted' };
     }
     if (version.status === 'aborted') return { state: 'aborted' };
     if (version.status === 'staged') {
       if (!expired) return { state: 'staged' };
-      await discardStagedVersion(deps, tx, version);
+      await discardStagedVersion(deps.objects, tx, version);
       return { state: 'expired' };
     }
     const retired = await tx('drive_file_versions')
@@ -778,7 +764,7 @@ export async function purgeSupersededVersions(deps: StoredContent, versionUuid: 
   let purged = 0;
   for (const version of retired) {
     await discardVersionThumbnails(deps, version.uuid);
-    await discardStoredObject(deps, version.storage_key, null);
+    await deps.objects.discard(version.storage_key, null);
     await deps.db.transaction(async (tx) => {
       const deleted = await tx('drive_file_versions')
         .where({ uuid: version.uuid, status: 'retired' })
@@ -841,7 +827,7 @@ export async function openDownloadOf<I extends ItemRow>(
   file: I,
 ): Promise<{ item: I; layout: ChunkLayout; plaintext: AsyncGenerator<Buffer> }> {
   const { item, version, layout, dataKey } = await liveContentOf(deps, file);
-  const ciphertext = await deps.storage.getObject(deps.bucket, version.storage_key);
+  const ciphertext = await deps.objects.get(version.storage_key);
   return { item, layout, plaintext: decryptChunks(ciphertext, dataKey, version.uuid, layout) };
 }
 
@@ -856,6 +842,6 @@ export async function openChunkedDownload(
     versionUuid: version.uuid,
     layout,
     dataKey,
-    downloadUrl: await presignDownloadUrl(deps, version.storage_key),
+    downloadUrl: await deps.objects.presignGetUrl(version.storage_key, DOWNLOAD_URL_TTL_SECONDS),
   };
 }

@@ -2,7 +2,7 @@
 // committed before the first byte is stored, claimed by the transaction that creates the file, and swept by a Temporal
 // Schedule when the API process that wrote it is gone (or it is older than any request can run).
 import type { Knex } from 'knex';
-import { discardStoredObject, type ContentStore } from './content-objects.js';
+import type { StoredContent } from './content-objects.js';
 
 interface StagedUploadRow {
   storage_key: string;
@@ -35,12 +35,9 @@ export async function claimStagedUpload(tx: Knex.Transaction, storageKey: string
 }
 
 /** After a refused or failed upload: its object, then its row. A failure here is left to the sweep. */
-export async function dropStagedUpload(
-  store: ContentStore & { db: Knex },
-  storageKey: string,
-): Promise<void> {
-  await discardStoredObject(store, storageKey, null);
-  await store.db('drive_staged_uploads').where({ storage_key: storageKey }).delete();
+export async function dropStagedUpload(deps: StoredContent, storageKey: string): Promise<void> {
+  await deps.objects.discard(storageKey, null);
+  await deps.db('drive_staged_uploads').where({ storage_key: storageKey }).delete();
 }
 
 /**
@@ -50,10 +47,10 @@ export async function dropStagedUpload(
  * many went; a retry or a second sweep finds less to do.
  */
 export async function sweepStagedUploads(
-  store: ContentStore & { db: Knex },
+  deps: StoredContent,
   options: { maxAgeMs: number; limit?: number },
 ): Promise<number> {
-  return store.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     // pg_try_advisory_xact_lock succeeds only when no live session holds the owner's lock; what it takes is let go at commit.
     const rows = (await tx('drive_staged_uploads')
       .whereRaw(
@@ -64,7 +61,7 @@ export async function sweepStagedUploads(
       .limit(options.limit ?? 200)
       .forUpdate()
       .skipLocked()) as StagedUploadRow[];
-    for (const row of rows) await discardStoredObject(store, row.storage_key, row.storage_upload_id);
+    for (const row of rows) await deps.objects.discard(row.storage_key, row.storage_upload_id);
     if (rows.length)
       await tx('drive_staged_uploads')
         .whereIn(

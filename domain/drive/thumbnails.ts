@@ -7,7 +7,7 @@ import type { Caller } from '../caller.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { isUuid } from '../uuid.js';
 import { appendChange } from './change-log.js';
-import { discardStoredObject, type ContentStore } from './content-objects.js';
+import type { StoredContent } from './content-objects.js';
 import { decryptChunks, decryptThumbnail, encryptThumbnail, unwrapDataKey } from './crypto.js';
 import { invalidVariant } from './errors.js';
 import { findVisibleItem, selectVisible } from './items.js';
@@ -213,13 +213,13 @@ export async function lookupThumbnails(
 
 /** The plaintext image of a ready thumbnail. */
 export async function readThumbnail(
-  store: ContentStore & { masterKey: Buffer },
+  deps: Pick<StoredContent, 'objects'> & { masterKey: Buffer },
   thumbnail: StoredThumbnail,
 ): Promise<Buffer> {
-  const stream = await store.storage.getObject(store.bucket, thumbnail.storage_key!);
+  const stream = await deps.objects.get(thumbnail.storage_key!);
   const pieces: Buffer[] = [];
   for await (const piece of stream) pieces.push(piece as Buffer);
-  const key = unwrapDataKey(store.masterKey, thumbnail.version_uuid, thumbnail.wrapped_key);
+  const key = unwrapDataKey(deps.masterKey, thumbnail.version_uuid, thumbnail.wrapped_key);
   return decryptThumbnail(key, thumbnail.version_uuid, thumbnail.variant, Buffer.concat(pieces));
 }
 
@@ -227,8 +227,7 @@ export async function readThumbnail(
 
 export type ThumbnailOutcome = 'ready' | 'failed' | 'gone';
 
-export interface ThumbnailDeps extends ContentStore {
-  db: Knex;
+export interface ThumbnailDeps extends StoredContent {
   masterKey: Buffer;
   limits: ThumbnailLimits;
   /** Renders one image; the activities pass one that bounds how many run at once. */
@@ -270,7 +269,7 @@ export async function renderVersionThumbnail(
   const dataKey = unwrapDataKey(deps.masterKey, version.uuid, version.wrapped_key);
   const pieces: Buffer[] = [];
   for await (const piece of decryptChunks(
-    await deps.storage.getObject(deps.bucket, version.storage_key),
+    await deps.objects.get(version.storage_key),
     dataKey,
     version.uuid,
     layoutOfVersion(version),
@@ -287,9 +286,7 @@ export async function renderVersionThumbnail(
 
   const key = thumbnailStorageKey(ids, variant);
   const sealed = encryptThumbnail(dataKey, version.uuid, variant, rendered.data);
-  await deps.storage.putObject(deps.bucket, key, sealed, sealed.length, {
-    'Content-Type': 'application/octet-stream',
-  });
+  await deps.objects.put(key, sealed);
   try {
     await deps.db.transaction(async (tx) => {
       await tx('drive_thumbnails')
@@ -312,7 +309,7 @@ export async function renderVersionThumbnail(
   } catch (error) {
     // The version or its file went while rendering: nothing will point at the object, so it goes too.
     if (!isForeignKeyViolation(error)) throw error;
-    await discardStoredObject(deps, key, null);
+    await deps.objects.discard(key, null);
     return 'gone';
   }
   return 'ready';
@@ -371,14 +368,11 @@ export async function thumbnailKeysOfFiles(knex: Knex, fileUuids: string[]): Pro
 }
 
 /** Removes a version's thumbnail objects before its row goes (the rows follow it by foreign key). Idempotent. */
-export async function discardVersionThumbnails(
-  deps: ContentStore & { db: Knex },
-  versionUuid: string,
-): Promise<void> {
+export async function discardVersionThumbnails(deps: StoredContent, versionUuid: string): Promise<void> {
   const rows = (await deps
     .db('drive_thumbnails')
     .where({ version_uuid: versionUuid })
     .whereNotNull('storage_key')
     .select('storage_key')) as { storage_key: string }[];
-  for (const row of rows) await deps.storage.removeObject(deps.bucket, row.storage_key);
+  for (const row of rows) await deps.objects.remove(row.storage_key);
 }

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { DriveCascadeKind } from '../unit-of-work.js';
 import { appendChanges } from './change-log.js';
-import { discardStoredObject, type ContentStore } from './content-objects.js';
+import type { ObjectStore, StoredContent } from './content-objects.js';
 import { thumbnailKeysOfFiles } from './thumbnails.js';
 import { ancestorUuids, isNameTaken, nameKeys } from './items.js';
 import type { ItemRow, TrashOperationRow, VersionRow } from './rows.js';
@@ -268,13 +268,13 @@ type DoomedRow = ItemRow & { ancestor_uuids: string[] };
  * with its ancestors, except roots of a delete (their change was appended when the delete was asked for).
  */
 export async function deleteCascadeBatch(
-  knex: Knex,
-  store: ContentStore,
+  deps: StoredContent,
   input: CascadeBatchInput,
   limit = CASCADE_BATCH_SIZE,
   onProgress: () => void = () => {},
 ): Promise<CascadeBatchResult> {
-  return knex.transaction(async (tx) => {
+  const store = deps.objects;
+  return deps.db.transaction(async (tx) => {
     const guarded = await guard(tx, 'delete', input.operationUuid, input.rootUuid);
     if (!guarded.go) return { state: guarded.state, changed: 0 };
     const { root } = guarded;
@@ -360,7 +360,7 @@ type VersionObject = Pick<
 /** Discards the files' stored objects, then their rows (versions, grants and links go by FK cascade). */
 async function removeFiles(
   tx: Knex.Transaction,
-  store: ContentStore,
+  store: ObjectStore,
   files: DoomedRow[],
   onProgress: () => void,
 ): Promise<void> {
@@ -383,30 +383,22 @@ async function removeFiles(
   await appendDeleteChanges(tx, files);
 }
 
-const REMOVE_OBJECTS_PER_REQUEST = 1000;
+/** Objects removed between two signs of progress (a heartbeat of the cascade's activity). */
+const REMOVE_OBJECTS_PER_PROGRESS = 1000;
 
 async function discardObjects(
-  store: ContentStore,
+  store: ObjectStore,
   versions: VersionObject[],
   onProgress: () => void,
 ): Promise<void> {
   // An upload in flight also has a multipart upload (and maybe strays from a crashed writer) to abort.
   for (const version of versions.filter((row) => row.status === 'staged')) {
-    await discardStoredObject(store, version.storage_key, version.storage_upload_id);
+    await store.discard(version.storage_key, version.storage_upload_id);
     onProgress();
   }
   const keys = versions.filter((row) => row.status !== 'staged').map((row) => row.storage_key);
-  for (let start = 0; start < keys.length; start += REMOVE_OBJECTS_PER_REQUEST) {
-    const results = await store.storage.removeObjects(
-      store.bucket,
-      keys.slice(start, start + REMOVE_OBJECTS_PER_REQUEST),
-    );
-    const failures = results.filter((result) => {
-      const code =
-        (result as { Code?: string; Error?: { Code?: string } } | null)?.Code ?? result?.Error?.Code;
-      return code !== undefined && code !== 'NoSuchKey';
-    });
-    if (failures.length) throw new Error(`object storage refused to remove ${failures.length} objects`);
+  for (let start = 0; start < keys.length; start += REMOVE_OBJECTS_PER_PROGRESS) {
+    await store.removeMany(keys.slice(start, start + REMOVE_OBJECTS_PER_PROGRESS));
     onProgress();
   }
 }

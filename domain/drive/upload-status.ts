@@ -2,8 +2,8 @@
 // nextExpectedRanges): the parts the store holds for the caller's chunked upload in flight, so an interrupted client
 // resumes without sending them again.
 import type { Caller } from '../caller.js';
-import { stagedChunkedUpload, type StoredContent } from './content.js';
-import { isNoSuchUpload, listUploadedParts, type UploadedPart } from './content-objects.js';
+import { stagedChunkedUpload } from './content.js';
+import type { StoredContent, UploadedPart } from './content-objects.js';
 import { invalidUploadStatus } from './errors.js';
 import type { VersionRow } from './rows.js';
 
@@ -22,11 +22,8 @@ export async function readUploadStatus(
   uploadExpiryMs: number,
 ): Promise<UploadStatus> {
   const version = await stagedChunkedUpload(deps.db, caller, fileUuid);
-  let parts: UploadedPart[];
-  try {
-    parts = await listUploadedParts(deps, version.storage_key, version.storage_upload_id);
-  } catch (error) {
-    if (!isNoSuchUpload(error)) throw error;
+  const parts = await deps.objects.listParts(version.storage_key, version.storage_upload_id);
+  if (!parts) {
     // A complete assembled the parts and then was refused (content_hash_mismatch) or did not commit: there are no
     // parts left to list or send, only that object to complete again or abort (docs/extensions.md § Content hash).
     throw invalidUploadStatus('The parts are assembled: complete the upload again, or abort it.');

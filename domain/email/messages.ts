@@ -3,7 +3,7 @@
 // rule records email.received in the same transaction, so the event exists only once the email is final.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ContentStore } from '../drive/content-objects.js';
+import type { ObjectStore } from '../drive/content-objects.js';
 import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
 import type { RunInTransaction } from '../unit-of-work.js';
@@ -19,7 +19,7 @@ export type EmailKind = 'delivered' | 'imported' | 'draft';
 
 export interface EmailStoreDeps {
   db: Knex;
-  store: ContentStore;
+  store: ObjectStore;
   masterKey: Buffer;
   maxBytes: number;
   runInTransaction: RunInTransaction;
@@ -161,7 +161,7 @@ export interface ReadableEmail {
  */
 export async function readEmail(
   knex: Knex,
-  store: ContentStore,
+  store: ObjectStore,
   masterKey: Buffer,
   caller: Caller,
   uuid: string,

@@ -8,7 +8,10 @@ import {
   unwrapDataKey,
   wrapDataKey,
 } from '../drive/crypto.js';
-import type { ContentStore } from '../drive/content-objects.js';
+import type { ObjectStore } from '../drive/content-objects.js';
+
+/** The object storage calls a raw message takes (platform/object-store.ts). */
+type RawMessageObjects = Pick<ObjectStore, 'put' | 'get' | 'remove'>;
 
 /** email/<workspace>/<mailbox>/<email>: one object per message, written once, never replaced. */
 const emailStorageKey = (workspaceUuid: string, mailboxUuid: string, emailUuid: string) =>
@@ -22,7 +25,7 @@ export interface StoredRawMessage {
 }
 
 export async function putRawMessage(
-  store: ContentStore,
+  store: RawMessageObjects,
   masterKey: Buffer,
   target: { workspaceUuid: string; mailboxUuid: string; emailUuid: string },
   raw: Buffer,
@@ -31,9 +34,7 @@ export async function putRawMessage(
   const layout = chunkLayout(raw.length);
   const ciphertext = Buffer.concat([...encryptChunks(dataKey, target.emailUuid, layout, raw)]);
   const storageKey = emailStorageKey(target.workspaceUuid, target.mailboxUuid, target.emailUuid);
-  await store.storage.putObject(store.bucket, storageKey, ciphertext, ciphertext.length, {
-    'Content-Type': 'application/octet-stream',
-  });
+  await store.put(storageKey, ciphertext);
   return {
     storageKey,
     wrappedKey: wrapDataKey(masterKey, target.emailUuid, dataKey),
@@ -43,7 +44,7 @@ export async function putRawMessage(
 }
 
 export async function readRawMessage(
-  store: ContentStore,
+  store: RawMessageObjects,
   masterKey: Buffer,
   row: {
     uuid: string;
@@ -56,12 +57,12 @@ export async function readRawMessage(
   const dataKey = unwrapDataKey(masterKey, row.uuid, row.wrapped_key);
   const size = Number(row.size_bytes);
   const layout = chunkLayout(size, { baseChunkSizeBytes: row.chunk_size_bytes });
-  const source = await store.storage.getObject(store.bucket, row.storage_key);
+  const source = await store.get(row.storage_key);
   const pieces: Buffer[] = [];
   for await (const piece of decryptChunks(source, dataKey, row.uuid, layout)) pieces.push(piece);
   return Buffer.concat(pieces, size);
 }
 
-export async function removeRawMessage(store: ContentStore, storageKey: string): Promise<void> {
-  await store.storage.removeObject(store.bucket, storageKey);
+export async function removeRawMessage(store: RawMessageObjects, storageKey: string): Promise<void> {
+  await store.remove(storageKey);
 }

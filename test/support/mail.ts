@@ -10,6 +10,7 @@ import { createDestination } from '../../domain/webhooks/destinations.js';
 import { targetPolicyFrom } from '../../domain/webhooks/target.js';
 import { config } from '../../platform/config.js';
 import { db } from '../../platform/database.js';
+import { S3ObjectStore } from '../../platform/object-store.js';
 import { bucket, storage } from '../../platform/storage.js';
 import { workflowClient } from '../../workflows/client.js';
 import { makeWorkspace, type TestUser, type TestWorkspace } from './api.js';
@@ -112,7 +113,7 @@ export async function deliver(
   return storeEmail(
     {
       db: db(),
-      store: { storage: storage(), bucket: bucket() },
+      store: new S3ObjectStore(storage(), bucket()),
       masterKey: settings.masterKey,
       maxBytes: settings.smtp.maxBytes,
       runInTransaction: workflowClient().runInTransaction(db()),

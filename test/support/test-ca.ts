@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // 127.0.0.201–206: the fault suite's receivers (test/faults/), apart from the integration tests' addresses;
 // 127.0.0.211–214: the benchmarks' (bench/webhooks.ts), so a benchmark beside a test run never takes a test's address.
 const LEAF_IPS = [
-  ...Array.from({ length: 43 }, (_, i) => `127.0.0.${i + 1}`),
+  ...Array.from({ length: 44 }, (_, i) => `127.0.0.${i + 1}`),
   ...Array.from({ length: 6 }, (_, i) => `127.0.0.${201 + i}`),
   ...Array.from({ length: 4 }, (_, i) => `127.0.0.${211 + i}`),
   '127.1.0.1',

@@ -15,6 +15,7 @@ import {
   resendDelivery,
 } from '../../../domain/webhooks/deliveries.js';
 import { eventUuidOf, sendTestEvent } from '../../../domain/webhooks/events.js';
+import { attemptsOf, retrySchedule } from '../../../domain/webhooks/schedule.js';
 import {
   changeDestinationStatus,
   createDestination,
@@ -198,6 +199,7 @@ export function webhookPagesRouter(settings: AdminAppSettings): Router {
       destination,
       stats: await dailyStats(db, destination.uuid, 7),
       attempts,
+      attemptsPerDelivery: attemptsOf(retrySchedule(webhooks.retryDelaysMs)),
       nextAttemptAt,
       filters,
       filterError: error,

@@ -30,6 +30,8 @@ export interface DestinationView {
   mailboxAddress: Map<string, string>;
   stats: DailyStats[];
   attempts: TypedAttemptRow[];
+  /** How many attempts the retry schedule gives a delivery (the N of an attempt's "n of N"). */
+  attemptsPerDelivery: number;
   /** When each waiting delivery (`<event uuid>/<round>`) makes its next attempt. */
   nextAttemptAt: Map<string, { attempt: number; at: Date }>;
   filters: HistoryFilters;
@@ -108,14 +110,18 @@ function secretSection(page: PageContext, view: DestinationView) {
 
 /**
  * Which attempt this was, in words that fit its schedule (docs/admin-app.md § The destination page): only the spec's
- * own delivery of an event is "n of 5" towards disabling; a webhook.test is sent once, and a resend is a round of its
- * own, numbered from 1 and never counted towards disabling.
+ * own delivery of an event is "n of N" towards disabling, N the attempts of the configured retry schedule (5 by the
+ * spec's); a webhook.test is sent once, and a resend is a round of its own, numbered from 1 and never counted towards
+ * disabling.
  */
-function attemptLabel(attempt: Pick<TypedAttemptRow, 'event_type' | 'round' | 'attempt'>): string {
+function attemptLabel(
+  attempt: Pick<TypedAttemptRow, 'event_type' | 'round' | 'attempt'>,
+  attemptsPerDelivery: number,
+): string {
   if (attempt.event_type === WEBHOOK_TEST)
     return attempt.round > 0 ? `Test resend ${attempt.round}, sent once` : 'Test, sent once';
   if (attempt.round > 0) return `Resend ${attempt.round}, attempt ${attempt.attempt}`;
-  return `${attempt.attempt} of 5`;
+  return `${attempt.attempt} of ${attemptsPerDelivery}`;
 }
 
 /** The receiver's headers as kept (a repeated header as a list), one line each. */
@@ -164,7 +170,7 @@ function attemptRows(page: PageContext, view: DestinationView) {
     return html`<tr class="attempt ${attempt.outcome}" data-attempt="${attempt.uuid}">
   <td data-label="Time">${formatTime(attempt.started_at)}</td>
   <td data-label="Event"><div><code class="id">${eventId(attempt.event_uuid)}</code><br><span class="muted small">${attempt.event_type}</span></div></td>
-  <td data-label="Attempt">${attemptLabel(attempt)}</td>
+  <td data-label="Attempt">${attemptLabel(attempt, view.attemptsPerDelivery)}</td>
   <td data-label="Result"><div><span class="outcome ${attempt.outcome}">${resultText(attempt)}</span>${next ? html`<div class="next-attempt small">Next attempt ${formatTime(next)}</div>` : ''}</div></td>
   <td data-label="Response time">${ms(attempt.response_time_ms)}</td>
   <td class="details-cell"><details data-keep-open="${attempt.uuid}">

@@ -9,7 +9,6 @@ import {
   MAX_ATTACHMENT_BYTES,
   openAttachment,
   uploadAttachment,
-  type AttachmentStore,
 } from '../../../domain/documents/attachments.js';
 import { emptyFile, invalidFilename } from '../../../domain/documents/errors.js';
 import { fileTooLarge } from '../../../domain/errors.js';
@@ -30,12 +29,6 @@ const AttachmentsUploadSchema = z.object({
 const AttachmentsInfoSchema = z.object({ params: z.object({ uuid: uuidParam, attachment: uuidParam }) });
 
 const AttachmentsDownloadSchema = AttachmentsInfoSchema;
-
-const attachmentStore = ({ storage, settings }: ApiServices): AttachmentStore => ({
-  storage: storage.client,
-  bucket: storage.bucket,
-  masterKey: settings.masterKey,
-});
 
 /**
  * The request's bytes, refused as soon as they pass the cap (413, from the declared length when there is one) and when
@@ -79,9 +72,8 @@ export function attachmentsRouter(services: ApiServices): Router {
         // Storage work happens between the upload's transactions, so it opens them itself (runInTransaction).
         const { attachment, created } = await uploadAttachment(
           services.runInTransaction,
-          attachmentStore(services),
+          services.documents,
           callerOf(ctx.state),
-          services.settings,
           params.uuid,
           {
             filename: query.filename,
@@ -103,13 +95,10 @@ export function attachmentsRouter(services: ApiServices): Router {
     async (ctx) => {
       const { params } = input(ctx.state, AttachmentsInfoSchema);
       ctx.body = presentAttachment(
-        await findAttachment(
-          services.db,
-          callerOf(ctx.state),
-          services.settings,
-          params.uuid,
-          params.attachment,
-        ),
+        await findAttachment(services.db, services.documents, callerOf(ctx.state), {
+          documentUuid: params.uuid,
+          attachmentUuid: params.attachment,
+        }),
       );
     },
   );
@@ -122,11 +111,9 @@ export function attachmentsRouter(services: ApiServices): Router {
       const { params } = input(ctx.state, AttachmentsDownloadSchema);
       const { attachment, content } = await openAttachment(
         services.db,
-        attachmentStore(services),
+        services.documents,
         callerOf(ctx.state),
-        services.settings,
-        params.uuid,
-        params.attachment,
+        { documentUuid: params.uuid, attachmentUuid: params.attachment },
       );
       ctx.status = 200;
       ctx.set('Content-Type', attachment.content_type);

@@ -115,7 +115,7 @@ export function commentsRouter(services: ApiServices): Router {
       const { params, body } = input(ctx.state, CommentsCreateSchema);
       const me = callerOf(ctx.state);
       const { body: message, ...target } = body;
-      const thread = await createComment(unitOf(ctx.state).tx, me, services.settings, params.uuid, {
+      const thread = await createComment(unitOf(ctx.state).tx, services.documents, me, params.uuid, {
         body: message,
         target,
       });
@@ -136,10 +136,9 @@ export function commentsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const thread = await replyToComment(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
-        params.uuid,
-        params.thread,
+        { documentUuid: params.uuid, threadUuid: params.thread },
         body.body,
       );
       ctx.status = 201;
@@ -159,10 +158,9 @@ export function commentsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const thread = await setCommentStatus(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
-        params.uuid,
-        params.thread,
+        { documentUuid: params.uuid, threadUuid: params.thread },
         body.status,
       );
       ctx.body = presentThread(thread, me.userUuid);
@@ -181,11 +179,9 @@ export function commentsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const thread = await editMessage(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
-        params.uuid,
-        params.thread,
-        params.message,
+        { documentUuid: params.uuid, threadUuid: params.thread, messageUuid: params.message },
         body.body,
       );
       ctx.body = presentThread(thread, me.userUuid);
@@ -199,13 +195,10 @@ export function commentsRouter(services: ApiServices): Router {
     transaction(services),
     async (ctx) => {
       const { params } = input(ctx.state, CommentsDeleteSchema);
-      await deleteComment(
-        unitOf(ctx.state).tx,
-        callerOf(ctx.state),
-        services.settings,
-        params.uuid,
-        params.thread,
-      );
+      await deleteComment(unitOf(ctx.state).tx, services.documents, callerOf(ctx.state), {
+        documentUuid: params.uuid,
+        threadUuid: params.thread,
+      });
       ctx.status = 204;
     },
   );
@@ -217,14 +210,11 @@ export function commentsRouter(services: ApiServices): Router {
     transaction(services),
     async (ctx) => {
       const { params } = input(ctx.state, CommentsDeleteMessageSchema);
-      await deleteMessage(
-        unitOf(ctx.state).tx,
-        callerOf(ctx.state),
-        services.settings,
-        params.uuid,
-        params.thread,
-        params.message,
-      );
+      await deleteMessage(unitOf(ctx.state).tx, services.documents, callerOf(ctx.state), {
+        documentUuid: params.uuid,
+        threadUuid: params.thread,
+        messageUuid: params.message,
+      });
       ctx.status = 204;
     },
   );

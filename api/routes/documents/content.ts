@@ -22,7 +22,7 @@ export function contentRouter(services: ApiServices): Router {
     const { params } = input(ctx.state, ContentInfoSchema);
     const me = callerOf(ctx.state);
     ctx.body = presentContent(
-      await readContent(services.db, me, services.settings, params.uuid),
+      await readContent(services.db, services.documents, me, params.uuid),
       me.userUuid,
     );
   });
@@ -39,11 +39,10 @@ export function contentRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const answer = await writeOperations(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
         params.uuid,
-        'edit',
-        body,
+        { ...body, mode: 'edit' },
         contentPresenter(me.userUuid),
       );
       ctx.status = answer.status;

@@ -79,7 +79,7 @@ export function documentsRouter(services: ApiServices): Router {
     (url: string, trashed: boolean): Middleware =>
     async (ctx) => {
       const { query } = input(ctx.state, DocumentsListSchema);
-      const page = await listDocuments(services.db, callerOf(ctx.state), services.settings, {
+      const page = await listDocuments(services.db, services.documents, callerOf(ctx.state), {
         ...query,
         trashed,
       });
@@ -110,8 +110,8 @@ export function documentsRouter(services: ApiServices): Router {
       const { body } = input(ctx.state, DocumentsCreateSchema);
       const document = await createDocument(
         unitOf(ctx.state).tx,
+        services.documents,
         callerOf(ctx.state),
-        services.settings,
         body,
       );
       ctx.status = 201;
@@ -126,7 +126,7 @@ export function documentsRouter(services: ApiServices): Router {
     async (ctx) => {
       const { params } = input(ctx.state, DocumentsInfoSchema);
       ctx.body = presentDocument(
-        await findVisibleDocument(services.db, callerOf(ctx.state), services.settings, params.uuid),
+        await findVisibleDocument(services.db, services.documents, callerOf(ctx.state), params.uuid),
         viewer(ctx),
       );
     },
@@ -143,8 +143,8 @@ export function documentsRouter(services: ApiServices): Router {
       const { params, body } = input(ctx.state, DocumentsUpdateSchema);
       const document = await updateDocument(
         unitOf(ctx.state),
+        services.documents,
         callerOf(ctx.state),
-        services.settings,
         params.uuid,
         body,
       );
@@ -161,8 +161,8 @@ export function documentsRouter(services: ApiServices): Router {
       const { params } = input(ctx.state, DocumentsTrashSchema);
       const document = await updateDocument(
         unitOf(ctx.state),
+        services.documents,
         callerOf(ctx.state),
-        services.settings,
         params.uuid,
         {
           trashed: true,

@@ -29,8 +29,8 @@ export function exportRouter(services: ApiServices): Router {
     const { params, query } = input(ctx.state, DocumentsExportSchema);
     const exported = await exportDocument(
       services.db,
+      services.documents,
       callerOf(ctx.state),
-      services.settings,
       params.uuid,
       query,
     );

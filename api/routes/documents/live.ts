@@ -29,7 +29,7 @@ export function liveRouter(services: ApiServices): Router {
   router.get('/', requireScope('docs.read'), validate(EventsStreamSchema, documentsInput), async (ctx) => {
     const { params } = input(ctx.state, EventsStreamSchema);
     const me = callerOf(ctx.state);
-    const document = await findVisibleDocument(services.db, me, services.settings, params.uuid);
+    const document = await findVisibleDocument(services.db, services.documents, me, params.uuid);
     const stream = new PassThrough();
     // Counted with no await between the check and the count, so concurrent opens cannot pass the cap together.
     const limit = services.settings.documentLimits.liveStreamsPerUser;
@@ -48,7 +48,8 @@ export function liveRouter(services: ApiServices): Router {
     // Access is checked again before each event: a reader whose share or token was revoked since the stream
     // opened gets no more events, and the stream ends.
     const { tokenUuid } = caller(ctx.state);
-    const stillAllowed = () => mayStillFollow(services.db, me, services.settings, tokenUuid, document.uuid);
+    const stillAllowed = () =>
+      mayStillFollow(services.db, services.documents, me, { tokenUuid, documentUuid: document.uuid });
     // One event at a time, in arrival order, each after its access check.
     let pending = Promise.resolve();
     const deliver = (event: Parameters<LiveListener>[0]) => {

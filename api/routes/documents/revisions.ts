@@ -42,7 +42,7 @@ export function revisionsRouter(services: ApiServices): Router {
   router.get('/', requireScope('docs.read'), validate(RevisionsListSchema, revisionsInput), async (ctx) => {
     const { params, query } = input(ctx.state, RevisionsListSchema);
     const me = callerOf(ctx.state);
-    const page = await listRevisions(services.db, me, services.settings, params.uuid, query);
+    const page = await listRevisions(services.db, services.documents, me, params.uuid, query);
     ctx.body = presentRevisionList(`/v1/documents/${params.uuid}/revisions`, page, me.userUuid);
   });
 
@@ -55,7 +55,7 @@ export function revisionsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       ctx.body = presentRevisionContent(
         params.uuid,
-        await readRevision(services.db, me, services.settings, params.uuid, params.revision),
+        await readRevision(services.db, services.documents, me, params.uuid, params.revision),
         me.userUuid,
       );
     },
@@ -71,8 +71,8 @@ export function revisionsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const answer = await restoreRevision(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
         params.uuid,
         params.revision,
         contentPresenter(me.userUuid),

@@ -35,11 +35,10 @@ export function suggestionsRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       const answer = await writeOperations(
         unitOf(ctx.state).tx,
+        services.documents,
         me,
-        services.settings,
         params.uuid,
-        'suggest',
-        body,
+        { ...body, mode: 'suggest' },
         contentPresenter(me.userUuid),
       );
       ctx.status = answer.status;
@@ -58,10 +57,9 @@ export function suggestionsRouter(services: ApiServices): Router {
         const me = callerOf(ctx.state);
         const content = await decideSuggestion(
           unitOf(ctx.state).tx,
+          services.documents,
           me,
-          services.settings,
-          params.uuid,
-          params.thread,
+          { documentUuid: params.uuid, threadUuid: params.thread },
           decision,
         );
         ctx.body = presentContent(content, me.userUuid);
@@ -77,13 +75,10 @@ export function suggestionsRouter(services: ApiServices): Router {
     async (ctx) => {
       const { params } = input(ctx.state, SuggestionsDeleteSchema);
       const me = callerOf(ctx.state);
-      const content = await deleteSuggestion(
-        unitOf(ctx.state).tx,
-        me,
-        services.settings,
-        params.uuid,
-        params.thread,
-      );
+      const content = await deleteSuggestion(unitOf(ctx.state).tx, services.documents, me, {
+        documentUuid: params.uuid,
+        threadUuid: params.thread,
+      });
       ctx.body = presentContent(content, me.userUuid);
     },
   );

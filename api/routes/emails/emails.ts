@@ -18,7 +18,7 @@ export function emailsRouter(services: ApiServices): Router {
     const { params } = input(ctx.state, EmailsShowSchema);
     const email = await readEmail(
       services.db,
-      { storage: services.storage.client, bucket: services.storage.bucket },
+      services.content.objects,
       services.settings.masterKey,
       callerOf(ctx.state),
       params.uuid,

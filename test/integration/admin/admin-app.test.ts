@@ -1,6 +1,7 @@
 // The admin app over HTTP (docs/admin-app.md): one-time sign-in links, sessions in PostgreSQL (idle and absolute
-// expiry, sign-out, revocation), the CSRF token and Origin check on every POST, the security headers, and that nobody
-// but an admin of the workspace sees or changes anything of its destinations. The browser walk is admin-browser.test.ts.
+// expiry, sign-out, revocation), the CSRF token and Origin check on every POST, the security headers, that nobody but
+// an admin of the workspace sees or changes anything of its destinations, and the history's attempt numbers against
+// the retry schedule. The browser walk is admin-browser.test.ts.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
@@ -8,6 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../../api/admin-app/views/html.js';
 import { SIGN_IN_MAIL_CONCURRENCY, SIGN_IN_MAIL_MAX_WAITING } from '../../../api/admin-app/sign-in-mail.js';
+import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, makeWorkspace } from '../../support/api.js';
 import {
@@ -20,16 +22,25 @@ import {
 } from '../../support/admin-browser.js';
 import { CLI_TIMEOUT_MS, folio, folioFails } from '../../support/cli.js';
 import { startExtraApi } from '../../support/extra-api.js';
-import { makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
-import { until } from '../../support/webhook-receivers.js';
+import { deliver, emlMessage, makeAdmin, makeDestination, makeMailbox } from '../../support/mail.js';
+import { deliveryEnded, eventIdOf } from '../../support/sentinels.js';
+import { receiverPool, until } from '../../support/webhook-receivers.js';
 
-async function adminWithDestination() {
+async function adminWithDestination(url = 'https://127.0.0.50/in') {
   const workspace = await makeWorkspace();
   const admin = await makeAdmin(workspace);
   const mailbox = await makeMailbox(workspace.uuid);
-  const destination = await makeDestination(workspace.uuid, 'https://127.0.0.50/in', [mailbox.uuid]);
+  const destination = await makeDestination(workspace.uuid, url, [mailbox.uuid]);
   return { workspace, admin, mailbox, destination };
 }
+
+/** Where this file's deliveries go: an address no other test file's receiver listens on. */
+const RECEIVER_HOST = '127.0.0.44';
+const receiver = receiverPool();
+
+/** The Attempt column of a destination page's history, newest first. */
+const attemptLabels = (page: Page) =>
+  [...page.body.matchAll(/<td data-label="Attempt">([^<]*)<\/td>/g)].map((match) => match[1]);
 
 /**
  * An SMTP server on 127.0.0.1 that takes each message but holds its answer to DATA until the test releases it, so a
@@ -610,5 +621,26 @@ describe('what an admin sees', () => {
     const after = await browser.get(`/admin/webhooks/${destination.uuid}`);
     expect(after.body).not.toContain(destination.secret);
     expect(after.body).toContain(`${admin.email} · admin app`);
+  });
+
+  it("numbers a delivery's attempts against the configured retry schedule, not a fixed five", async () => {
+    const target = await receiver(RECEIVER_HOST);
+    const { admin, mailbox, destination } = await adminWithDestination(target.url('/in'));
+    const eventId = eventIdOf(await deliver(mailbox.uuid, emlMessage()));
+    expect(await deliveryEnded(destination.uuid, eventId)).toEqual({ outcome: 'succeeded', attempts: 1 });
+    const browser = await signedIn(admin.email);
+    // One attempt, and one wait of FOLIO_WEBHOOK_RETRY_DELAYS before each further attempt (domain/webhooks/schedule.ts).
+    const suiteAttempts = config().webhook.retryDelaysMs.length + 1;
+    const page = await browser.get(`/admin/webhooks/${destination.uuid}`);
+    expect(attemptLabels(page)).toEqual([`1 of ${suiteAttempts}`]);
+    // An API process configured with two waits tells the same attempt as one of three.
+    expect(suiteAttempts).not.toBe(3);
+    const api = await startExtraApi('api-short-retry-schedule', { FOLIO_WEBHOOK_RETRY_DELAYS: '1s,1s' });
+    try {
+      const shorter = await browser.get(`${api.url}/admin/webhooks/${destination.uuid}`);
+      expect(attemptLabels(shorter)).toEqual(['1 of 3']);
+    } finally {
+      await api.stop();
+    }
   });
 });

@@ -1,9 +1,10 @@
 // @folio/client as a consumer gets it (issue 25): `npm pack` of clients/typescript, the tarball installed into a fresh
 // project beside TypeScript 5.x and @types/node 20 (the repository's own pinned copies, linked: the test sends nothing
-// off this machine), a consumer script typechecked there by the
-// consumer's own tsc (strict, skipLibCheck off, so the package's .d.ts are checked too) and run with plain Node
-// against the suite's stack: a chunked upload with progress, the folder listed, the bytes downloaded, a document
-// created and edited, a typed error, a webhook destination created, an email read and a delivery's signature checked.
+// off this machine), a consumer script typechecked there by the consumer's own tsc (strict, skipLibCheck off, so the
+// package's .d.ts are checked too; once more with lib DOM, as a bundled browser or Electron app has it) and run with
+// plain Node against the suite's stack: a chunked upload with progress, the folder listed, the bytes downloaded, a
+// document created and edited, a typed error, a webhook destination created, an email read and a delivery's signature
+// checked.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,12 @@ const TSCONFIG = {
     outDir: 'out',
   },
   include: ['consumer.ts'],
+};
+
+/** The same consumer checked with the DOM library as well (nothing emitted: the Node build above is what runs). */
+const TSCONFIG_DOM = {
+  extends: './tsconfig.json',
+  compilerOptions: { lib: ['ES2022', 'DOM'], noEmit: true },
 };
 
 /**
@@ -181,7 +188,7 @@ const npm = (args: string[], cwd: string) =>
 
 describe('@folio/client as an installed package', () => {
   it(
-    'packs to compiled JavaScript and declarations, installs beside TypeScript 5 and @types/node 20, and typechecks a strict consumer',
+    'packs to compiled JavaScript and declarations, installs beside TypeScript 5 and @types/node 20, and typechecks a strict consumer, with and without lib DOM',
     { timeout: INSTALL_TIMEOUT_MS * 2 },
     async () => {
       // prepack builds dist/ with tsc, postpack removes it again.
@@ -212,11 +219,16 @@ describe('@folio/client as an installed package', () => {
       const tsc = join(project, 'node_modules/typescript/bin/tsc');
       const { stdout: version } = await run(process.execPath, [tsc, '--version'], { cwd: project });
       expect(version.trim()).toBe('Version 5.9.3');
-      const compiled = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(
-        () => '',
-        (error: { stdout?: string }) => error.stdout ?? String(error),
-      );
-      expect(compiled).toBe('');
+      const compile = (config: string) =>
+        run(process.execPath, [tsc, '-p', config], { cwd: project }).then(
+          () => '',
+          (error: { stdout?: string }) => error.stdout ?? String(error),
+        );
+      expect(await compile('tsconfig.json')).toBe('');
+      // A consumer that also has the DOM's types (a bundled app, Electron): fetch, Headers, BodyInit and the like are
+      // then declared by both lib.dom and @types/node, and the package's declarations must agree with both.
+      await writeFile(join(project, 'tsconfig.dom.json'), JSON.stringify(TSCONFIG_DOM, null, 2));
+      expect(await compile('tsconfig.dom.json')).toBe('');
     },
   );
 

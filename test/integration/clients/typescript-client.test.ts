@@ -657,12 +657,18 @@ describe('folio drive and folio docs', () => {
         () => undefined,
         (error: { stdout: string; stderr: string }) => error,
       );
-      // With --json the failure is one JSON object on stdout too (docs/cli.md § Errors).
-      expect(ambiguous).toMatchObject({ stderr: expect.stringContaining('422') });
-      expect(JSON.parse(ambiguous!.stdout)).toMatchObject({
-        error: { code: 'target_ambiguous', status: 422 },
+      // With --json the failure is one JSON object on stdout too (docs/cli.md § Errors); its message is the API's
+      // error_description, as on stderr, not the whole error body.
+      const refused = await call('POST', `/v1/documents/${document.uuid}/content`, {
+        token: user.token,
+        json: { operations: [{ type: 'replace', find: 'o', with: '0' }] },
       });
-      expect(ambiguous!.stderr).toContain('target_ambiguous');
+      expect(refused).toMatchObject({ status: 422, body: { error: 'target_ambiguous' } });
+      const description = refused.body.error_description as string;
+      expect(JSON.parse(ambiguous!.stdout)).toEqual({
+        error: { code: 'target_ambiguous', message: description, status: 422 },
+      });
+      expect(ambiguous!.stderr).toBe(`folio: ${description}\n`);
       expect(
         (await call('GET', `/v1/documents/${document.uuid}/content`, { token: user.token })).body.revision,
       ).toBe(edited.revision);

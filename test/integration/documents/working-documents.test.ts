@@ -3,26 +3,38 @@
 // the document as it now stands, never the state the API parsed before. See docs/documents-model.md § The
 // working-document cache.
 import { describe, expect, it } from 'vitest';
+import type { WorkingDocument } from '../../../domain/document-engine/index.js';
 import { createComment } from '../../../domain/documents/comments.js';
 import { writeOperations } from '../../../domain/documents/content.js';
+import type { DocumentsDeps } from '../../../domain/documents/deps.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
+import { S3ObjectStore } from '../../../platform/object-store.js';
+import { bucket, storage } from '../../../platform/storage.js';
+import { WorkingDocumentCache } from '../../../platform/working-document-cache.js';
 import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { readContent } from '../../support/documents.js';
 
 const edit = (user: TestUser, uuid: string, body: Record<string, unknown>) =>
   call('POST', `/v1/documents/${uuid}/content`, { token: user.token, json: body });
 
+/** What the other process's Documents code is handed: a cache of its own, which hears nothing of the API's writes. */
+const elsewhere: DocumentsDeps = {
+  settings: config(),
+  workingDocuments: new WorkingDocumentCache<WorkingDocument>(),
+  attachmentObjects: new S3ObjectStore(storage(), bucket()),
+  masterKey: config().masterKey,
+};
+
 /** An edit made by another process: this one, through the domain code, in its own transaction. */
 const editElsewhere = (user: TestUser, uuid: string, operations: unknown[]) =>
   db().transaction((tx) =>
     writeOperations(
       tx,
+      elsewhere,
       { userUuid: user.uuid, workspaceUuid: user.workspaceUuid },
-      config(),
       uuid,
-      'edit',
-      { operations: operations as never },
+      { mode: 'edit', operations: operations as never },
       (view) => ({ ...view }),
     ),
   );
@@ -85,8 +97,8 @@ describe('the working-document cache with another process writing', () => {
     const thread = await db().transaction((tx) =>
       createComment(
         tx,
+        elsewhere,
         { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid },
-        config(),
         document.uuid,
         { body: 'Why?', target: { on: 'this sentence' } },
       ),
@@ -132,11 +144,10 @@ describe('the working-document cache with another process writing', () => {
       .transaction(async (tx) => {
         await writeOperations(
           tx,
+          elsewhere,
           { userUuid: owner.uuid, workspaceUuid: owner.workspaceUuid },
-          config(),
           document.uuid,
-          'edit',
-          { operations: [{ type: 'replace', find: 'Text', with: 'Lost' }] as never },
+          { mode: 'edit', operations: [{ type: 'replace', find: 'Text', with: 'Lost' }] as never },
           (view) => ({ ...view }),
         );
         const version = String(

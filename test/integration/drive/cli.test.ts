@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { call, makeUser, type TestUser } from '../../support/api.js';
+import { call, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
 import { folioClient } from '../../support/folio-client.js';
 
@@ -52,9 +52,10 @@ describe('folio drive', () => {
       expect(made).toMatchObject({ code: 0, body: { object: 'drive_folder', name: '2026' } });
       // -p succeeds on a folder that exists; without -p that is a conflict, and a missing parent is not found.
       expect((await driveJson(user, 'mkdir', '-p', 'Photos/2026')).body.uuid).toBe(made.body.uuid);
-      expect(await driveJson(user, 'mkdir', '/Photos/2026')).toMatchObject({
+      // The message is Drive's error code in words (its bodies have no description), not the raw body.
+      expect(await driveJson(user, 'mkdir', '/Photos/2026')).toEqual({
         code: 5,
-        body: { error: { code: 'name_taken', status: 422 } },
+        body: { error: { code: 'name_taken', message: 'name taken', status: 422 } },
       });
       expect(await driveJson(user, 'mkdir', '/Nope/x')).toMatchObject({
         code: 4,
@@ -281,13 +282,27 @@ describe('folio drive', () => {
         code: 4,
         body: { error: { code: 'not_found', message: expect.any(String), status: null } },
       });
-      expect(await driveJson({ token: 'folio_at_not-a-token' }, 'ls')).toMatchObject({
+      expect(await driveJson({ token: 'folio_at_not-a-token' }, 'ls')).toEqual({
         code: 3,
-        body: { error: { status: 401 } },
+        body: { error: { code: 'invalid_token', message: 'invalid token', status: 401 } },
       });
       expect(await driveJson(user, 'ls', '--no-such-option')).toMatchObject({
         code: 2,
         body: { error: { code: 'usage', message: expect.stringContaining('--no-such-option') } },
+      });
+      // A refusal with a field of its own (spec/drive.md § Errors) says it in words too.
+      const full = await makeUser({ workspace: await makeWorkspace({ storageLimitBytes: 4 }) });
+      const tooBig = join(scratch, 'too-big.txt');
+      await writeFile(tooBig, 'five!');
+      expect(await driveJson(full, 'put', tooBig, '/')).toEqual({
+        code: 1,
+        body: {
+          error: {
+            code: 'storage_limit_exceeded',
+            message: 'storage limit exceeded (pool_bytes: 4)',
+            status: 422,
+          },
+        },
       });
       // Nothing listens on port 9 of this machine (discard): the server cannot be reached.
       expect(await driveJson({ token: user.token, url: 'http://127.0.0.1:9' }, 'ls')).toMatchObject({

@@ -1,9 +1,10 @@
 // Two apps in one process, each built from a services object of its own (api/services.ts), share nothing: one app's
-// large-upload slots or public-link rate limit filled leaves the other's free, and one app's shutdown leaves the other
-// serving. This is what a composition root buys (issue 23): no module of api/ keeps state of its own.
+// large-upload slots or public-link rate limit filled leaves the other's free, a document one app parsed is in its
+// cache only, and one app's shutdown leaves the other serving. This is what a composition root buys (issue 23): no module of api/ keeps state of its own.
 import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeUser, type TestUser } from '../../support/api.js';
+import { db } from '../../../platform/database.js';
+import { makeDocument, makeUser, type TestUser } from '../../support/api.js';
 import { startInProcessApp, type InProcessApp } from '../../support/api-app.js';
 
 // One large upload at a time and two public-link requests per address per day, in each app.
@@ -72,6 +73,21 @@ describe('two apps built from two services objects', () => {
     expect([await publicLinkStatus(first), await publicLinkStatus(first)]).toEqual([404, 404]);
     expect(await publicLinkStatus(first)).toBe(429);
     expect(await publicLinkStatus(second)).toBe(404);
+  });
+
+  it('keep their own parsed documents: a document one app read is in its cache, not in the other', async () => {
+    const user = await makeUser();
+    const document = await makeDocument(user, { markdown: 'Parsed by one app.' });
+    const read = await fetch(new URL(`/v1/documents/${document.uuid}/content`, first.url), {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(read.status).toBe(200);
+    const row = await db()('documents')
+      .where({ uuid: document.uuid })
+      .first('uuid', 'revision', 'state_version');
+    const state = { uuid: row.uuid, revision: row.revision, state_version: String(row.state_version) };
+    expect(first.services.documents.workingDocuments.get(state)?.markdown).toBe('Parsed by one app.');
+    expect(second.services.documents.workingDocuments.get(state)).toBeUndefined();
   });
 
   it("stop on their own: one app's shutdown (drain, close, its clients let go) leaves the other ready and serving", async () => {

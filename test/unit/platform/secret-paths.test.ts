@@ -23,6 +23,7 @@ adminApp({
     masterKey: Buffer.alloc(32),
     policy: targetPolicyFrom({ allowedPrivateCidrs: [], dnsServers: [] }),
     secretOverlapMs: 0,
+    retryDelaysMs: [],
   },
 });
 
