@@ -5,23 +5,46 @@ import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createComment, replyToComment } from '../../domain/documents/comments.js';
-import { decideSuggestion, readContent, writeOperations } from '../../domain/documents/content.js';
+import {
+  decideSuggestion,
+  readContent,
+  writeOperations,
+  type OperationsWrite,
+} from '../../domain/documents/content.js';
 import { findVisibleDocument } from '../../domain/documents/documents.js';
+import { invalidRevision, tooManyStreams } from '../../domain/documents/errors.js';
+import { listRevisions, readRevision, restoreRevision } from '../../domain/documents/history.js';
 import type { LiveHub } from '../../domain/documents/live.js';
+import { markdownToHtml } from '../../domain/document-engine/html.js';
 import { parseOperations } from '../../domain/document-engine/index.js';
 import { AppError } from '../../domain/errors.js';
 import type { Caller } from '../../domain/caller.js';
 import type { RunInTransaction } from '../../domain/unit-of-work.js';
 import { atLeast } from '../../domain/roles.js';
 import { isUuid } from '../../domain/uuid.js';
-import { contentPresenter, presentContent, presentThread } from '../presenters/documents.js';
-import type { EditorAppOptions } from './session.js';
+import type { PerUserSlots } from '../per-user-slots.js';
+import {
+  contentPresenter,
+  presentContent,
+  presentRevisionContent,
+  presentRevisionList,
+  presentThread,
+} from '../presenters/documents.js';
+import { basePath, type EditorAppOptions } from './session.js';
 
-/** What the JSON endpoints need beyond the pages: transactions whose workflow starts follow the commit, the live hub. */
+/**
+ * What the JSON endpoints need beyond the pages: transactions whose workflow starts follow the commit, the live hub,
+ * and the live streams each person holds (the API's own, services.liveStreams: one cap for both).
+ */
 export interface EditorWriteOptions {
   runInTransaction: RunInTransaction;
   liveHub: LiveHub;
+  liveStreams: PerUserSlots;
 }
+
+/** As the API's stream answers past the cap (api/routes/documents/live.ts). */
+const STREAM_RETRY_AFTER_SECONDS = 30;
+const REVISIONS_PER_PAGE = 25;
 
 const notSignedIn = () => new AppError(401, 'unauthorized', 'Sign in to the editor app again.');
 const noEarlyAccess = () =>
@@ -57,6 +80,18 @@ async function callerOf(ctx: Context, options: EditorAppOptions): Promise<Caller
 
 const bodyOf = (ctx: Context) => (ctx.request.body ?? {}) as Record<string, unknown>;
 
+/** A revision number in the path, as the API's history routes read it. */
+function revisionOf(value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2 ** 31 - 1) throw invalidRevision();
+  return Number(value);
+}
+
+/** The export's renderer (as the document's page): no raw HTML passes, CriticMarkup shows as <ins>, <del>, <mark>. */
+const renderedHtml = (documentUuid: string, markdown: string) =>
+  markdownToHtml(markdown, {
+    attachmentUrl: (attachment) => `/v1/documents/${documentUuid}/attachments/${attachment}/download`,
+  });
+
 function baseRevision(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || (value as number) < 0)
@@ -66,13 +101,13 @@ function baseRevision(value: unknown): number | undefined {
 
 export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions): Router {
   const router = new Router({ prefix: '/:uuid', sensitive: true });
-  const settings = options.documents;
+  const deps = options.documents;
 
   router.get('/content', async (ctx) => {
     const caller = await callerOf(ctx, options);
     const uuid = ctx.params.uuid!.toLowerCase();
-    const document = await findVisibleDocument(options.db, caller, settings, uuid);
-    const content = await readContent(options.db, caller, settings, uuid);
+    const document = await findVisibleDocument(options.db, deps, caller, uuid);
+    const content = await readContent(options.db, deps, caller, uuid);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { ...presentContent(content, caller.userUuid), role: document.my_role, me: caller.userUuid };
   });
@@ -82,14 +117,15 @@ export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions
     const caller = await callerOf(ctx, options);
     const uuid = ctx.params.uuid!.toLowerCase();
     const body = bodyOf(ctx);
-    const document = await findVisibleDocument(options.db, caller, settings, uuid);
+    const document = await findVisibleDocument(options.db, deps, caller, uuid);
     const mode = atLeast(document.my_role, 'editor') ? 'edit' : 'suggest';
-    const input = {
+    const input: OperationsWrite = {
+      mode,
       operations: parseOperations(body.operations, mode),
       baseRevision: baseRevision(body.base_revision),
     };
     const answer = await options.runInTransaction((unit) =>
-      writeOperations(unit.tx, caller, settings, uuid, mode, input, contentPresenter(caller.userUuid)),
+      writeOperations(unit.tx, deps, caller, uuid, input, contentPresenter(caller.userUuid)),
     );
     ctx.status = answer.status;
     ctx.body = { ...answer.body, mode };
@@ -101,7 +137,13 @@ export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions
     if (!isUuid(thread!) || (decision !== 'accept' && decision !== 'reject'))
       throw new AppError(404, 'suggestion_not_found', 'No such suggestion.');
     const view = await options.runInTransaction((unit) =>
-      decideSuggestion(unit.tx, caller, settings, ctx.params.uuid!.toLowerCase(), thread!, decision),
+      decideSuggestion(
+        unit.tx,
+        deps,
+        caller,
+        { documentUuid: ctx.params.uuid!.toLowerCase(), threadUuid: thread! },
+        decision,
+      ),
     );
     ctx.body = presentContent(view, caller.userUuid);
   });
@@ -116,8 +158,14 @@ export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions
     const uuid = ctx.params.uuid!.toLowerCase();
     const thread = await options.runInTransaction((unit) =>
       body.thread !== undefined
-        ? replyToComment(unit.tx, caller, settings, uuid, String(body.thread), body.body as string)
-        : createComment(unit.tx, caller, settings, uuid, {
+        ? replyToComment(
+            unit.tx,
+            deps,
+            caller,
+            { documentUuid: uuid, threadUuid: String(body.thread) },
+            body.body as string,
+          )
+        : createComment(unit.tx, deps, caller, uuid, {
             body: body.body as string,
             target: body.on === undefined ? {} : { on: body.on as string },
           }),
@@ -126,36 +174,88 @@ export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions
     ctx.body = presentThread(thread, caller.userUuid);
   });
 
+  // History (docs/extensions.md § Documents history): the domain functions of the API's revisions routes, whose
+  // editor role they check themselves; a commenter or viewer gets their 403 forbidden.
+  router.get('/revisions', async (ctx) => {
+    const caller = await callerOf(ctx, options);
+    const uuid = ctx.params.uuid!.toLowerCase();
+    const cursor = typeof ctx.query.cursor === 'string' && ctx.query.cursor ? ctx.query.cursor : undefined;
+    const page = await listRevisions(options.db, deps, caller, uuid, {
+      limit: REVISIONS_PER_PAGE,
+      cursor,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentRevisionList(`${basePath(options)}/${uuid}/revisions`, page, caller.userUuid);
+  });
+
+  // One revision, with its text rendered as the page renders the document, to be shown read-only.
+  router.get('/revisions/:revision', async (ctx) => {
+    const caller = await callerOf(ctx, options);
+    const uuid = ctx.params.uuid!.toLowerCase();
+    const revision = await readRevision(options.db, deps, caller, uuid, revisionOf(ctx.params.revision));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      ...presentRevisionContent(uuid, revision, caller.userUuid),
+      html: renderedHtml(uuid, revision.markdown),
+    };
+  });
+
+  // A new revision with that revision's text; its live notification updates every open page, this one included.
+  router.post('/revisions/:revision/restore', async (ctx) => {
+    const caller = await callerOf(ctx, options);
+    const uuid = ctx.params.uuid!.toLowerCase();
+    const revision = revisionOf(ctx.params.revision);
+    const answer = await options.runInTransaction((unit) =>
+      restoreRevision(unit.tx, deps, caller, uuid, revision, contentPresenter(caller.userUuid)),
+    );
+    ctx.status = answer.status;
+    ctx.body = answer.body;
+  });
+
   // The live channel, for the page: one `change` event per revision or thread change of the document. The page then
-  // reads the content again. Access is checked again before each event, as the API's stream does.
+  // reads the content again. Access is checked again before each event, as the API's stream does. The stream counts
+  // against the person's cap of live streams shared with the API's (FOLIO_LIVE_STREAMS_PER_USER, per process).
   router.get('/events', async (ctx) => {
     const caller = await callerOf(ctx, options);
     const uuid = ctx.params.uuid!.toLowerCase();
-    await findVisibleDocument(options.db, caller, settings, uuid);
+    await findVisibleDocument(options.db, deps, caller, uuid);
     const stream = new PassThrough();
+    // Counted with no await between the check and the count, so concurrent opens cannot pass the cap together.
+    const limit = deps.settings.documentLimits.liveStreamsPerUser;
+    const release = options.liveStreams.take(caller.userUuid, limit, () => stream.end());
+    if (!release) throw tooManyStreams(limit, STREAM_RETRY_AFTER_SECONDS);
     const write = (text: string) => {
       if (!stream.writableEnded && !stream.destroyed) stream.write(text);
     };
     let pending = Promise.resolve();
-    const unsubscribe = await options.liveHub.subscribe(uuid, () => {
-      pending = pending.then(async () => {
-        const still = await findVisibleDocument(options.db, caller, settings, uuid).then(
-          () => true,
-          () => false,
-        );
-        if (still) write('event: change\ndata: {}\n\n');
-        else close();
+    const unsubscribe = await options.liveHub
+      .subscribe(uuid, () => {
+        pending = pending.then(async () => {
+          const still = await findVisibleDocument(options.db, deps, caller, uuid).then(
+            () => true,
+            () => false,
+          );
+          if (still) write('event: change\ndata: {}\n\n');
+          else close();
+        });
+      })
+      .catch((error: unknown) => {
+        release();
+        throw error;
       });
-    });
     const keepAlive = setInterval(() => write(': keep-alive\n\n'), 25_000);
     keepAlive.unref();
     const close = () => {
       clearInterval(keepAlive);
       unsubscribe();
+      release();
       stream.end();
     };
     ctx.req.on('close', close);
+    // A client gone while we subscribed sent its 'close' before anyone listened: its count must still be given back.
     if (ctx.req.socket.destroyed) close();
+    stream.on('close', close);
+    stream.on('error', close);
     ctx.req.socket.setTimeout(0);
     ctx.status = 200;
     ctx.set('Content-Type', 'text/event-stream; charset=utf-8');

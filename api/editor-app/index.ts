@@ -2,7 +2,6 @@
 // It answers only its own paths under the docs path — sign-in, sign-out, its assets and /<uuid> — and passes every
 // other request on (/docs itself and /docs/api are the API reference's). Sign-in works as the admin app's does, for
 // any user; an account without early access sees the preview page; the document's own role decides the rest.
-import { readFileSync } from 'node:fs';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import compose from 'koa-compose';
@@ -19,7 +18,7 @@ import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/uuid.js';
 import { declareSecretSegment } from '../../platform/secret-paths.js';
 import { securityHeaders } from '../middleware/browser-app.js';
-import { editorScript } from './assets.js';
+import { editorAssets } from './assets.js';
 import { callerFor, documentApiRouter, type EditorWriteOptions } from './document-api.js';
 import {
   basePath,
@@ -49,28 +48,6 @@ const ownsPath = (path: string) =>
   path === '/sign-out' ||
   path === '/signed-in' ||
   path.startsWith('/assets/');
-
-const ASSETS: Record<string, { type: string; body: Buffer }> = {
-  'editor.css': {
-    type: 'text/css; charset=utf-8',
-    body: readFileSync(new URL('./assets/editor.css', import.meta.url)),
-  },
-};
-
-const assets: Middleware = async (ctx, next) => {
-  const name = ctx.path.slice('/assets/'.length);
-  if (ctx.method === 'GET' && name === 'editor.js' && ctx.path.startsWith('/assets/')) {
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await editorScript();
-    return;
-  }
-  const asset = ctx.method === 'GET' && ctx.path.startsWith('/assets/') ? ASSETS[name] : undefined;
-  if (!asset) return next();
-  ctx.type = asset.type;
-  ctx.set('Cache-Control', 'public, max-age=300');
-  ctx.body = asset.body;
-};
 
 /** A document uuid given as `next`, or undefined: redirects after sign-in only ever go to a document of the app. */
 const nextDocument = (value: unknown) =>
@@ -160,8 +137,8 @@ function documentRouter(options: EditorAppOptions): Router {
     const caller = await callerFor(options, session.userUuid, uuid);
     try {
       if (!caller) throw new AppError(404, 'not_found', 'No such document.');
-      const document = await findVisibleDocument(options.db, caller, options.documents, uuid);
-      const content = await readContent(options.db, caller, options.documents, uuid);
+      const document = await findVisibleDocument(options.db, options.documents, caller, uuid);
+      const content = await readContent(options.db, options.documents, caller, uuid);
       ctx.body = documentPage(page, {
         uuid,
         title: document.title,
@@ -190,7 +167,8 @@ export function editorApp(options: EditorAppOptions & EditorWriteOptions): Middl
   declareSecretSegment(`${base}/sign-in`, '<token>');
   const app = compose<Parameters<Middleware>[0]>([
     securityHeaders(options),
-    assets,
+    // The script and stylesheet, held by this app (a second app in the process reads or builds its own).
+    editorAssets(),
     bodyParser({ enableTypes: ['form', 'json'], formLimit: '64kb', jsonLimit: '1mb', encoding: 'utf-8' }),
     loadSession(options),
     checkCsrf(options),

@@ -8,7 +8,7 @@ import {
   type EditorSession,
   type EditorSessionLimits,
 } from '../../domain/accounts/editor-sessions.js';
-import type { DocumentSettings } from '../../domain/documents/documents.js';
+import type { DocumentsDeps } from '../../domain/documents/deps.js';
 import { fromSameOrigin } from '../middleware/browser-app.js';
 
 declare module 'koa' {
@@ -24,8 +24,8 @@ export interface EditorAppOptions {
   /** The database every page reads and writes. */
   db: Knex;
   limits: EditorSessionLimits;
-  /** What Documents reads from configuration (trash retention, limits). */
-  documents: DocumentSettings;
+  /** What the Documents operations are handed (domain/documents/deps.ts): settings, parsed documents, attachments. */
+  documents: DocumentsDeps;
 }
 
 export const basePath = (options: EditorAppOptions) => options.url.pathname.replace(/\/$/, '');

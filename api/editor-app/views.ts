@@ -2,7 +2,7 @@
 // sign-in, the preview notice for accounts without early access, and a document's page.
 import { Html, html } from '../admin-app/views/html.js';
 import type { ThreadView } from '../../domain/documents/threads.js';
-import type { Role } from '../../domain/roles.js';
+import { atLeast, type Role } from '../../domain/roles.js';
 
 export interface PageContext {
   /** The path the app is mounted at, for example /docs. */
@@ -156,6 +156,9 @@ export function documentPage(
   const open = document.threads.filter((thread) => thread.status === 'open');
   const anchored = open.filter((thread) => thread.placement.placement !== 'detached');
   const detached = open.filter((thread) => thread.placement.placement === 'detached');
+  // Listing and restoring revisions need the editor role (docs/extensions.md § Documents history): the page offers
+  // them to editors only, and the endpoints refuse anyone else.
+  const offersHistory = atLeast(document.role, 'editor');
   return layout(
     page,
     document.title ?? 'Untitled',
@@ -166,12 +169,14 @@ export function documentPage(
     <p class="role" id="role">${ROLE_SAYS[document.role]}</p>
     <p id="status" class="status" role="status" aria-live="polite"></p>
     <article id="document" class="document">${new Html(document.body)}</article>
+    ${offersHistory ? html`<section id="revision-view" class="revision-view" aria-label="A past revision" hidden></section>` : ''}
   </div>
   <aside class="margin" aria-label="Comments">
     <h2>Comments</h2>
     <div id="margin-tools"></div>
     <div id="threads">${anchored.length ? html`<ol class="threads">${anchored.map(threadCard)}</ol>` : html`<p class="muted">No open threads.</p>`}
     ${detached.length ? html`<h3>Detached</h3><ol class="threads detached">${detached.map(threadCard)}</ol>` : ''}</div>
+    ${offersHistory ? html`<section id="history" class="history" aria-labelledby="history-heading"><h2 id="history-heading">History</h2></section>` : ''}
   </aside>
 </div>`,
     document.uuid,

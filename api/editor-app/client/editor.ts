@@ -11,8 +11,9 @@ import {
 } from 'prosemirror-model';
 import { EditorState, type Transaction } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
-import { parseMarkdown } from '../../../domain/document-engine/markdown.js';
 import { schema as engineSchema } from '../../../domain/document-engine/schema.js';
+import { documentOf, operationFor, rebaseOperation, refsOf } from './changes.js';
+import { setUpHistory } from './history.js';
 
 interface Thread {
   uuid: string;
@@ -30,12 +31,6 @@ interface Content {
   markdown: string;
   threads: Thread[];
   role?: string;
-}
-interface Operation {
-  type: 'replace';
-  find: string;
-  with: string;
-  occurrence?: number;
 }
 
 const page = document.querySelector<HTMLElement>('.document-page')!;
@@ -93,10 +88,7 @@ const schema = new Schema({ nodes, marks });
 
 /** The document as the engine reads it, in the page's schema; CriticMarkup is read back into its threads' marks. */
 function docOf(content: Content): PMNode {
-  const refs = new Map<number, string>();
-  for (const thread of content.threads)
-    if (thread.ref !== null) refs.set(Number(thread.ref.slice(1)), thread.uuid);
-  return PMNode.fromJSON(schema, parseMarkdown(content.markdown, { suggestionRefs: refs }).toJSON());
+  return documentOf(schema, content.markdown, refsOf(content.threads));
 }
 
 // --- The server ---------------------------------------------------------------------------------------------------
@@ -154,66 +146,9 @@ function dispatch(tr: Transaction) {
   }
 }
 
-const escapeInline = (text: string) => text.replace(/[\\`*_[\]<>{}~#!|&]/g, (char) => `\\${char}`);
-const occurrences = (text: string, find: string) => {
-  let count = 0;
-  for (let at = text.indexOf(find); at !== -1; at = text.indexOf(find, at + 1)) count += 1;
-  return count;
-};
-const isInlineTextOnly = (node: PMNode) => {
-  let only = true;
-  node.forEach((child) => (only &&= child.isText));
-  return only;
-};
-
-/**
- * The local change as one replace: the words it touches in one paragraph, heading or item, quoted from the document
- * as the server has it, with an occurrence when the quote is found more than once. Undefined when the change reaches
- * across blocks (a new paragraph, a join): the page does not send those yet.
- */
-function operationFor(before: PMNode, after: PMNode): Operation | undefined {
-  const start = before.content.findDiffStart(after.content);
-  if (start === null) return undefined;
-  let { a: endA, b: endB } = before.content.findDiffEnd(after.content)!;
-  if (endA < start) {
-    endB += start - endA;
-    endA = start;
-  }
-  if (endB < start) {
-    endA += start - endB;
-    endB = start;
-  }
-  const $a = before.resolve(start);
-  const $b = after.resolve(start);
-  if (!$a.parent.isTextblock || !$b.parent.isTextblock) return undefined;
-  if (!$a.sameParent(before.resolve(endA)) || !$b.sameParent(after.resolve(endB))) return undefined;
-  if (!isInlineTextOnly($a.parent) || !isInlineTextOnly($b.parent)) return undefined;
-  const old = $a.parent.textContent;
-  const now = $b.parent.textContent;
-  let from = start - $a.start();
-  let to = endA - $a.start();
-  // Whole words: a quote reads as text, and one letter would rarely be unique.
-  while (from > 0 && !/\s/.test(old[from - 1]!)) from -= 1;
-  while (to < old.length && !/\s/.test(old[to]!)) to += 1;
-  if (from === to) {
-    while (from > 0 && /\s/.test(old[from - 1]!)) from -= 1;
-    while (from > 0 && !/\s/.test(old[from - 1]!)) from -= 1;
-  }
-  if (from === to) return undefined;
-  const find = old.slice(from, to);
-  const replacement = now.slice(from, to + (now.length - old.length));
-  const operation: Operation = { type: 'replace', find, with: escapeInline(replacement) };
-  const text = before.textBetween(0, before.content.size, '\n');
-  if (occurrences(text, find) > 1) {
-    const offset = before.textBetween(0, $a.start() + from, '\n').length;
-    operation.occurrence = occurrences(text.slice(0, offset + find.length), find);
-  }
-  return operation;
-}
-
 async function flush(): Promise<void> {
   if (busy) return;
-  const operation = operationFor(syncedDoc, view.state.doc);
+  const operation = operationFor(syncedDoc, view.state.doc, refsOf(synced.threads));
   if (!operation) {
     if (!view.state.doc.eq(syncedDoc)) {
       say('New paragraphs and joins are not supported yet: edit within a paragraph.', 'error');
@@ -227,13 +162,17 @@ async function flush(): Promise<void> {
   try {
     let answer = await send('/content', { operations: [operation], base_revision: synced.revision });
     if (answer.status === 409 && answer.body.error === 'conflict') {
-      // Someone else changed the document first: reapply on what it is now, if the quote still reads the same.
+      // Someone else changed the document first: reapply on what it is now, if the quoted place still reads the same.
       const current = answer.body.current!;
-      if (
-        occurrences(current.markdown, operation.find) > 0 ||
-        docOf(current).textContent.includes(operation.find)
-      )
-        answer = await send('/content', { operations: [operation], base_revision: current.revision });
+      const rebased = rebaseOperation(
+        operation,
+        syncedDoc,
+        refsOf(synced.threads),
+        docOf(current),
+        refsOf(current.threads),
+      );
+      if (rebased)
+        answer = await send('/content', { operations: [rebased], base_revision: current.revision });
       else {
         show(await load());
         say('Someone changed that text first; your change was not applied.', 'error');
@@ -375,10 +314,20 @@ async function start() {
   });
   show(content);
   if (canComment) document.getElementById('margin-tools')!.append(commentForm());
+  const history = setUpHistory<Content>({ base, uuid, csrf, say, showContent: show });
   page.dataset.ready = 'true';
   // Follow the live channel: read the document again on each change, unless a local change is on its way.
   const events = new EventSource(`${base}/${uuid}/events`);
+  // A refused stream (past the per-person cap of live streams, or the session gone) is not retried by the browser.
+  events.addEventListener('error', () => {
+    if (events.readyState === EventSource.CLOSED)
+      say(
+        'Live updates stopped: you may have too many documents open at once. Close some, then reload this page.',
+        'error',
+      );
+  });
   events.addEventListener('change', () => {
+    history?.documentChanged();
     if (busy || (timer !== undefined && !view.state.doc.eq(syncedDoc))) return;
     void load().then((fresh) => {
       if (!busy && view.state.doc.eq(syncedDoc)) show(fresh);

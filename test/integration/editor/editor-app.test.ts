@@ -1,10 +1,13 @@
 // The document editor app over HTTP (docs/editor.md): early access from the CLI, one-time sign-in links for any user,
-// the session cookie on the app's path, CSRF on writes, the preview page, and a document's page as its roles allow.
-import { describe, expect, it } from 'vitest';
+// the session cookie on the app's path, CSRF on writes, the preview page, a document's page as its roles allow, the
+// history endpoints (editors only), and the page's live stream under the per-person cap the API's streams share.
+import { afterEach, describe, expect, it } from 'vitest';
 import { AdminClient, csrfTokenOf, type Page } from '../../support/admin-browser.js';
 import {
   apiUrl,
   call,
+  fetchApi,
+  firstApiUrl,
   makeColleague,
   makeDocument,
   makeUser,
@@ -188,5 +191,146 @@ describe('a document page', () => {
   it('leaves the paths it does not own to the rest of the API', async () => {
     const answer = await fetch(`${apiUrl()}/docs/not-a-document`);
     expect(answer.headers.get('content-security-policy')).toBeNull();
+  });
+});
+
+/** The JSON body of an answer of the page's endpoints. */
+const json = (page: Page) => JSON.parse(page.body);
+
+describe("the page's history endpoints", () => {
+  it('list, read and restore revisions for an editor, as the API does, with the CSRF token', async () => {
+    const owner = await earlyUser();
+    const document = await makeDocument(owner, { title: 'Minutes', markdown: 'First draft.\n' });
+    const edited = await call('POST', `/v1/documents/${document.uuid}/content`, {
+      token: owner.token,
+      json: { operations: [{ type: 'replace', find: 'First draft.', with: 'Second *draft*.' }] },
+    });
+    expect(edited.status).toBe(200);
+    const client = await signedIn(owner);
+    const page = await client.get(`/docs/${document.uuid}`);
+    expect(page.body).toContain('id="history"');
+
+    const list = await client.get(`/docs/${document.uuid}/revisions`);
+    expect(list.status).toBe(200);
+    // Revision 1 is the document as created (empty), 2 its first text (makeDocument), 3 the edit above.
+    const revisions = json(list).data.map((entry: any) => [entry.revision, entry.cause]);
+    expect(revisions).toEqual([
+      [3, 'edit'],
+      [2, 'edit'],
+      [1, 'create'],
+    ]);
+    const first = await client.get(`/docs/${document.uuid}/revisions/2`);
+    expect(first.status).toBe(200);
+    // The API's own answer for that revision, plus the rendering the page shows.
+    const fromApi = await call('GET', `/v1/documents/${document.uuid}/revisions/2`, { token: owner.token });
+    expect(fromApi.body.markdown).toMatch(/^First draft\.\n?$/);
+    const { html, ...revision } = json(first);
+    expect(revision).toEqual(fromApi.body);
+    expect(html).toBe('<p>First draft.</p>\n');
+    expect((await client.get(`/docs/${document.uuid}/revisions/0`)).status).toBe(422);
+    expect(json(await client.get(`/docs/${document.uuid}/revisions/9`)).error).toBe('revision_not_found');
+
+    // A restore is a write: without the page's CSRF token it is refused and changes nothing.
+    expect((await client.post(`/docs/${document.uuid}/revisions/2/restore`)).status).toBe(403);
+    expect(
+      (await call('GET', `/v1/documents/${document.uuid}/content`, { token: owner.token })).body.revision,
+    ).toBe(3);
+    const restored = await client.post(`/docs/${document.uuid}/revisions/2/restore`, {}, page);
+    expect(restored.status).toBe(200);
+    expect(json(restored)).toMatchObject({ revision: 4, markdown: fromApi.body.markdown });
+    const history = await call('GET', `/v1/documents/${document.uuid}/revisions`, { token: owner.token });
+    expect(history.body.data[0]).toMatchObject({ revision: 4, cause: 'restore', restored_from: 2 });
+  });
+
+  it('refuse a commenter and a viewer with 403 forbidden, and their pages offer no history', async () => {
+    const owner = await earlyUser();
+    const document = await makeDocument(owner, { markdown: 'Only editors look back.\n' });
+    for (const role of ['commenter', 'viewer'] as const) {
+      const person = await earlyUser(owner);
+      await shareDocument(document.uuid, person, role);
+      const client = await signedIn(person);
+      const page = await client.get(`/docs/${document.uuid}`);
+      expect(page.status).toBe(200);
+      expect(page.body).not.toContain('id="history"');
+      expect(page.body).not.toContain('id="revision-view"');
+      for (const answer of [
+        await client.get(`/docs/${document.uuid}/revisions`),
+        await client.get(`/docs/${document.uuid}/revisions/1`),
+        await client.post(`/docs/${document.uuid}/revisions/1/restore`, {}, page),
+      ]) {
+        expect(answer.status).toBe(403);
+        expect(json(answer).error).toBe('forbidden');
+      }
+    }
+    expect(
+      (await call('GET', `/v1/documents/${document.uuid}/content`, { token: owner.token })).body.revision,
+    ).toBe(2);
+  });
+});
+
+describe("the page's live stream", () => {
+  const held: AbortController[] = [];
+  afterEach(() => {
+    for (const controller of held.splice(0)) controller.abort();
+  });
+
+  /** Opens the page's event stream on the first API process (the cap is each process's own) and holds it open. */
+  async function pageStream(client: AdminClient, documentUuid: string): Promise<Response> {
+    const controller = new AbortController();
+    held.push(controller);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return fetch(`${firstApiUrl()}/docs/${documentUuid}/events`, {
+      headers: { cookie },
+      signal: controller.signal,
+    });
+  }
+
+  async function apiStream(user: TestUser, documentUuid: string): Promise<Response> {
+    const controller = new AbortController();
+    held.push(controller);
+    return fetchApi(
+      `/v1/documents/${documentUuid}/events`,
+      { headers: { authorization: `Bearer ${user.token}` }, signal: controller.signal },
+      firstApiUrl(),
+    );
+  }
+
+  it("counts against the per-person cap of the API's streams (4 here): past it 429 too_many_streams, as the API answers", async () => {
+    const user = await earlyUser();
+    const other = await earlyUser(user);
+    const document = await makeDocument(user, { markdown: 'Watched.\n' });
+    await shareDocument(document.uuid, other, 'viewer');
+    const client = await signedIn(user);
+    const first = await pageStream(client, document.uuid);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect((await pageStream(client, document.uuid)).status).toBe(200);
+    expect((await apiStream(user, document.uuid)).status).toBe(200);
+    expect((await apiStream(user, document.uuid)).status).toBe(200);
+
+    const refused = await pageStream(client, document.uuid);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await refused.json()).toEqual({
+      error: 'too_many_streams',
+      error_description: expect.any(String),
+      max_streams: 4,
+    });
+    // The same count: the API's stream is refused too.
+    expect((await apiStream(user, document.uuid)).status).toBe(429);
+    // Per person: another reader of the document still gets a stream.
+    expect((await pageStream(await signedIn(other), document.uuid)).status).toBe(200);
+
+    // A closed page stream gives its place back (the server sees the close a moment later: poll with a deadline).
+    held[0]!.abort();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const again = await pageStream(client, document.uuid);
+      if (again.status === 200) break;
+      expect(again.status).toBe(429);
+      await again.body?.cancel();
+      if (Date.now() > deadline) throw new Error('the closed stream was never given back');
+      await new Promise((resolve) => setTimeout(resolve, 100)); // A poll interval, not an assertion.
+    }
   });
 });
