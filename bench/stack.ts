@@ -2,6 +2,8 @@
 // by FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN (FOLIO_S3_* then reach its MinIO). Either way a user token with
 // every scope and the storage the API writes to.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { SCOPES } from '../domain/accounts/scopes.js';
@@ -15,6 +17,8 @@ export interface BenchTarget {
   s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string; region: string };
   /** The stack's Folio configuration (empty for a running API): what an operator command needs. */
   env: Record<string, string>;
+  /** The API process of a stack of its own, for its CPU time and memory (/proc); absent for a running API. */
+  apiPid?: number;
   stop(): Promise<void>;
 }
 
@@ -45,7 +49,8 @@ async function startStack(label: string, options: { worker?: boolean }): Promise
       bucket: stack.env.FOLIO_S3_BUCKET!,
       region: 'us-east-1',
     };
-    return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, stop: stack.stop };
+    const apiPid = Number(readFileSync(join(stack.root, 'api.pid'), 'utf8').split('\n')[0]);
+    return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, apiPid, stop: stack.stop };
   } catch (error) {
     await stack.stop();
     throw error;

@@ -1,18 +1,20 @@
 // What the benchmarks share: printing a result line, percentiles, profiling the stack's processes, and sample
 // markdown of a given size.
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * FOLIO_BENCH_CPU_PROF=<dir>: the configuration that makes a stack's Node processes (API, worker) write CPU profiles
- * there when they exit (bench/cpu-profile.mjs); bench/profile-summary.ts reads them. Empty otherwise.
+ * there when they exit (bench/cpu-profile.mjs); bench/profile-summary.ts reads them. Empty otherwise. The directory
+ * is created here: the processes write into it only at exit, where a missing one would lose the profile silently.
  */
 export function profileEnv(): Record<string, string> {
   const dir = process.env.FOLIO_BENCH_CPU_PROF;
-  return dir
-    ? { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: resolve(dir) }
-    : {};
+  if (!dir) return {};
+  mkdirSync(resolve(dir), { recursive: true });
+  return { NODE_OPTIONS: `--import ${resolve('bench/cpu-profile.mjs')}`, FOLIO_CPU_PROF_DIR: resolve(dir) };
 }
 
 /** The p-th percentile of ascending values (nearest rank). */

@@ -3,7 +3,7 @@
 import type { Context, Middleware } from 'koa';
 import { invalidIfMatch, preconditionFailed } from '../../domain/drive/errors.js';
 import type { ItemGuard, VisibleItem } from '../../domain/drive/rows.js';
-import { itemEtag, type PresentedItem } from '../presenters/drive.js';
+import { itemEtag, itemJson, type PresentedItem } from '../presenters/drive.js';
 
 interface EntityTag {
   weak: boolean;
@@ -86,20 +86,27 @@ export function noneMatch(header: string, etag: string): boolean {
   return condition === '*' || condition.some((tag) => tag.opaque === etag);
 }
 
+/** The item's JSON text as the body, typed as Koa types an object it serialises itself. */
+function sendJson(ctx: Context, json: string): void {
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = json;
+}
+
 /** Answers an item with its ETag (a write's answer, `status` 200 or 201). */
 export function answerItem(ctx: Context, item: PresentedItem, status = 200): void {
+  const { json, etag } = itemJson(item);
   ctx.status = status;
-  ctx.set('ETag', itemEtag(item));
-  ctx.body = item;
+  ctx.set('ETag', etag);
+  sendJson(ctx, json);
 }
 
 /** Answers a read of an item with its ETag, or 304 with no body when If-None-Match names it. */
 export function answerItemRead(ctx: Context, item: PresentedItem): void {
-  const etag = itemEtag(item);
+  const { json, etag } = itemJson(item);
   ctx.set('ETag', etag);
   if (noneMatch(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
     return;
   }
-  ctx.body = item;
+  sendJson(ctx, json);
 }

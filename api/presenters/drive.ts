@@ -1,15 +1,15 @@
 // The exact Drive response objects of spec/drive.md, built field by field from domain rows, and an item's ETag.
 import { createHash } from 'node:crypto';
-import type { VisibleItem } from '../../domain/drive/rows.js';
+import type { PresentableItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
 
-const presentOwner = (item: VisibleItem, callerUuid: string) =>
+const presentOwner = (item: PresentableItem, callerUuid: string) =>
   presentPerson(
     { uuid: item.owner_uuid, first_name: item.owner_first_name, last_name: item.owner_last_name },
     callerUuid,
   );
 
-export function presentFile(item: VisibleItem, callerUuid: string) {
+export function presentFile(item: PresentableItem, callerUuid: string) {
   return {
     object: 'drive_file',
     uuid: item.uuid,
@@ -32,7 +32,7 @@ export function presentFile(item: VisibleItem, callerUuid: string) {
   };
 }
 
-export function presentFolder(item: VisibleItem, callerUuid: string) {
+export function presentFolder(item: PresentableItem, callerUuid: string) {
   return {
     object: 'drive_folder',
     uuid: item.uuid,
@@ -49,7 +49,7 @@ export function presentFolder(item: VisibleItem, callerUuid: string) {
   };
 }
 
-export function presentItem(item: VisibleItem, callerUuid: string) {
+export function presentItem(item: PresentableItem, callerUuid: string) {
   return item.kind === 'file' ? presentFile(item, callerUuid) : presentFolder(item, callerUuid);
 }
 
@@ -62,7 +62,16 @@ export type PresentedItem = ReturnType<typeof presentFile> | ReturnType<typeof p
  * one (an owner's name), so a 304 never hides a change.
  */
 export function itemEtag(item: PresentedItem): string {
-  return `"${item.version}-${createHash('sha256').update(JSON.stringify(item)).digest('base64url').slice(0, 16)}"`;
+  return itemJson(item).etag;
+}
+
+/** The item's JSON text as answered, with its ETag (itemEtag) taken from that same text: the answer is built once. */
+export function itemJson(item: PresentedItem): { json: string; etag: string } {
+  const json = JSON.stringify(item);
+  return {
+    json,
+    etag: `"${item.version}-${createHash('sha256').update(json).digest('base64url').slice(0, 16)}"`,
+  };
 }
 
 /** A file's content tag, `"ctag-<ctag>"`: replace initiate accepts it in If-Match as well as the file's ETag. */
@@ -71,7 +80,7 @@ export const contentTag = (ctag: number) => `"ctag-${ctag}"`;
 /** The list envelope of the files list (with folder_uuid) and the trash list (without). */
 export function presentList(
   url: string,
-  items: VisibleItem[],
+  items: PresentableItem[],
   callerUuid: string,
   folderUuid?: string | null,
 ) {

@@ -9,31 +9,72 @@ import { isUuid } from '../uuid.js';
 import { chainAccess, widensAccess } from './access-sources.js';
 import { appendChange, appendChanges, lockWorkspaceChangeLog } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
-import type { ItemGuard, ItemKind, ItemRow, VisibleItem } from './rows.js';
+import type { ItemGuard, ItemKind, ItemRow, PresentableItem, VisibleItem } from './rows.js';
 
 /**
- * Selects items with the caller's role, the share-root flag and the owner's names, as every route and the changes feed
- * show them: `trashed` is the effective state (the item or an ancestor is in the trash, docs/drive-trash.md § Effective
+ * What every read of items selects, from what (one SQL text, so the builder below and the hot reads that skip it read
+ * the same): the row, the caller's role, the share-root flag and the owner's names, as every route and the changes feed
+ * show them. `trashed` is the effective state (the item or an ancestor is in the trash, docs/drive-trash.md § Effective
  * state) and `version` the presented one (its own counter plus its ancestors' epochs, § Versions), both from one walk
- * up the item's chain.
+ * up the item's chain. The role is computed once per row: it walks the chain too (a query per folder), and both the
+ * select list and the visibility test need it; OFFSET 0 keeps the planner from folding the subquery back in and calling
+ * the function twice. `trashed` and `version` come after i.*: of two columns with one name, the row object keeps the
+ * later one.
  */
+const VISIBLE_COLUMNS = `i.*,
+  s.trashed as trashed,
+  i.version + s.epochs - i.epoch_base as version,
+  r.my_role,
+  (exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
+   or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared,
+  o.first_name as owner_first_name,
+  o.last_name as owner_last_name`;
+/** Where visible items come from; its two bindings are the caller's user and workspace (the role's arguments). */
+const VISIBLE_FROM = `drive_items as i
+  join users as o on o.uuid = i.owner_uuid
+  cross join lateral drive_item_state(i.uuid) as s
+  cross join lateral (select drive_effective_role(i.uuid, ?, ?) as my_role offset 0) as r`;
+/** The conditions every visible row meets; bindings: the caller's workspace. */
+const VISIBLE_WHERE = 'i.workspace_uuid = ? and r.my_role is not null';
+
+/** Items the caller can see (see VISIBLE_COLUMNS), as a query to narrow down. */
 export function selectVisible(knex: Knex, caller: Caller) {
-  return knex('drive_items as i')
-    .join('users as o', 'o.uuid', 'i.owner_uuid')
-    .joinRaw('cross join lateral drive_item_state(i.uuid) as s')
-    .select(
-      'i.*',
-      // After i.*, so these are the `trashed` and `version` the row object keeps (a later column of the same name wins).
-      knex.raw('s.trashed as trashed'),
-      knex.raw('i.version + s.epochs - i.epoch_base as version'),
-      knex.raw('drive_effective_role(i.uuid, ?, ?) as my_role', [caller.userUuid, caller.workspaceUuid]),
-      knex.raw(`(exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
-                 or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared`),
-      'o.first_name as owner_first_name',
-      'o.last_name as owner_last_name',
-    )
-    .where('i.workspace_uuid', caller.workspaceUuid)
-    .whereRaw('drive_effective_role(i.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
+  return knex
+    .select(knex.raw(VISIBLE_COLUMNS))
+    .from(knex.raw(VISIBLE_FROM, [caller.userUuid, caller.workspaceUuid]))
+    .whereRaw(`(${VISIBLE_WHERE})`, [caller.workspaceUuid]);
+}
+
+/**
+ * A read Drive makes on every request, as a named prepared statement: each pooled connection parses and plans its text
+ * once instead of on every call (pg sends the text only the first time a connection meets the name). `name` must stay
+ * with one text for the life of the process.
+ */
+const prepared = (knex: Knex, name: string, sql: string, bindings: readonly unknown[]) =>
+  knex.raw(sql, bindings as Knex.RawBinding[]).options({ name: `folio_${name}` }) as unknown as Promise<{
+    rows: unknown[];
+  }>;
+
+/** findVisibleItem's statement for one combination of its options: its name and text, written once. */
+const findVisibleStatements = new Map<string, { name: string; sql: string }>();
+
+function visibleItemStatement(options: {
+  kind: boolean;
+  includeUploading: boolean;
+  lock: 'update' | 'share' | undefined;
+}): { name: string; sql: string } {
+  const name = `visible_item_${options.kind ? 'kind' : 'any'}_${options.includeUploading ? 'all' : 'live'}_${options.lock ?? 'nolock'}`;
+  let statement = findVisibleStatements.get(name);
+  if (!statement) {
+    let sql = `select ${VISIBLE_COLUMNS} from ${VISIBLE_FROM} where ${VISIBLE_WHERE} and i.uuid = ?`;
+    if (options.kind) sql += ' and i.kind = ?';
+    if (!options.includeUploading) sql += ` and i.upload_status is distinct from 'uploading'`;
+    sql += ' limit 1';
+    if (options.lock) sql += ` for ${options.lock} of i`;
+    statement = { name, sql };
+    findVisibleStatements.set(name, statement);
+  }
+  return statement;
 }
 
 /** The item if the caller can see it, else 404 not_found. With `needs`, 403 not_authorized below that role. */
@@ -51,12 +92,15 @@ export async function findVisibleItem(
   } = {},
 ): Promise<VisibleItem> {
   if (!isUuid(uuid)) throw notFound();
-  const query = selectVisible(knex, caller).where('i.uuid', uuid);
-  if (options.kind) query.where('i.kind', options.kind);
-  if (!options.includeUploading) query.whereRaw(`i.upload_status is distinct from 'uploading'`);
-  if (options.forUpdate) query.forUpdate('i');
-  else if (options.forShare) query.forShare('i');
-  const item = (await query.first()) as VisibleItem | undefined;
+  const statement = visibleItemStatement({
+    kind: Boolean(options.kind),
+    includeUploading: Boolean(options.includeUploading),
+    lock: options.forUpdate ? 'update' : options.forShare ? 'share' : undefined,
+  });
+  const bindings = [caller.userUuid, caller.workspaceUuid, caller.workspaceUuid, uuid];
+  if (options.kind) bindings.push(options.kind);
+  const { rows } = await prepared(knex, statement.name, statement.sql, bindings);
+  const item = rows[0] as VisibleItem | undefined;
   if (!item) throw notFound();
   if (options.needs && !atLeast(item.my_role, options.needs)) throw notAuthorized();
   // Under the row lock when forUpdate: no other write to the item can land between this check and the caller's change.
@@ -116,16 +160,17 @@ export type NamePlace = { folderUuid: string } | { rootOf: Caller };
  * compared in SQL only, with that one function, so no check here can disagree with the indexes.
  */
 export async function isNameTaken(knex: Knex, place: NamePlace, name: string): Promise<boolean> {
-  const query = knex('drive_items')
-    .whereRaw('drive_name_key(name) = drive_name_key(?)', [name])
-    .where({ trashed: false })
-    .whereNull('deleted_at');
-  if ('folderUuid' in place) query.where({ parent_uuid: place.folderUuid });
-  else
-    query
-      .whereNull('parent_uuid')
-      .where({ workspace_uuid: place.rootOf.workspaceUuid, owner_uuid: place.rootOf.userUuid });
-  return Boolean(await query.first('uuid'));
+  const live =
+    'select 1 from drive_items where drive_name_key(name) = drive_name_key(?) and not trashed and deleted_at is null';
+  const { rows } = await ('folderUuid' in place
+    ? prepared(knex, 'name_taken_in_folder', `${live} and parent_uuid = ? limit 1`, [name, place.folderUuid])
+    : prepared(
+        knex,
+        'name_taken_at_root',
+        `${live} and parent_uuid is null and workspace_uuid = ? and owner_uuid = ? limit 1`,
+        [name, place.rootOf.workspaceUuid, place.rootOf.userUuid],
+      ));
+  return rows.length > 0;
 }
 
 /** Each name's drive_name_key, in order: the key a batch of renames claims before the indexes see it. */
@@ -320,37 +365,63 @@ export async function listFolder(
   knex: Knex,
   caller: Caller,
   folderUuid: string | null,
-): Promise<{ folderUuid: string | null; items: VisibleItem[] }> {
-  // Under a live folder, a live row is live; a trashed row may be coming back with a restore still running.
-  const children = selectVisible(knex, caller)
-    .where((q) => q.where('i.trashed', false).orWhereRaw('not s.trashed'))
-    .whereRaw(`i.upload_status is distinct from 'uploading'`);
+): Promise<{ folderUuid: string | null; items: PresentableItem[] }> {
+  const visible = [caller.userUuid, caller.workspaceUuid, caller.workspaceUuid];
   if (folderUuid === null) {
-    const items = await children
-      .whereNull('i.parent_uuid')
-      .where('i.owner_uuid', caller.userUuid)
-      .orderBy([{ column: 'i.name' }, { column: 'i.uuid' }]);
-    return { folderUuid: null, items: items as VisibleItem[] };
+    const { rows } = await prepared(knex, 'listed_root', LISTED_ROOT, [...visible, caller.userUuid]);
+    return { folderUuid: null, items: rows as PresentableItem[] };
   }
   if (!isUuid(folderUuid)) throw notFound();
-  // One round trip: the folder as findVisibleItem would find it, and its children beside it (none when the folder
-  // is in the trash: everything inside a folder in the trash is in the trash, whether its cascade has reached it or not).
-  const folder = knex('drive_items as i')
-    .select('i.uuid', knex.raw('drive_item_trashed(i.uuid) as effective_trashed'))
-    .where({ 'i.uuid': folderUuid, 'i.workspace_uuid': caller.workspaceUuid, 'i.kind': 'folder' })
-    .whereRaw(`i.upload_status is distinct from 'uploading'`)
-    .whereRaw('drive_effective_role(i.uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
-  const inside = children.whereRaw('i.parent_uuid = f.uuid').toSQL();
-  const rows = (await knex
-    .select('f.uuid as listed_folder_uuid', 'c.*')
-    .from(folder.as('f'))
-    .joinRaw(`left join lateral (${inside.sql}) as c on not f.effective_trashed`, [...inside.bindings])
-    .orderBy([{ column: 'c.name' }, { column: 'c.uuid' }])) as (VisibleItem & {
-    listed_folder_uuid: string;
-  })[];
+  const rows = (
+    await prepared(knex, 'listed_folder', LISTED_FOLDER, [
+      folderUuid,
+      caller.workspaceUuid,
+      caller.userUuid,
+      caller.workspaceUuid,
+      ...visible,
+    ])
+  ).rows as (PresentableItem & { listed_folder_uuid: string })[];
   if (!rows.length) throw notFound();
   return { folderUuid: rows[0]!.listed_folder_uuid, items: rows.filter((row) => row.uuid !== null) };
 }
+
+/**
+ * What a listing reads of each item: the columns its answer shows (PresentableItem), the rest of VISIBLE_COLUMNS left
+ * out, since parsing a column costs the API time on every row of every page.
+ */
+const LISTED_COLUMNS = `i.uuid, i.kind, i.parent_uuid, i.name, i.content_type, i.file_size_bytes, i.upload_status, i.color,
+  s.trashed as trashed,
+  i.has_preview,
+  i.version + s.epochs - i.epoch_base as version,
+  i.ctag, i.content_hash, i.created_at, i.updated_at,
+  r.my_role,
+  (exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
+   or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared,
+  i.owner_uuid,
+  o.first_name as owner_first_name,
+  o.last_name as owner_last_name`;
+
+/**
+ * The live children a listing shows: under a live folder a live row is live, and a trashed row may be coming back with
+ * a restore still running. Bindings: those of VISIBLE_FROM and VISIBLE_WHERE; the caller narrows it to one place.
+ */
+const LISTED_CHILDREN = `select ${LISTED_COLUMNS} from ${VISIBLE_FROM}
+  where ${VISIBLE_WHERE} and (i.trashed = false or not s.trashed) and i.upload_status is distinct from 'uploading'`;
+
+/** A Drive root's listing; bindings: those of LISTED_CHILDREN, then the caller's user. */
+const LISTED_ROOT = `${LISTED_CHILDREN} and i.parent_uuid is null and i.owner_uuid = ? order by i.name, i.uuid`;
+
+/**
+ * One round trip: the folder as findVisibleItem would find it, and its children beside it (none when the folder is in
+ * the trash: everything inside a folder in the trash is in the trash, whether its cascade has reached it or not).
+ * Bindings: the folder's uuid, the caller's workspace, user and workspace, then those of LISTED_CHILDREN.
+ */
+const LISTED_FOLDER = `select f.uuid as listed_folder_uuid, c.*
+  from (select i.uuid, drive_item_trashed(i.uuid) as effective_trashed from drive_items as i
+        where i.uuid = ? and i.workspace_uuid = ? and i.kind = 'folder' and i.upload_status is distinct from 'uploading'
+          and drive_effective_role(i.uuid, ?, ?) is not null) as f
+  left join lateral (${LISTED_CHILDREN} and i.parent_uuid = f.uuid) as c on not f.effective_trashed
+  order by c.name, c.uuid`;
 
 /**
  * Every item in the trash the caller can see: trashed rows (less those a running restore brings back) and the

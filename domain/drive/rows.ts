@@ -48,6 +48,31 @@ export interface VisibleItem extends ItemRow {
   owner_last_name: string | null;
 }
 
+/** What an answer shows of a visible item (api/presenters/drive.ts): the columns a listing reads, and no others. */
+export type PresentableItem = Pick<
+  VisibleItem,
+  | 'uuid'
+  | 'kind'
+  | 'parent_uuid'
+  | 'name'
+  | 'content_type'
+  | 'file_size_bytes'
+  | 'upload_status'
+  | 'color'
+  | 'trashed'
+  | 'has_preview'
+  | 'version'
+  | 'ctag'
+  | 'content_hash'
+  | 'created_at'
+  | 'updated_at'
+  | 'my_role'
+  | 'shared'
+  | 'owner_uuid'
+  | 'owner_first_name'
+  | 'owner_last_name'
+>;
+
 /**
  * A check a write makes on the item it names once the item is locked and the caller's role checked, before anything
  * changes: an If-Match precondition (docs/extensions.md § Conditional writes). It throws to refuse the write.
