@@ -17,7 +17,7 @@ import {
   stopRecorded,
   stopOnSignals,
 } from './services.js';
-import { CLUSTER_PORTS, startTemporalCluster } from './temporal-cluster.js';
+import { CLUSTER_PORTS, startClusterUi, startTemporalCluster } from './temporal-cluster.js';
 import { ensureClusterTools, ensureTools } from './tools.js';
 
 const DATA = resolve(process.env.FOLIO_CLUSTER_DIR ?? '.tools/cluster');
@@ -30,6 +30,7 @@ const PORTS = {
   workerTemporalMetrics: 17272,
   minio: 17290,
   minioConsole: 17291,
+  temporalUi: 17254,
 };
 const S3 = { accessKey: 'folio-cluster', secretKey: 'folio-cluster-secret' };
 
@@ -66,6 +67,8 @@ async function main() {
       say,
     });
     running.push(...temporal.services);
+    const ui = await startClusterUi(DATA, CLUSTER_PORTS.frontend, PORTS.temporalUi);
+    running.push(ui.service);
     const minio = await startMinio({
       dataDir: join(DATA, 'minio'),
       drives: 4,
@@ -136,6 +139,9 @@ async function main() {
     );
     say(
       `  Temporal services  ${temporal.services.map((s) => `${s.name.replace('temporal-', '')}:${CLUSTER_PORTS[s.name.replace('temporal-', '') as 'history']}`).join('  ')}  (4 history shards)`,
+    );
+    say(
+      `  Temporal UI        ${ui.url}  (deliveries by FolioWebhookDestination, FolioWebhookEvent, FolioMailbox, FolioWebhookOutcome)`,
     );
     say(
       `  PostgreSQL         ${postgres.serverUrl}  databases folio_cluster, temporal_cluster, temporal_cluster_visibility`,

@@ -405,5 +405,39 @@ export async function shardRangeIds(root: string): Promise<Map<number, number>> 
   }
 }
 
+/**
+ * Starts the Temporal UI (`temporal-ui`, deploy/temporal/ui.yaml) against the cluster's frontend, on loopback `port`;
+ * answers its address once it serves. Its log is temporal-ui.log in root, and its pid file lets a stack's stop() end it.
+ */
+export async function startClusterUi(
+  root: string,
+  frontendPort: number,
+  port: number,
+  unref?: boolean,
+): Promise<{ url: string; service: RunningService }> {
+  const { child, service } = spawnService(
+    'temporal-ui',
+    toolPath('temporal-ui'),
+    ['--root', resolve('.'), '--config', 'deploy/temporal', '--env', 'ui', 'start'],
+    {
+      env: {
+        ...process.env,
+        FOLIO_CLUSTER_FRONTEND_PORT: String(frontendPort),
+        FOLIO_CLUSTER_UI_PORT: String(port),
+      },
+      logFile: join(root, 'temporal-ui.log'),
+      pidDir: root,
+      unref,
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await until('the Temporal UI did not answer', async () => {
+    if (child.exitCode !== null) throw new Error(`temporal-ui exited with code ${child.exitCode}`);
+    const answer = await fetch(`${url}/api/v1/settings`);
+    if (!answer.ok) throw new Error(`GET /api/v1/settings answered ${answer.status}`);
+  });
+  return { url, service };
+}
+
 /** Whether the stack in root runs the cluster (a temporal-cluster.json there) rather than the dev server. */
 export const runsCluster = (root: string): boolean => existsSync(recordFile(root));

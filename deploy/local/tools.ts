@@ -20,6 +20,8 @@ export const TEMPORAL_SERVER_MODULE = 'go.temporal.io/server@v1.29.1';
 const CLUSTER_TOOLS = {
   'temporal-server': 'go.temporal.io/server/cmd/server@v1.29.1',
   'temporal-sql-tool': 'go.temporal.io/server/cmd/tools/sql@v1.29.1',
+  // The Temporal UI's server, the version inside the Temporal CLI above, pointed at the cluster (deploy/temporal/ui.yaml).
+  'temporal-ui': 'github.com/temporalio/ui-server/v2/cmd/server@v2.42.1',
 } as const;
 
 export type ToolName = keyof typeof TOOLS | keyof typeof CLUSTER_TOOLS;

@@ -1,19 +1,28 @@
 // Faults only the production engine has (FOLIO_TEST_CLUSTER=1, `npm run test:cluster`): SIGKILL of the Temporal
 // cluster's history, matching and frontend processes while uploads, a tree's cascades and webhook deliveries run; the
 // history shards moving to another host; one drive of MinIO's four-drive erasure set gone while objects are written
-// and read. The invariants are those of kills.test.ts (docs/faults.md); docs/cluster.md records the runs.
-import { existsSync, renameSync } from 'node:fs';
+// and read. The invariants are those of kills.test.ts (docs/faults.md); docs/cluster.md records the runs. Last, the
+// operators' view: the Temporal UI against the cluster finds a delivery by Folio's search attributes.
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../deploy/local/services.js';
 import {
   killClusterService,
   restartClusterService,
   shardRangeIds,
+  startClusterUi,
   startSecondHistoryHost,
   type ClusterService,
 } from '../../deploy/local/temporal-cluster.js';
+import { bucket, storage } from '../../platform/storage.js';
 import { closeTemporalClient } from '../../platform/temporal.js';
+import { webhookDeliveryWorkflowId } from '../../workflows/ids.js';
+import { makeWorkspace } from '../support/api.js';
+import { CLI_TIMEOUT_MS, folio } from '../support/cli.js';
+import { deliver, emlMessage, makeDestination, makeMailbox } from '../support/mail.js';
+import { startReceiver, until } from '../support/webhook-receivers.js';
 import { draw, seedFor, sleep } from './support/chaos.js';
 import { checkInvariants } from './support/invariants.js';
 import { sized } from './support/scale.js';
@@ -31,6 +40,11 @@ afterAll(closeTemporalClient);
 
 const root = () => process.env.FOLIO_TEST_ROOT!;
 
+async function removeOneObject(): Promise<void> {
+  for await (const object of storage().listObjectsV2(bucket(), '', true))
+    if (object.name) return storage().removeObject(bucket(), object.name);
+}
+
 /** Runs the workloads, injects the fault at a seeded moment while they run, then checks every invariant. */
 async function underFault(
   name: string,
@@ -47,6 +61,9 @@ async function underFault(
     const backAt = Date.now();
     await work;
     const workDone = Date.now();
+    // FOLIO_FAULTS_PLANT_LOSS=1 shows that a case fails when something is lost (docs/faults.md § Showing that a case
+    // can fail): one stored object is removed after the work, as a write the erasure set lost would leave it.
+    if (process.env.FOLIO_FAULTS_PLANT_LOSS === '1') await removeOneObject();
     const waited = await checkInvariants();
     for (const workload of workloads) await workload.check();
     console.log(
@@ -64,20 +81,23 @@ const mixedWork = async (seed: number, hosts: string[]) => [
   await webhooksWorkload(seed, sized(15, 100), hosts),
 ];
 
-const KILLED: { service: ClusterService; hosts: string[] }[] = [
-  { service: 'history', hosts: ['127.0.0.221', '127.0.0.222', '127.0.0.223'] },
-  { service: 'matching', hosts: ['127.0.0.224', '127.0.0.225', '127.0.0.226'] },
-  { service: 'frontend', hosts: ['127.0.0.227', '127.0.0.228', '127.0.0.229'] },
-];
+/**
+ * The receivers' addresses: the fault suite's, which the test certificate names (test/support/test-ca.ts). Any other
+ * address fails every attempt with tls_error, and two events failed in a row disable a destination. The cases run one
+ * at a time, each closing its receivers, and so do the suite's files (fileParallelism: false), so they share them.
+ */
+const RECEIVERS = ['127.0.0.204', '127.0.0.205', '127.0.0.206'];
+
+const KILLED: ClusterService[] = ['history', 'matching', 'frontend'];
 
 describe.skipIf(process.env.FOLIO_TEST_CLUSTER !== '1')(
   'the Temporal cluster and MinIO erasure set failing',
   () => {
-    for (const { service, hosts } of KILLED) {
+    for (const service of KILLED) {
       it(`loses nothing when temporal-${service} is SIGKILLed mid-work`, async () => {
         await underFault(
           `SIGKILL of ${service}`,
-          await mixedWork(seedFor(`cluster-${service}`), hosts),
+          await mixedWork(seedFor(`cluster-${service}`), RECEIVERS),
           async (seed) => {
             killClusterService(root(), service);
             await sleep(draw(fc.integer({ min: 0, max: 3_000 }), seed, 2)[1]!);
@@ -100,6 +120,9 @@ describe.skipIf(process.env.FOLIO_TEST_CLUSTER !== '1')(
           // Writes and reads go on for a while on three drives.
           await sleep(draw(fc.integer({ min: 5_000, max: 15_000 }), seed, 3)[2]!);
         } finally {
+          // MinIO recreates a missing drive's folder (as it would use an empty disk put in its place), so the folder
+          // it made goes before the original drive comes back, data and format as they were: a disk reattached.
+          rmSync(drive, { recursive: true, force: true });
           renameSync(away, drive);
         }
       });
@@ -113,11 +136,73 @@ describe.skipIf(process.env.FOLIO_TEST_CLUSTER !== '1')(
       await startSecondHistoryHost(root());
       await underFault(
         'history shards moved to a new owner',
-        await mixedWork(seedFor('cluster-shards'), ['127.0.0.230', '127.0.0.231', '127.0.0.232']),
+        await mixedWork(seedFor('cluster-shards'), RECEIVERS),
         async () => killClusterService(root(), 'history'),
       );
       const after = await shardRangeIds(root());
       for (const [shard, rangeId] of before) expect(after.get(shard)).toBeGreaterThan(rangeId);
     });
+
+    it(
+      "an operator finds a delivery on the cluster: the Temporal UI by Folio's search attributes, and folio delivery list",
+      async () => {
+        const receiver = await startReceiver(RECEIVERS[0]!);
+        const ui = await startClusterUi(
+          root(),
+          Number(process.env.FOLIO_TEMPORAL_ADDRESS!.split(':').pop()),
+          await freePort(),
+        );
+        try {
+          const workspace = await makeWorkspace();
+          const mailbox = await makeMailbox(workspace.uuid);
+          const destination = await makeDestination(workspace.uuid, receiver.url(), [mailbox.uuid]);
+          const stored = await deliver(mailbox.uuid, emlMessage());
+          if (stored.outcome !== 'stored') throw new Error(`mail not stored: ${stored.outcome}`);
+          const workflowId = webhookDeliveryWorkflowId(
+            destination.uuid,
+            stored.event_id!.slice('whevt_'.length),
+          );
+          // What the on-call page (docs/webhooks-on-call.md) types into the UI's search: every delivery to a
+          // destination, and those of one event that succeeded; the UI answers from the cluster's SQL visibility.
+          for (const query of [
+            `FolioWebhookDestination = "${destination.uuid}"`,
+            `FolioWebhookEvent = "${stored.event_id}" AND FolioMailbox = "${mailbox.uuid}" AND FolioWebhookOutcome = "succeeded"`,
+          ])
+            await until(
+              `the UI lists the delivery for ${query}`,
+              async () => {
+                const answer = await fetch(
+                  `${ui.url}/api/v1/namespaces/default/workflows?query=${encodeURIComponent(query)}`,
+                );
+                const { executions } = (await answer.json()) as {
+                  executions?: { execution: { workflowId: string } }[];
+                };
+                return executions?.map((found) => found.execution.workflowId).join() === workflowId;
+              },
+              120_000,
+              500,
+            );
+          const listed = await folio(
+            'delivery',
+            'list',
+            '--destination',
+            destination.uuid,
+            '--state',
+            'done',
+          );
+          expect(listed.data).toEqual([
+            expect.objectContaining({
+              event_id: stored.event_id,
+              state: 'succeeded',
+              workflow_id: workflowId,
+            }),
+          ]);
+        } finally {
+          await ui.service.stop();
+          await receiver.close();
+        }
+      },
+      CLI_TIMEOUT_MS,
+    );
   },
 );

@@ -23,7 +23,7 @@ import {
   simpleUploadRetrying,
   type Attempts,
 } from './drive-client.js';
-import { feedIsGapFree, settles } from './invariants.js';
+import { feedIsGapFree, NeverSettles, settles } from './invariants.js';
 import { settleDeadlineMs } from './scale.js';
 
 const MiB = 1024 * 1024;
@@ -316,6 +316,22 @@ export async function webhooksWorkload(seed: number, count: number, hosts: strin
       await settles(
         'every delivery succeeded',
         async () => {
+          // A disabled destination ends its deliveries for good: say why now rather than wait out the deadline.
+          const disabled = await db()('webhook_destinations')
+            .whereIn('uuid', uuids)
+            .whereNot({ status: 'active' })
+            .select('uuid', 'disabled_reason');
+          if (disabled.length) {
+            const failures = await db()('webhook_attempts')
+              .whereIn('destination_uuid', uuids)
+              .where({ outcome: 'failure' })
+              .select('error_class', 'status_code')
+              .count('* as n')
+              .groupBy('error_class', 'status_code');
+            throw new NeverSettles(
+              `destinations disabled: ${JSON.stringify(disabled)}; failed attempts by class: ${JSON.stringify(failures)}`,
+            );
+          }
           const open = await db()('webhook_deliveries')
             .whereIn('destination_uuid', uuids)
             .whereNot({ state: 'succeeded' })
