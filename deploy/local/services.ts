@@ -46,15 +46,25 @@ export function stopOnSignals(say: (line: string) => void, stoppingLine: string)
   return { running, stopAll };
 }
 
+/**
+ * A port nothing listens on, picked below the kernel's ephemeral range (32768–60999 on Linux by default): a port the
+ * kernel handed out as free (listen on 0) can be taken by any outbound connection of a busy machine before the service
+ * that was given it listens, which showed as EADDRINUSE when several suites ran at once.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.on('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

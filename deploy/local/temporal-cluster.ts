@@ -4,7 +4,7 @@
 // start it; docs/cluster.md describes it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
@@ -31,22 +31,8 @@ export const CLUSTER_PORTS = {
 };
 export type ClusterPorts = typeof CLUSTER_PORTS;
 
-/**
- * A free loopback port below 32768: the SQL schema keeps a host's membership port in a smallint column
- * (cluster_membership.rpc_port), so a port from the kernel's ephemeral range (32768 and up) fails the host's start.
- */
-async function freeLowPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((done) => {
-      const server = createServer();
-      server.once('error', () => done(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
-    });
-    if (free) return port;
-  }
-}
-
+// Every port below 32768 (freePort): the SQL schema keeps a host's membership port in a smallint column
+// (cluster_membership.rpc_port), so a port from the kernel's ephemeral range would fail the host's start.
 export async function freeClusterPorts(): Promise<ClusterPorts> {
   const next = freePort;
   return {
@@ -54,10 +40,10 @@ export async function freeClusterPorts(): Promise<ClusterPorts> {
     history: await next(),
     matching: await next(),
     worker: await next(),
-    frontendMembership: await freeLowPort(),
-    historyMembership: await freeLowPort(),
-    matchingMembership: await freeLowPort(),
-    workerMembership: await freeLowPort(),
+    frontendMembership: await freePort(),
+    historyMembership: await freePort(),
+    matchingMembership: await freePort(),
+    workerMembership: await freePort(),
     frontendHttp: await next(),
     metrics: { frontend: await next(), history: await next(), matching: await next(), worker: await next() },
   };
@@ -372,7 +358,7 @@ async function listening(name: string, port: number, child: { exitCode: number |
  */
 export async function startSecondHistoryHost(root: string): Promise<void> {
   const record = JSON.parse(readFileSync(recordFile(root), 'utf8')) as ClusterRecord;
-  const [grpc, membership, metrics] = [await freePort(), await freeLowPort(), await freePort()];
+  const [grpc, membership, metrics] = [await freePort(), await freePort(), await freePort()];
   const { child } = startService(root, record, 'history', true, {
     name: 'temporal-history-2',
     env: {
