@@ -13,6 +13,7 @@ import { EditorState, type Transaction } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { schema as engineSchema } from '../../../domain/document-engine/schema.js';
 import { documentOf, operationFor, rebaseOperation, refsOf } from './changes.js';
+import { element } from './dom.js';
 import { setUpHistory } from './history.js';
 
 interface Thread {
@@ -197,17 +198,6 @@ async function flush(): Promise<void> {
 const margin = document.getElementById('threads')!;
 const nameOf = (person: Thread['author']) =>
   [person.first_name, person.last_name].filter(Boolean).join(' ') || 'Someone';
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Record<string, string> = {},
-  ...children: (Node | string)[]
-) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
 
 async function act(path: string, body: unknown) {
   const answer = await send(path, body);

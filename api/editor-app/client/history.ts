@@ -1,6 +1,7 @@
 // The editor page's history (docs/editor.md § History), for editors only: the page renders its containers for them
 // alone, and the endpoints refuse anyone else. The revisions listed newest first, one opened read-only in place of the
 // editor (rendered by the server, as the page's first view of the document is), and restored with the API's restore.
+import { element } from './dom.js';
 
 interface Person {
   first_name: string | null;
@@ -52,17 +53,6 @@ const when = (iso: string) =>
 
 const describe = (entry: RevisionEntry) =>
   `${CAUSES[entry.cause] ?? entry.cause}${entry.restored_from !== null ? ` revision ${entry.restored_from}` : ''} · ${nameOf(entry.author)} · ${when(entry.created_at)}`;
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Record<string, string> = {},
-  ...children: (Node | string)[]
-) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-}
 
 /** Sets up the panel when the page has its containers (an editor's page), else does nothing. */
 export function setUpHistory<Content>(host: HistoryHost<Content>): HistoryPanel | undefined {
