@@ -21,8 +21,17 @@ export async function reserveStorage(
     .whereRaw('storage_used_bytes + ? <= storage_limit_bytes', [bytes])
     .increment('storage_used_bytes', bytes);
   if (updated > 0) return;
+  throw await poolFull(tx, workspaceUuid, full);
+}
+
+/** The refusal of a reservation that did not fit, with the pool's limit as it is now. */
+export async function poolFull(
+  tx: Knex.Transaction,
+  workspaceUuid: string,
+  full: (poolBytes: number) => AppError = storageLimitExceeded,
+): Promise<AppError> {
   const workspace = await tx('workspaces').where({ uuid: workspaceUuid }).first('storage_limit_bytes');
-  throw full(Number(workspace?.storage_limit_bytes ?? 0));
+  return full(Number(workspace?.storage_limit_bytes ?? 0));
 }
 
 /**

@@ -11,8 +11,11 @@ export type ChangeType = 'create' | 'update' | 'delete';
  * Take it as late as possible in the transaction; it is released at commit or rollback.
  */
 export async function lockWorkspaceChangeLog(tx: Knex.Transaction, workspaceUuid: string): Promise<void> {
-  await tx.raw(`select pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`, [workspaceUuid]);
+  await tx.raw(`select ${CHANGE_LOG_LOCK}`, [workspaceUuid]);
 }
+
+/** lockWorkspaceChangeLog's call, for a statement that takes the lock itself; its one binding is the workspace uuid. */
+export const CHANGE_LOG_LOCK = `pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`;
 
 /**
  * Appends one change per item (rows as written, with their own version counter). A create or update records the

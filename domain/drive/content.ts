@@ -14,10 +14,10 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import { fileTooLarge, notFound } from '../errors.js';
-import { checkStorageRoom, releaseStorage, reserveStorage } from '../storage-pool.js';
+import { checkStorageRoom, poolFull, releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { LifecycleStarter, RunInTransaction, UnitOfWork } from '../unit-of-work.js';
 import { isUuid } from '../uuid.js';
-import { appendChange } from './change-log.js';
+import { appendChange, CHANGE_LOG_LOCK } from './change-log.js';
 import {
   DOWNLOAD_URL_TTL_SECONDS,
   faultyParts,
@@ -50,7 +50,7 @@ import {
 import { chainEpochs, checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
 import type { ItemGuard, ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
-import { claimStagedUpload, dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
+import { dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 
@@ -109,11 +109,17 @@ export interface NewFileInput {
  * locks (the unique indexes, the conditional pool update), so a race only moves the refusal there.
  */
 async function checkNewFile(knex: Knex, caller: Caller, input: NewFileInput): Promise<NewFileInput> {
+  const file = await checkNewFilePlace(knex, caller, input);
+  await checkStorageRoom(knex, caller.workspaceUuid, input.sizeBytes);
+  return file;
+}
+
+/** checkNewFile's refusals but the pool's, which a simple upload meets as it records its staged row. */
+async function checkNewFilePlace(knex: Knex, caller: Caller, input: NewFileInput): Promise<NewFileInput> {
   const name = checkName(input.name);
   const { parentUuid } = await resolveDestination(knex, caller, input.folderUuid);
   if (await isNameTaken(knex, parentUuid ? { folderUuid: parentUuid } : { rootOf: caller }, name))
     throw nameTaken();
-  await checkStorageRoom(knex, caller.workspaceUuid, input.sizeBytes);
   return { ...input, name };
 }
 
@@ -130,48 +136,35 @@ function stageNewFile(caller: Caller, sizeBytes: number): Omit<StagedContent, 'u
 }
 
 /**
- * The rows of a new file in one transaction: the item (an `uploading` one holds its name and is announced when
- * it completes; a `completed` one is announced now), its first version, and its bytes reserved in the pool.
+ * The rows of a chunked upload's new file in one transaction: the `uploading` item (it holds its name and is announced
+ * when it completes), its staged first version, and its bytes reserved in the pool. A simple upload's rows are
+ * insertWholeFile's.
  */
-async function insertNewFile(
+async function insertUploadingFile(
   tx: Knex.Transaction,
   masterKey: Buffer,
   caller: Caller,
   file: NewFileInput,
   staged: StagedContent,
-  status: 'uploading' | 'completed',
-  contentHash: string | null = null,
 ): Promise<void> {
   const { parentUuid, depth } = await resolveDestination(tx, caller, file.folderUuid);
-  const [item] = (await tx('drive_items')
-    .insert({
-      uuid: staged.fileUuid,
-      workspace_uuid: caller.workspaceUuid,
-      owner_uuid: caller.userUuid,
-      kind: 'file',
-      parent_uuid: parentUuid,
-      name: file.name,
-      content_type: file.contentType,
-      file_size_bytes: file.sizeBytes,
-      upload_status: status,
-      live_version_uuid: status === 'completed' ? staged.versionUuid : null,
-      content_hash: contentHash,
-      depth,
-      // Its version starts at 1 whatever the folders above it went through (docs/drive-trash.md § Versions).
-      epoch_base: await chainEpochs(tx, parentUuid),
-    })
-    .returning('*')) as ItemRow[];
-  await insertVersion(
-    tx,
-    masterKey,
-    caller,
-    staged,
-    file.contentType,
-    status === 'completed' ? 'live' : 'staged',
-    contentHash,
-  );
+  await tx('drive_items').insert({
+    uuid: staged.fileUuid,
+    workspace_uuid: caller.workspaceUuid,
+    owner_uuid: caller.userUuid,
+    kind: 'file',
+    parent_uuid: parentUuid,
+    name: file.name,
+    content_type: file.contentType,
+    file_size_bytes: file.sizeBytes,
+    upload_status: 'uploading',
+    live_version_uuid: null,
+    depth,
+    // Its version starts at 1 whatever the folders above it went through (docs/drive-trash.md § Versions).
+    epoch_base: await chainEpochs(tx, parentUuid),
+  });
+  await insertVersion(tx, masterKey, caller, staged, file.contentType, 'staged');
   await reserveStorage(tx, caller.workspaceUuid, file.sizeBytes);
-  if (status === 'completed') await appendChange(tx, 'create', item!);
 }
 
 async function insertVersion(
@@ -238,7 +231,7 @@ export async function beginUpload(
   try {
     uploadId = await deps.objects.startMultipart(staged.storageKey);
     await deps.runInTransaction(({ tx }) =>
-      insertNewFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }, 'uploading'),
+      insertUploadingFile(tx, deps.masterKey, caller, file, { ...staged, uploadId }),
     );
   } catch (error) {
     await giveUp(
@@ -265,7 +258,7 @@ export async function uploadWholeFile(
 ): Promise<VisibleItem> {
   const contentType = checkContentType(input.contentType);
   if (input.data.length > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
-  const file = await checkNewFile(deps.db, caller, {
+  const file = await checkNewFilePlace(deps.db, caller, {
     name: input.name,
     contentType,
     sizeBytes: input.data.length,
@@ -277,6 +270,7 @@ export async function uploadWholeFile(
     workspaceUuid: caller.workspaceUuid,
     fileUuid: staged.fileUuid,
     ownerLock: await deps.uploadOwnerLock(),
+    sizeBytes: file.sizeBytes,
   });
   try {
     // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads).
@@ -285,12 +279,13 @@ export async function uploadWholeFile(
     await deps.objects.putStream(staged.storageKey, body, staged.layout.ciphertextSizeBytes);
     const contentHash = hasher.digest();
     return await deps.runInTransaction(async (unit) => {
-      // Only when this request outlived every limit and a sweep discarded its bytes meanwhile.
-      if (!(await claimStagedUpload(unit.tx, staged.storageKey)))
-        throw new Error('the staged upload was swept before its commit');
-      await insertNewFile(unit.tx, deps.masterKey, caller, file, staged, 'completed', contentHash);
-      const created = await findVisibleItem(unit.tx, caller, staged.fileUuid);
+      const { parentUuid, depth } = await resolveDestination(unit.tx, caller, file.folderUuid);
+      const created = await insertWholeFile(unit.tx, deps.masterKey, caller, file, staged, contentHash, {
+        parentUuid,
+        depth,
+      });
       await requestThumbnail(unit, created);
+      created.version = await reserveAndAnnounce(unit.tx, created);
       return created;
     });
   } catch (error) {
@@ -302,6 +297,116 @@ export async function uploadWholeFile(
     );
     throw error;
   }
+}
+
+/**
+ * A simple upload's rows in one statement: its staged row claimed, and only then the file (`completed`) and its live
+ * version, the file as the caller sees it. The claim fails only when this request outlived every limit and a sweep
+ * discarded its bytes meanwhile (the delete waits for a sweep that holds the row, then finds none). Read back from
+ * the inserted row: a new file is its owner's (role owner), has no grants or links, and the destination was checked
+ * live under FOR SHARE (resolveDestination), so it is not in the trash; its presented version is set under the
+ * change-log lock (reserveAndAnnounce).
+ */
+async function insertWholeFile(
+  tx: Knex.Transaction,
+  masterKey: Buffer,
+  caller: Caller,
+  file: NewFileInput,
+  staged: StagedContent,
+  contentHash: string,
+  destination: { parentUuid: string | null; depth: number },
+): Promise<VisibleItem> {
+  const { rows } = (await tx
+    .raw(
+      `with claimed as (
+         delete from drive_staged_uploads where storage_key = ? returning storage_key
+       ), item as (
+         insert into drive_items (uuid, workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type,
+           file_size_bytes, upload_status, live_version_uuid, content_hash, depth, epoch_base)
+         select ?::uuid, ?::uuid, ?::uuid, 'file', ?::uuid, ?::text, ?::text, ?::bigint, 'completed', ?::uuid,
+           ?::text, ?::integer, coalesce(drive_chain_epochs(?::uuid), 0)
+         from claimed
+         returning *
+       ), version as (
+         insert into drive_file_versions (uuid, file_uuid, workspace_uuid, status, wrapped_key, storage_key,
+           content_type, plaintext_size_bytes, chunk_size_bytes, chunk_count, content_hash, created_by)
+         select ?::uuid, item.uuid, item.workspace_uuid, 'live', ?::bytea, claimed.storage_key, item.content_type,
+           ?::bigint, ?::integer, ?::integer, item.content_hash, item.owner_uuid
+         from item, claimed
+       )
+       select item.*, false as trashed, 'owner' as my_role, false as shared,
+         o.first_name as owner_first_name, o.last_name as owner_last_name
+       from item join users as o on o.uuid = item.owner_uuid`,
+      [
+        staged.storageKey,
+        staged.fileUuid,
+        caller.workspaceUuid,
+        caller.userUuid,
+        destination.parentUuid,
+        file.name,
+        file.contentType,
+        file.sizeBytes,
+        staged.versionUuid,
+        contentHash,
+        destination.depth,
+        destination.parentUuid,
+        staged.versionUuid,
+        wrapDataKey(masterKey, staged.versionUuid, staged.dataKey),
+        staged.layout.plaintextSizeBytes,
+        staged.layout.chunkSizeBytes,
+        staged.layout.chunkCount,
+      ],
+    )
+    .options({ name: 'folio_insert_whole_file' })) as { rows: VisibleItem[] };
+  const created = rows[0];
+  if (!created) throw new Error('the staged upload was swept before its commit');
+  return created;
+}
+
+/**
+ * The serialised end of a new file's transaction, in one statement and last, so uploads to one workspace wait for each
+ * other only from here to the commit: its bytes reserved in the pool (reserveStorage's conditional update, which holds
+ * the workspace row), then the change-log lock (lockWorkspaceChangeLog), then the create change with the presented
+ * version, read under that lock as appendChanges does. Each step reads the one before it, so none runs if the pool is
+ * full. Returns the presented version.
+ */
+async function reserveAndAnnounce(tx: Knex.Transaction, item: ItemRow): Promise<number> {
+  const bytes = Number(item.file_size_bytes ?? 0);
+  const { rows } = (await tx
+    .raw(
+      `with pool as (
+         update workspaces set storage_used_bytes = storage_used_bytes + ?::bigint
+         where uuid = ?::uuid and (?::bigint = 0 or storage_used_bytes + ?::bigint <= storage_limit_bytes)
+         returning uuid
+       ), change_log as materialized (
+         select ${CHANGE_LOG_LOCK} from pool
+       ), change as (
+         insert into drive_changes (workspace_uuid, item_uuid, resource_type, change_type, item_version,
+           parent_uuid, owner_uuid)
+         select ?::uuid, ?::uuid, 'file', 'create',
+           ?::integer - ?::integer + coalesce(drive_chain_epochs(?::uuid), 0), ?::uuid, ?::uuid
+         from change_log
+         returning item_version
+       )
+       select item_version from change`,
+      [
+        bytes,
+        item.workspace_uuid,
+        bytes,
+        bytes,
+        item.workspace_uuid,
+        item.workspace_uuid,
+        item.uuid,
+        item.version,
+        item.epoch_base,
+        item.parent_uuid,
+        item.parent_uuid,
+        item.owner_uuid,
+      ],
+    )
+    .options({ name: 'folio_reserve_and_announce' })) as { rows: { item_version: number }[] };
+  if (!rows[0]) throw await poolFull(tx, item.workspace_uuid);
+  return rows[0].item_version;
 }
 
 /** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */

@@ -1,7 +1,9 @@
 // Simple uploads in flight, without a workflow each (docs/drive-encryption.md § Crash safety of a simple upload): a row
-// committed before the first byte is stored, claimed by the transaction that creates the file, and swept by a Temporal
-// Schedule when the API process that wrote it is gone (or it is older than any request can run).
+// committed before the first byte is stored, claimed (deleted) by the statement that creates the file (content.ts
+// insertWholeFile), and swept by a Temporal Schedule when the API process that wrote it is gone (or it is older than
+// any request can run).
 import type { Knex } from 'knex';
+import { storageLimitExceeded } from '../errors.js';
 import type { StoredContent } from './content-objects.js';
 
 interface StagedUploadRow {
@@ -13,25 +15,40 @@ interface StagedUploadRow {
   created_at: Date;
 }
 
-/** Records, in its own commit, that the object at `storageKey` is about to be written by the process holding `ownerLock`. */
+/**
+ * Records, in its own commit, that the object at `storageKey` is about to be written by the process holding
+ * `ownerLock`, or refuses with 422 storage_limit_exceeded when `sizeBytes` do not fit the pool now (checkStorageRoom's
+ * cheap refusal, in the same statement; reserveStorage decides at the commit).
+ */
 export async function recordStagedUpload(
   knex: Knex,
-  row: { storageKey: string; workspaceUuid: string; fileUuid: string; ownerLock: string },
+  row: { storageKey: string; workspaceUuid: string; fileUuid: string; ownerLock: string; sizeBytes: number },
 ): Promise<void> {
-  await knex('drive_staged_uploads').insert({
-    storage_key: row.storageKey,
-    workspace_uuid: row.workspaceUuid,
-    file_uuid: row.fileUuid,
-    owner_lock: row.ownerLock,
-  });
-}
-
-/**
- * Claims the staged upload in the transaction that creates its file: false when a sweep took it first (it then
- * discarded the object, so the file must not be created). The row lock orders this against a sweep running now.
- */
-export async function claimStagedUpload(tx: Knex.Transaction, storageKey: string): Promise<boolean> {
-  return (await tx('drive_staged_uploads').where({ storage_key: storageKey }).delete()) > 0;
+  const { rows } = (await knex
+    .raw(
+      `with room as (
+         select w.storage_limit_bytes,
+           w.uuid is null or ?::bigint <= 0 or w.storage_used_bytes + ?::bigint <= w.storage_limit_bytes as fits
+         from (select 1) as one left join workspaces as w on w.uuid = ?::uuid
+       ), staged as (
+         insert into drive_staged_uploads (storage_key, workspace_uuid, file_uuid, owner_lock)
+         select ?::text, ?::uuid, ?::uuid, ?::bigint from room where fits
+       )
+       select storage_limit_bytes, fits from room`,
+      [
+        row.sizeBytes,
+        row.sizeBytes,
+        row.workspaceUuid,
+        row.storageKey,
+        row.workspaceUuid,
+        row.fileUuid,
+        row.ownerLock,
+      ],
+    )
+    .options({ name: 'folio_record_staged_upload' })) as {
+    rows: { storage_limit_bytes: string | null; fits: boolean }[];
+  };
+  if (!rows[0]!.fits) throw storageLimitExceeded(Number(rows[0]!.storage_limit_bytes));
 }
 
 /** After a refused or failed upload: its object, then its row. A failure here is left to the sweep. */
