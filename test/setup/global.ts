@@ -45,6 +45,8 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
   const workflowBundle = join(caDir, 'workflow-bundle.js');
   writeFileSync(workflowBundle, await workflowBundleCode());
   const cluster = process.env.FOLIO_TEST_CLUSTER === '1';
+  // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
+  const replicas = Number(process.env.FOLIO_TEST_REPLICAS ?? (cluster ? 2 : 1));
   const stack = await startEphemeralStack({
     label: options.label,
     persistentTemporal: options.persistentTemporal,
@@ -53,8 +55,7 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
     // FOLIO_TEST_CLUSTER=1: the Temporal server's four services on PostgreSQL and a four-drive MinIO instead of the dev
     // server, with two of each Folio process (`npm run test:cluster`, docs/cluster.md).
     cluster,
-    // Two API processes and two workers (docs/operations.md § Two of each): requests alternate between the APIs.
-    replicas: Number(process.env.FOLIO_TEST_REPLICAS ?? (cluster ? 2 : 1)),
+    replicas,
     tls: tls
       ? { certFile: join(caDir, 'leaf.crt'), keyFile: join(caDir, 'leaf.key'), caFile: join(caDir, 'ca.crt') }
       : undefined,
@@ -104,6 +105,8 @@ export async function startSuiteStack(project: TestProject, options: SuiteOption
     FOLIO_TEST_ROOT: stack.root,
     FOLIO_TEST_SPANS_FILE: spansFile,
     FOLIO_TEST_API_URLS: stack.apiUrls.join(','),
+    // How many workers run; each keeps its own connections to receivers (connections.test.ts).
+    FOLIO_TEST_WORKERS: String(replicas),
   });
   return async () => {
     // No secret the run created may appear in any log line of its processes (docs/observability.md § Logs).
