@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const TOOLS_DIR = resolve(process.env.FOLIO_TOOLS_DIR ?? '.tools/bin');
+/** Held (flock, util-linux) while a tool builds. */
+const BUILD_LOCK = join(TOOLS_DIR, '.build.lock');
 
 // Later Temporal CLI tags carry a replace directive and cannot be go-installed.
 const TOOLS = {
@@ -58,10 +60,16 @@ export function ensureTools(say: (line: string) => void = (line) => process.stde
     if (existsSync(toolPath(name))) continue;
     say(`Building ${name} (${module}) into ${TOOLS_DIR}; the first build takes a few minutes...`);
     const started = Date.now();
-    execFileSync('go', ['install', module], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, GOBIN: TOOLS_DIR, GOFLAGS: '-mod=mod' },
-    });
+    // Under one lock, and only if no one built it while this waited: suites started side by side on a fresh checkout
+    // each call this, and six builds of the same tool at once took a 2-core machine for a quarter of an hour.
+    execFileSync(
+      'flock',
+      [BUILD_LOCK, 'sh', '-c', 'test -x "$1" || go install "$2"', 'sh', toolPath(name), module],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, GOBIN: TOOLS_DIR, GOFLAGS: '-mod=mod' },
+      },
+    );
     say(`Built ${name} in ${Math.round((Date.now() - started) / 1000)}s.`);
   }
 }
