@@ -1,7 +1,6 @@
 // The editor page's own JSON endpoints (docs/editor.md § How the page talks to the server): behind the session cookie
 // and CSRF, they call the same domain functions the /v1 routes call, for the caller the session and the document
 // name. Errors are the API's (AppError, mapped by api/middleware/errors.ts), so the page reads the spec's codes.
-import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createComment, replyToComment } from '../../domain/documents/comments.js';
@@ -12,7 +11,7 @@ import {
   type OperationsWrite,
 } from '../../domain/documents/content.js';
 import { findVisibleDocument } from '../../domain/documents/documents.js';
-import { invalidRevision, tooManyStreams } from '../../domain/documents/errors.js';
+import { invalidRevision } from '../../domain/documents/errors.js';
 import { listRevisions, readRevision, restoreRevision } from '../../domain/documents/history.js';
 import type { LiveHub } from '../../domain/documents/live.js';
 import { markdownToHtml } from '../../domain/document-engine/html.js';
@@ -22,6 +21,7 @@ import type { Caller } from '../../domain/caller.js';
 import type { RunInTransaction } from '../../domain/unit-of-work.js';
 import { atLeast } from '../../domain/roles.js';
 import { isUuid } from '../../domain/uuid.js';
+import { openEventStream } from '../event-stream.js';
 import type { PerUserSlots } from '../per-user-slots.js';
 import {
   contentPresenter,
@@ -42,8 +42,6 @@ export interface EditorWriteOptions {
   liveStreams: PerUserSlots;
 }
 
-/** As the API's stream answers past the cap (api/routes/documents/live.ts). */
-const STREAM_RETRY_AFTER_SECONDS = 30;
 const REVISIONS_PER_PAGE = 25;
 
 const notSignedIn = () => new AppError(401, 'unauthorized', 'Sign in to the editor app again.');
@@ -219,49 +217,18 @@ export function documentApiRouter(options: EditorAppOptions & EditorWriteOptions
     const caller = await callerOf(ctx, options);
     const uuid = ctx.params.uuid!.toLowerCase();
     await findVisibleDocument(options.db, deps, caller, uuid);
-    const stream = new PassThrough();
-    // Counted with no await between the check and the count, so concurrent opens cannot pass the cap together.
-    const limit = deps.settings.documentLimits.liveStreamsPerUser;
-    const release = options.liveStreams.take(caller.userUuid, limit, () => stream.end());
-    if (!release) throw tooManyStreams(limit, STREAM_RETRY_AFTER_SECONDS);
-    const write = (text: string) => {
-      if (!stream.writableEnded && !stream.destroyed) stream.write(text);
-    };
-    let pending = Promise.resolve();
-    const unsubscribe = await options.liveHub
-      .subscribe(uuid, () => {
-        pending = pending.then(async () => {
-          const still = await findVisibleDocument(options.db, deps, caller, uuid).then(
-            () => true,
-            () => false,
-          );
-          if (still) write('event: change\ndata: {}\n\n');
-          else close();
-        });
-      })
-      .catch((error: unknown) => {
-        release();
-        throw error;
-      });
-    const keepAlive = setInterval(() => write(': keep-alive\n\n'), 25_000);
-    keepAlive.unref();
-    const close = () => {
-      clearInterval(keepAlive);
-      unsubscribe();
-      release();
-      stream.end();
-    };
-    ctx.req.on('close', close);
-    // A client gone while we subscribed sent its 'close' before anyone listened: its count must still be given back.
-    if (ctx.req.socket.destroyed) close();
-    stream.on('close', close);
-    stream.on('error', close);
-    ctx.req.socket.setTimeout(0);
-    ctx.status = 200;
-    ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
-    ctx.set('Cache-Control', 'no-cache, no-transform');
-    ctx.body = stream;
-    write('retry: 2000\n\n');
+    await openEventStream(ctx, {
+      slots: options.liveStreams,
+      userUuid: caller.userUuid,
+      limit: deps.settings.documentLimits.liveStreamsPerUser,
+      subscribe: (listener) => options.liveHub.subscribe(uuid, listener),
+      stillAllowed: () =>
+        findVisibleDocument(options.db, deps, caller, uuid).then(
+          () => true,
+          () => false,
+        ),
+      deliver: (_event, stream) => stream.send('change', {}),
+    });
   });
 
   return router;

@@ -17,21 +17,30 @@ export const driveChangesChannel: HubChannel<true> = {
   parse: (payload) => (payload && isUuid(payload) ? { key: payload, event: true } : undefined),
 };
 
+/** What a long-poll is handed by the API (api/routes/drive/changes.ts). */
+export interface ChangeWaitDeps {
+  db: Knex;
+  hub: Subscribable<true>;
+  /** Brackets each wait (a gauge of parked long-polls). */
+  parked: { enter(): void; leave(): void };
+}
+
+export interface ChangeWait {
+  caller: Caller;
+  cursor: FeedCursor;
+  timeoutMs: number;
+  /** Aborted when the client has left: the wait ends at once (false), so its slot is not held to the timeout. */
+  gone?: AbortSignal;
+}
+
 /**
  * Whether a change the caller can see committed after `cursor` (true at once if one already has), waiting at most
  * `timeoutMs`. It listens before it reads, so a change that commits between the read and the wait still wakes it;
- * a change the caller cannot see moves its position on and it waits again. `parked` brackets each wait (a gauge).
- * `gone` aborts when the client has left: the wait ends at once (false), so its slot is not held to the timeout.
+ * a change the caller cannot see moves its position on and it waits again.
  */
-export async function waitForVisibleChange(
-  knex: Knex,
-  hub: Subscribable<true>,
-  caller: Caller,
-  cursor: FeedCursor,
-  timeoutMs: number,
-  parked: { enter(): void; leave(): void },
-  gone?: AbortSignal,
-): Promise<boolean> {
+export async function waitForVisibleChange(deps: ChangeWaitDeps, wait: ChangeWait): Promise<boolean> {
+  const { db, hub, parked } = deps;
+  const { caller, cursor, timeoutMs, gone } = wait;
   let heard: boolean;
   let wake = () => {};
   const unsubscribe = await hub.subscribe(caller.workspaceUuid, () => {
@@ -44,7 +53,7 @@ export async function waitForVisibleChange(
     for (;;) {
       heard = false;
       for (;;) {
-        const page = await readChanges(knex, caller, position, MAX_PAGE_SIZE);
+        const page = await readChanges(db, caller, position, MAX_PAGE_SIZE);
         if (page.entries.length) return true;
         position = page.cursor;
         if (!page.hasMore) break;

@@ -133,13 +133,8 @@ export function changesRouter(services: ApiServices): Router {
       if (ctx.req.socket.destroyed) gone.abort(); // Closed before anyone listened.
       try {
         const changes = await waitForVisibleChange(
-          services.db,
-          services.changesHub,
-          me,
-          query.sync_token,
-          query.timeout * 1000,
-          parked,
-          gone.signal,
+          { db: services.db, hub: services.changesHub, parked },
+          { caller: me, cursor: query.sync_token, timeoutMs: query.timeout * 1000, gone: gone.signal },
         );
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { changes };

@@ -96,6 +96,8 @@ describe('the live channel of a document', () => {
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform');
+    // Proxies that follow nginx's header would otherwise buffer the events.
+    expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
     const first = await stream.next((event) => event.event === 'revision');
     expect(first).toEqual({
       event: 'revision',

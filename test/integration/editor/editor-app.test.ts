@@ -295,6 +295,43 @@ describe("the page's live stream", () => {
     );
   }
 
+  /** Reads the stream until its text so far satisfies the predicate; the test's own timeout bounds the wait. */
+  async function readUntil(response: Response, done: (text: string) => boolean): Promise<string> {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!done(text)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`the event stream ended after ${JSON.stringify(text)}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    reader.releaseLock();
+    return text;
+  }
+
+  it("answers as the API's stream does: the same headers (no caching, no proxy buffering), retry, and a change event per revision", async () => {
+    const user = await earlyUser();
+    const document = await makeDocument(user, { markdown: 'Counter 1\n' });
+    const page = await pageStream(await signedIn(user), document.uuid);
+    const api = await apiStream(user, document.uuid);
+    for (const response of [page, api]) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+      expect(response.headers.get('x-accel-buffering')).toBe('no');
+    }
+    // Answered once subscribed: an edit from now on reaches the page.
+    expect(await readUntil(page, (text) => text.includes('\n\n'))).toMatch(/^retry: 2000\n\n/);
+
+    const edited = await call('POST', `/v1/documents/${document.uuid}/content`, {
+      token: user.token,
+      json: { operations: [{ type: 'replace', find: 'Counter 1', with: 'Counter 2' }] },
+    });
+    expect(edited.body.revision).toBe(3);
+    const events = await readUntil(page, (text) => text.includes('event: change'));
+    expect(events.split('\n\n')).toContain('event: change\ndata: {}');
+  });
+
   it("counts against the per-person cap of the API's streams (4 here): past it 429 too_many_streams, as the API answers", async () => {
     const user = await earlyUser();
     const other = await earlyUser(user);
