@@ -83,7 +83,17 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
   const root = mkdtempSync(join(tmpdir(), `folio-${options.label}-`));
   chmodSync(root, 0o755); // A private PostgreSQL cluster runs as the postgres user and must reach its folder.
   const stops: (() => Promise<void>)[] = [];
+  // What SIGINT or SIGTERM of this process stops, besides the processes root's pid files name.
+  const unrecorded: { pid: number; cmdline?: string }[] = [];
+  let stopPrivatePostgres: (() => void) | undefined;
+  const release = stopOnSignals(() => {
+    // Twice: a test may start a process (a restarted service) while the first pass waits for the others to exit.
+    for (let pass = 0; pass < 2; pass++) killNow([...unrecorded, ...recorded(root)]);
+    stopPrivatePostgres?.();
+    if (!options.keep) rmSync(root, { recursive: true, force: true });
+  });
   const stop = async () => {
+    release();
     for (const step of stops.reverse()) await step().catch((error) => console.error(error));
     if (!options.keep) rmSync(root, { recursive: true, force: true });
   };
@@ -95,6 +105,8 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       preferPrivate: options.preferPrivatePostgres,
     });
     stops.push(postgres.stop);
+    // Its stop runs pg_ctl synchronously (execFileSync) before the promise it answers: done when the call returns.
+    if (postgres.private) stopPrivatePostgres = () => void postgres.stop().catch(() => undefined);
     const database = `folio_${options.label}_${randomBytes(6).toString('hex')}`;
     await createDatabaseIfMissing(postgres.serverUrl, database);
     stops.push(() => dropDatabase(postgres.serverUrl, database));
@@ -149,6 +161,8 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       }),
     ]);
     stops.push(temporal.stop, minio.stop);
+    for (const service of [...('services' in temporal ? temporal.services : [temporal]), minio])
+      unrecorded.push({ pid: service.pid, cmdline: cmdlineOf(service.pid) });
 
     const scheme = options.tls ? 'https' : 'http';
     const ca = options.tls ? readFileSync(options.tls.caFile) : undefined;
@@ -216,6 +230,70 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await stop();
     throw error;
   }
+}
+
+/**
+ * Runs `now` when this process gets SIGINT or SIGTERM (Ctrl-C of a suite, a CI job cancelled): vitest exits 1 ms after
+ * either without its global teardown, so a stack's processes (the Temporal cluster's services, MinIO, the APIs and
+ * workers) would run on, holding ports, connections and CPU. `now` must be synchronous: nothing scheduled after the
+ * signal runs. Then the signal's default action, unless another listener (vitest's) handles it. Answers the release.
+ */
+function stopOnSignals(now: () => void): () => void {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const onSignal = (signal: NodeJS.Signals) => {
+    release();
+    try {
+      now();
+    } finally {
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    }
+  };
+  const release = () => signals.forEach((signal) => process.off(signal, onSignal));
+  signals.forEach((signal) => process.on(signal, onSignal));
+  return release;
+}
+
+const cmdlineOf = (pid: number): string | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined; // Gone.
+  }
+};
+
+/** The processes root's pid files name (services.ts spawnService: pid, then the command), if they still run it. */
+function recorded(root: string): { pid: number; command: string }[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((name) => name.endsWith('.pid'))
+    .map((name) => readFileSync(join(root, name), 'utf8').split('\n'))
+    .map(([pid, command]) => ({ pid: Number(pid), command: command ?? '' }));
+}
+
+/**
+ * SIGTERM to each process that still runs what it ran when recorded (a pid may have been reused since), up to 10 s for
+ * them to exit, then SIGKILL to what is left; synchronously, blocking this process, which is about to exit anyway.
+ */
+function killNow(processes: { pid: number; cmdline?: string; command?: string }[]): void {
+  const same = ({ pid, cmdline, command }: (typeof processes)[number]) => {
+    const now = cmdlineOf(pid);
+    return pid > 0 && now !== undefined && (command ? now.split('\0')[0] === command : now === cmdline);
+  };
+  const signal = (pid: number, name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Exited in between.
+    }
+  };
+  let running = processes.filter(same);
+  running.forEach(({ pid }) => signal(pid, 'SIGTERM'));
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + 10_000; running.length && Date.now() < deadline;) {
+    Atomics.wait(pause, 0, 0, 100); // A wait-until loop's poll interval, synchronous.
+    running = running.filter(same);
+  }
+  running.forEach(({ pid }) => signal(pid, 'SIGKILL'));
 }
 
 /** The last lines of every log in root, each under its file's name. */
