@@ -9,10 +9,21 @@ import {
   type MarkSpec,
   type NodeSpec,
 } from 'prosemirror-model';
+import { baseKeymap } from 'prosemirror-commands';
+import { keymap } from 'prosemirror-keymap';
 import { EditorState, type Transaction } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { schema as engineSchema } from '../../../domain/document-engine/schema.js';
-import { documentOf, operationFor, rebaseOperation, refsOf } from './changes.js';
+import {
+  documentOf,
+  keyCommands,
+  operationsFor,
+  pastedText,
+  rebaseChange,
+  rebaseOperation,
+  refsOf,
+  type Operation,
+} from './changes.js';
 import { element } from './dom.js';
 import { setUpHistory } from './history.js';
 
@@ -130,10 +141,14 @@ let busy = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let view: EditorView;
 
+const plugins = [keymap(keyCommands(schema)), keymap(baseKeymap)];
+const stateOf = (doc: PMNode) => EditorState.create({ schema, doc, plugins });
+
 function show(content: Content) {
   synced = content;
   syncedDoc = docOf(content);
-  view.updateState(EditorState.create({ schema, doc: syncedDoc }));
+  // The page's own change, as the server now has it: the caret stays where the person is typing.
+  if (!view.state.doc.eq(syncedDoc)) view.updateState(stateOf(syncedDoc));
   page.dataset.revision = String(content.revision);
   renderThreads(content.threads);
 }
@@ -147,33 +162,53 @@ function dispatch(tr: Transaction) {
   }
 }
 
+const mode = canEdit ? 'edit' : 'suggest';
+
+/**
+ * A 409's reapplication: one replace with its quote counted anew on `current`; a change across blocks put in place
+ * of the same top-level blocks of `current` and worked out again. Undefined when the other edit touched it.
+ */
+function rebased(operations: Operation[], local: PMNode, current: Content): Operation[] | undefined {
+  const currentDoc = docOf(current);
+  const currentRefs = refsOf(current.threads);
+  const [only] = operations;
+  if (operations.length === 1 && only!.type === 'replace') {
+    const operation = rebaseOperation(only!, syncedDoc, refsOf(synced.threads), currentDoc, currentRefs);
+    return operation && [operation];
+  }
+  const moved = rebaseChange(syncedDoc, local, currentDoc);
+  const again = moved && operationsFor(currentDoc, moved, currentRefs, mode);
+  return again?.length ? again : undefined;
+}
+
 async function flush(): Promise<void> {
   if (busy) return;
-  const operation = operationFor(syncedDoc, view.state.doc, refsOf(synced.threads));
-  if (!operation) {
-    if (!view.state.doc.eq(syncedDoc)) {
-      say('New paragraphs and joins are not supported yet: edit within a paragraph.', 'error');
-      show(synced);
-    }
+  const local = view.state.doc;
+  const operations = operationsFor(syncedDoc, local, refsOf(synced.threads), mode);
+  if (!operations) {
+    say(
+      canEdit
+        ? 'That change could not be saved: the document is back as it was.'
+        : 'That change cannot be made as a suggestion (an editor can make it): the document is back as it was.',
+      'error',
+    );
+    show(synced);
     return;
   }
+  // Nothing the server would store differently yet (a new empty paragraph): it goes with the next change.
+  if (operations.length === 0) return;
   busy = true;
+  // A read-only view loses the focus: the person typing gets it back, with the caret, once the answer is in.
+  const focused = view.hasFocus();
   view.setProps({ editable: () => false });
   say(canEdit ? 'Saving…' : 'Suggesting…');
   try {
-    let answer = await send('/content', { operations: [operation], base_revision: synced.revision });
+    let answer = await send('/content', { operations, base_revision: synced.revision });
     if (answer.status === 409 && answer.body.error === 'conflict') {
-      // Someone else changed the document first: reapply on what it is now, if the quoted place still reads the same.
+      // Someone else changed the document first: reapply on what it is now, if the changed place still reads the same.
       const current = answer.body.current!;
-      const rebased = rebaseOperation(
-        operation,
-        syncedDoc,
-        refsOf(synced.threads),
-        docOf(current),
-        refsOf(current.threads),
-      );
-      if (rebased)
-        answer = await send('/content', { operations: [rebased], base_revision: current.revision });
+      const again = rebased(operations, local, current);
+      if (again) answer = await send('/content', { operations: again, base_revision: current.revision });
       else {
         show(await load());
         say('Someone changed that text first; your change was not applied.', 'error');
@@ -190,6 +225,7 @@ async function flush(): Promise<void> {
   } finally {
     busy = false;
     view.setProps({ editable: () => canComment });
+    if (focused) view.focus();
   }
 }
 
@@ -293,12 +329,14 @@ async function start() {
   const content = await load();
   article.replaceChildren();
   view = new EditorView(article, {
-    state: EditorState.create({ schema, doc: docOf(content) }),
+    state: stateOf(docOf(content)),
     editable: () => canComment,
     dispatchTransaction: dispatch,
-    handleKeyDown: (_view, event) => {
-      if (event.key !== 'Enter') return false;
-      say('New paragraphs are not supported yet: edit within a paragraph.', 'error');
+    // The schema has no rules to read HTML back, so a paste is read as its plain text: a paragraph a line.
+    handlePaste: (pasting, event) => {
+      const text = event.clipboardData?.getData('text/plain');
+      if (!text) return false;
+      pasting.dispatch(pasting.state.tr.replaceSelection(pastedText(schema, text)).scrollIntoView());
       return true;
     },
   });

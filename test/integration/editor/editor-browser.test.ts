@@ -7,10 +7,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setEarlyAccess } from '../../../domain/accounts/early-access.js';
-import { createEditorSignInLink, editorSignInUrl } from '../../../domain/accounts/editor-sessions.js';
 import { db } from '../../../platform/database.js';
 import {
   apiUrl,
@@ -21,9 +20,8 @@ import {
   shareDocument,
   type TestUser,
 } from '../../support/api.js';
-import { rememberSecret } from '../../support/log-scan.js';
+import { launchChromium, signedInPage } from '../../support/editor-pages.js';
 
-const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
 const UPDATE = process.env.FOLIO_UPDATE_SCREENSHOTS === '1';
 const SCREENSHOTS = UPDATE ? 'docs/editor' : mkdtempSync(join(tmpdir(), 'folio-editor-shots-'));
 
@@ -32,10 +30,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -44,23 +39,8 @@ afterAll(async () => {
 });
 
 /** A page of its own (its own cookies) signed in as the user through a one-time link, opening `documentUuid`. */
-async function pageFor(user: TestUser, documentUuid: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      problems.push(`console: ${message.text()}`);
-  });
-  const link = await createEditorSignInLink(db(), user.uuid);
-  rememberSecret('editor sign-in link secret', link.token);
-  const url = new URL(editorSignInUrl(apiUrl() + '/docs', link.token, documentUuid));
-  await page.goto(url.toString());
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(new RegExp(`/docs/${documentUuid}$`));
-  for (const cookie of await context.cookies()) rememberSecret('editor session cookie', cookie.value);
-  return page;
-}
+const pageFor = (user: TestUser, documentUuid: string): Promise<Page> =>
+  signedInPage(browser, user, documentUuid, problems);
 
 /** Waits for the editor to have loaded the document (the script marks the page ready). */
 async function editorReady(page: Page): Promise<void> {

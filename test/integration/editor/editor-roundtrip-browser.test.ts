@@ -6,18 +6,15 @@
 // keystroke would be a request of its own, and any change the page made by itself would be part of this one. What
 // the API then stores is the original with exactly that character inserted.
 import { tests as examples } from 'commonmark-spec';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { EditorState } from 'prosemirror-state';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOf, operationFor } from '../../../api/editor-app/client/changes.js';
 import { setEarlyAccess } from '../../../domain/accounts/early-access.js';
-import { createEditorSignInLink, editorSignInUrl } from '../../../domain/accounts/editor-sessions.js';
 import { schema } from '../../../domain/document-engine/schema.js';
 import { db } from '../../../platform/database.js';
-import { apiUrl, call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
-import { rememberSecret } from '../../support/log-scan.js';
-
-const CHROMIUM = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
+import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
+import { launchChromium, signedInPage } from '../../support/editor-pages.js';
 
 /**
  * Kept examples whose first text block is one line (the End key goes to the end of a line): a heading with escapes,
@@ -31,10 +28,7 @@ let owner: TestUser;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
   owner = await makeUser({ firstName: 'Rita', lastName: 'Roundtrip' });
   await setEarlyAccess(db(), owner.uuid, true);
 });
@@ -44,15 +38,7 @@ afterAll(async () => {
 });
 
 async function pageFor(user: TestUser, documentUuid: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  const link = await createEditorSignInLink(db(), user.uuid);
-  rememberSecret('editor sign-in link secret', link.token);
-  await page.goto(editorSignInUrl(apiUrl() + '/docs', link.token, documentUuid));
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(new RegExp(`/docs/${documentUuid}$`));
-  for (const cookie of await context.cookies()) rememberSecret('editor session cookie', cookie.value);
+  const page = await signedInPage(browser, user, documentUuid, problems);
   await page.waitForSelector('.document-page[data-ready="true"] .ProseMirror');
   return page;
 }

@@ -2,10 +2,20 @@
 // operations): each case types into a document as ProseMirror does, checks the operation the page would send, and
 // that the engine, applying it to the stored document, stores what was typed.
 import type { Node as PMNode } from 'prosemirror-model';
-import { EditorState, type Transaction } from 'prosemirror-state';
+import { EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { describe, expect, it } from 'vitest';
-import { documentOf, operationFor, rebaseOperation } from '../../../api/editor-app/client/changes.js';
 import {
+  documentOf,
+  keyCommands,
+  operationFor,
+  operationsFor,
+  pastedText,
+  rebaseChange,
+  rebaseOperation,
+  type Operation,
+} from '../../../api/editor-app/client/changes.js';
+import {
+  acceptSuggestion,
   applyEdit,
   emptyDocumentState,
   renderMarkdown,
@@ -124,12 +134,177 @@ describe('what a local change sends', () => {
     expect(result.storedDoc!.eq(result.changed)).toBe(true);
   });
 
-  it('sends nothing for a change across blocks (a join), which the page does not send yet', () => {
+  it('leaves a change across blocks (a join) to operationsFor: one replace cannot say it', () => {
     const result = change('one\n\ntwo', (state) =>
       state.tr.delete(after(state.doc, 'one'), after(state.doc, 'one') + 2),
     );
     expect(result.changed.childCount).toBe(1);
     expect(result.operation).toBeUndefined();
+  });
+});
+
+describe('what a change across blocks sends', () => {
+  const keys = keyCommands(schema);
+  const open = (markdown: string) =>
+    EditorState.create({ schema, doc: documentOf(schema, markdown, new Map()) });
+
+  /** Presses Enter or Backspace (the page's commands) with the caret at `at`. */
+  function press(state: EditorState, at: number, key: 'Enter' | 'Backspace'): EditorState {
+    let pressed = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at)));
+    keys[key](pressed, (tr) => (pressed = pressed.apply(tr)));
+    return pressed;
+  }
+
+  /** What an editor's operations store, and a commenter's: the suggestions as stored, and once all are accepted. */
+  function sent(markdown: string, changed: PMNode) {
+    const before = documentOf(schema, markdown, new Map());
+    const edit = operationsFor(before, changed, new Map(), 'edit');
+    const suggest = operationsFor(before, changed, new Map(), 'suggest');
+    const stored = (operations: Operation[]) => applied(markdown, operations);
+    let ref = 0;
+    const suggested =
+      suggest &&
+      applyEdit(
+        applyEdit(emptyDocumentState(), [{ type: 'set_document', markdown }], {
+          mode: 'edit',
+          newThreadId: () => 'unused',
+          nextRef: () => 1,
+        }).state,
+        suggest,
+        { mode: 'suggest', newThreadId: () => `thread-${(ref += 1)}`, nextRef: () => ref },
+      );
+    let accepted = suggested?.state;
+    for (const id of suggested?.suggestionThreadIds ?? []) accepted = acceptSuggestion(accepted!, id);
+    return {
+      edit,
+      suggest,
+      stored: edit && edit.length > 0 ? stored(edit) : undefined,
+      suggestions: suggested && renderMarkdown(suggested.state),
+      accepted: accepted && renderMarkdown(accepted),
+    };
+  }
+
+  it('sends Enter in a paragraph as the new paragraph inserted after it and its tail replaced', () => {
+    const page = open('Bring a laptop and a bag.');
+    const result = sent(page.doc.textContent, press(page, after(page.doc, 'laptop'), 'Enter').doc);
+    expect(result.edit).toEqual([
+      { type: 'insert', markdown: 'and a bag.', after: 'bag.' },
+      { type: 'replace', find: 'laptop and a bag.', with: 'laptop' },
+    ]);
+    expect(result.stored).toBe('Bring a laptop\n\nand a bag.');
+    // A commenter sends the same: a suggested new paragraph and the tail suggested away; accepted, the same text.
+    expect(result.suggest).toEqual(result.edit);
+    expect(result.suggestions).toBe(
+      'Bring a {~~laptop and a bag.~>laptop~~}{>>s2<<}\n\n{++¶++}{>>s1<<}{++and a bag.++}{>>s1<<}',
+    );
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('sends nothing for Enter at the end of a paragraph (an empty paragraph), and the text typed after it', () => {
+    const page = open('One.\n\nTwo.');
+    const entered = press(page, after(page.doc, 'One.'), 'Enter');
+    expect(operationsFor(page.doc, entered.doc)).toEqual([]);
+    const typed = entered.apply(entered.tr.insertText('New'));
+    const result = sent('One.\n\nTwo.', typed.doc);
+    expect(result.edit).toEqual([{ type: 'insert', markdown: 'New', after: 'One.' }]);
+    expect(result.stored).toBe('One.\n\nNew\n\nTwo.');
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('sends Backspace at a paragraph start as that paragraph deleted and its text added to the one before', () => {
+    const page = open('One and\n\ntwo.\n\nthree.');
+    const result = sent(
+      'One and\n\ntwo.\n\nthree.',
+      press(page, after(page.doc, 'two.') - 4, 'Backspace').doc,
+    );
+    expect(result.edit).toEqual([
+      { type: 'delete', find: 'two.' },
+      { type: 'replace', find: 'and', with: 'andtwo.' },
+    ]);
+    expect(result.stored).toBe('One andtwo.\n\nthree.');
+    expect(result.suggestions).toBe(
+      'One {~~and~>andtwo.~~}{>>s2<<}\n\n{--¶--}{>>s1<<}{--two.--}{>>s1<<}\n\nthree.',
+    );
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('counts occurrences on the document the operations before leave', () => {
+    // After the delete, "two" is found once more in "onetwo": the join's quotes still name the right place.
+    const page = open('one\n\ntwo\n\ntwo');
+    const result = sent('one\n\ntwo\n\ntwo', press(page, after(page.doc, 'two') - 3, 'Backspace').doc);
+    expect(result.edit).toEqual([
+      { type: 'delete', find: 'two', occurrence: 1 },
+      { type: 'replace', find: 'one', with: 'onetwo' },
+    ]);
+    expect(result.stored).toBe('onetwo\n\ntwo');
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('sends a paste of two paragraphs into a paragraph', () => {
+    const page = open('Bring a laptop.\n\nAnd a bag.');
+    const at = after(page.doc, 'laptop');
+    const pasted = page.apply(
+      page.tr
+        .setSelection(TextSelection.create(page.doc, at))
+        .replaceSelection(pastedText(schema, 'one\n\ntwo')),
+    );
+    const result = sent('Bring a laptop.\n\nAnd a bag.', pasted.doc);
+    expect(result.stored).toBe('Bring a laptopone\n\ntwo.\n\nAnd a bag.');
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('makes a new item for Enter in a list item', () => {
+    const page = open('- milk and bread\n- eggs');
+    const result = sent('- milk and bread\n- eggs', press(page, after(page.doc, 'milk'), 'Enter').doc);
+    expect(result.edit).toEqual([
+      { type: 'insert', markdown: '- and bread', after: 'bread' },
+      { type: 'replace', find: 'milk and bread', with: 'milk' },
+    ]);
+    expect(result.stored).toBe('- milk\n- and bread\n- eggs');
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('sends a split in a block quote as the quote deleted and inserted anew: an insert lands after the quote', () => {
+    const page = open('> one two\n\nafter');
+    const result = sent('> one two\n\nafter', press(page, after(page.doc, 'one'), 'Enter').doc);
+    expect(result.edit).toEqual([
+      { type: 'delete', find: 'one two' },
+      { type: 'insert', markdown: '> one\n>\n> two', before: 'start' },
+    ]);
+    expect(result.stored).toBe('> one\n>\n> two\n\nafter');
+    expect(result.accepted).toBe(result.stored);
+  });
+
+  it('sends the whole document for an editor when no quote says the change, and refuses it for a commenter', () => {
+    // An empty code block holds no text to quote.
+    const page = open('```\n```\n\nnext');
+    const typed = page.apply(page.tr.insertText('x', 1));
+    const result = sent('```\n```\n\nnext', typed.doc);
+    expect(result.edit).toEqual([{ type: 'set_document', markdown: '```\nx\n```\n\nnext' }]);
+    expect(result.stored).toBe('```\nx\n```\n\nnext');
+    expect(result.suggest).toBeUndefined();
+  });
+
+  it('carries a change across blocks onto a document another edit changed elsewhere, not on the same blocks', () => {
+    const markdown = 'One two.\n\nMiddle.\n\nLast.';
+    const page = open(markdown);
+    const local = press(page, after(page.doc, 'One'), 'Enter').doc;
+    const current = documentOf(schema, 'One two.\n\nMiddle.\n\nLast one.', new Map());
+    const moved = rebaseChange(page.doc, local, current)!;
+    const operations = operationsFor(current, moved)!;
+    expect(applied('One two.\n\nMiddle.\n\nLast one.', operations)).toBe(
+      'One\n\ntwo.\n\nMiddle.\n\nLast one.',
+    );
+    // Another edit before it shifts its blocks: they are found where they now are.
+    const earlier = documentOf(schema, 'Zero.\n\nOne two.\n\nMiddle.\n\nLast.', new Map());
+    expect(
+      applied(
+        'Zero.\n\nOne two.\n\nMiddle.\n\nLast.',
+        operationsFor(earlier, rebaseChange(page.doc, local, earlier)!)!,
+      ),
+    ).toBe('Zero.\n\nOne\n\ntwo.\n\nMiddle.\n\nLast.');
+    const same = documentOf(schema, 'One two three.\n\nMiddle.\n\nLast.', new Map());
+    expect(rebaseChange(page.doc, local, same)).toBeUndefined();
   });
 });
 
