@@ -29,11 +29,15 @@ function getText(url: string, ca?: Buffer): Promise<{ status: number; text: stri
   });
 }
 
-/** Waits until the API answers /readyz with 200, or fails with the reason it gave. */
+/**
+ * Waits until the API answers /readyz with 200, or fails with the reason it gave. The default matches the five minutes
+ * an API itself waits for its database and object storage (platform/startup.ts): three cluster stacks starting at once
+ * on the loaded 2-core machine (load average 70-84) left each API without a log line after 120 s, still loading.
+ */
 export async function waitForApi(
   baseUrl: string,
   api: { child: { exitCode: number | null } },
-  timeoutMs = 120_000,
+  timeoutMs = 300_000,
   ca?: Buffer,
 ) {
   const deadline = Date.now() + timeoutMs;

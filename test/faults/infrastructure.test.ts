@@ -44,7 +44,12 @@ async function terminateBackends(): Promise<number> {
 }
 
 const FAULTS: { name: string; inject(): Promise<unknown> }[] = [
-  { name: 'a Temporal dev server restart', inject: () => restartTemporal(root(), process.env) },
+  {
+    // On the cluster (FOLIO_TEST_CLUSTER=1) restartTemporal restarts its four services one after another.
+    name:
+      process.env.FOLIO_TEST_CLUSTER === '1' ? 'a Temporal cluster restart' : 'a Temporal dev server restart',
+    inject: () => restartTemporal(root(), process.env),
+  },
   { name: 'a MinIO restart', inject: () => restartMinio(root(), process.env) },
   { name: 'PostgreSQL dropping every connection', inject: terminateBackends },
 ];
