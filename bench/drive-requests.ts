@@ -10,6 +10,7 @@
 // - simple upload of a 1 KB file, FOLIO_BENCH_UPLOAD_CLIENTS (default 8) connections, beside the bare write: ≥ 0.5×,
 //   p50 < 30 ms.
 // Each measurement lasts FOLIO_BENCH_SECONDS (default 10) after FOLIO_BENCH_WARMUP_SECONDS (default 2) of warm-up.
+// FOLIO_BENCH_ROWS (comma-separated: read, list, upload; default all three) picks the rows, e.g. while iterating on one.
 // Starts its own stack like the integration tests.
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -31,6 +32,7 @@ const SECONDS = Number(process.env.FOLIO_BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.FOLIO_BENCH_WARMUP_SECONDS ?? 2);
 const UPLOAD_CLIENTS = Number(process.env.FOLIO_BENCH_UPLOAD_CLIENTS ?? 8);
 const READ_CLIENTS = Number(process.env.FOLIO_BENCH_READ_CLIENTS ?? 16);
+const ROWS = new Set((process.env.FOLIO_BENCH_ROWS ?? 'read,list,upload').split(','));
 
 async function startPeer(env: Record<string, string>): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
@@ -108,67 +110,76 @@ async function main() {
     const rows: string[] = [];
     const side = (name: string, pid: number, load: LoadSpec): Side => ({ name, pid, spec: load });
 
-    const readFolio = side(
-      'GET /v1/drive/files/{uuid}',
-      apiPid,
-      spec(`${stack.apiUrl}/v1/drive/files/${fileUuid}`, READ_CLIENTS, { headers }),
-    );
-    const readPeer = side('bare read', peer.pid, spec(`${peer.url}/files/${fileUuid}`, READ_CLIENTS));
-    rows.push(
-      ...report(
-        `metadata read, ${READ_CLIENTS} connections`,
-        readFolio,
-        readPeer,
-        await compare(readFolio, readPeer),
-        0.5,
-      ),
-    );
+    if (ROWS.has('read')) {
+      const readFolio = side(
+        'GET /v1/drive/files/{uuid}',
+        apiPid,
+        spec(`${stack.apiUrl}/v1/drive/files/${fileUuid}`, READ_CLIENTS, { headers }),
+      );
+      const readPeer = side('bare read', peer.pid, spec(`${peer.url}/files/${fileUuid}`, READ_CLIENTS));
+      rows.push(
+        ...report(
+          `metadata read, ${READ_CLIENTS} connections`,
+          readFolio,
+          readPeer,
+          await compare(readFolio, readPeer),
+          0.5,
+        ),
+      );
+    }
 
-    const listFolio = side(
-      'GET /v1/drive/files?folder_uuid= (20)',
-      apiPid,
-      spec(`${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`, READ_CLIENTS, { headers }),
-    );
-    const listPeer = side(
-      'bare list of the same 20 rows',
-      peer.pid,
-      spec(`${peer.url}/files?folder_uuid=${folder.uuid}`, READ_CLIENTS),
-    );
-    rows.push(
-      ...report(
-        `folder listing of 20 files, ${READ_CLIENTS} connections`,
-        listFolio,
-        listPeer,
-        await compare(listFolio, listPeer),
-        0.4,
-      ),
-    );
+    if (ROWS.has('list')) {
+      const listFolio = side(
+        'GET /v1/drive/files?folder_uuid= (20)',
+        apiPid,
+        spec(`${stack.apiUrl}/v1/drive/files?folder_uuid=${folder.uuid}`, READ_CLIENTS, { headers }),
+      );
+      const listPeer = side(
+        'bare list of the same 20 rows',
+        peer.pid,
+        spec(`${peer.url}/files?folder_uuid=${folder.uuid}`, READ_CLIENTS),
+      );
+      rows.push(
+        ...report(
+          `folder listing of 20 files, ${READ_CLIENTS} connections`,
+          listFolio,
+          listPeer,
+          await compare(listFolio, listPeer),
+          0.4,
+        ),
+      );
+    }
 
-    const uploadBody = JSON.stringify({ name: '$UUID.txt', content_type: 'text/plain', data: kilobyte });
-    const uploadFolio = side(
-      'POST /v1/drive/files (1 KB)',
-      apiPid,
-      spec(`${stack.apiUrl}/v1/drive/files`, UPLOAD_CLIENTS, { headers, post: { bodyTemplate: uploadBody } }),
-    );
-    const uploadPeer = side(
-      'bare write (PUT + INSERT)',
-      peer.pid,
-      spec(`${peer.url}/files`, UPLOAD_CLIENTS, {
-        headers: { 'content-type': 'application/json' },
-        post: { bodyTemplate: uploadBody },
-      }),
-    );
-    const uploads = await compare(uploadFolio, uploadPeer);
-    rows.push(
-      ...report(
-        `simple upload of 1 KB, ${UPLOAD_CLIENTS} connections`,
-        uploadFolio,
-        uploadPeer,
-        uploads,
-        0.5,
-      ),
-      `  p50 target < 30 ms: ${summary(uploads.folio).p50.toFixed(1)} ms`,
-    );
+    if (ROWS.has('upload')) {
+      const uploadBody = JSON.stringify({ name: '$UUID.txt', content_type: 'text/plain', data: kilobyte });
+      const uploadFolio = side(
+        'POST /v1/drive/files (1 KB)',
+        apiPid,
+        spec(`${stack.apiUrl}/v1/drive/files`, UPLOAD_CLIENTS, {
+          headers,
+          post: { bodyTemplate: uploadBody },
+        }),
+      );
+      const uploadPeer = side(
+        'bare write (PUT + INSERT)',
+        peer.pid,
+        spec(`${peer.url}/files`, UPLOAD_CLIENTS, {
+          headers: { 'content-type': 'application/json' },
+          post: { bodyTemplate: uploadBody },
+        }),
+      );
+      const uploads = await compare(uploadFolio, uploadPeer);
+      rows.push(
+        ...report(
+          `simple upload of 1 KB, ${UPLOAD_CLIENTS} connections`,
+          uploadFolio,
+          uploadPeer,
+          uploads,
+          0.5,
+        ),
+        `  p50 target < 30 ms: ${summary(uploads.folio).p50.toFixed(1)} ms`,
+      );
+    }
     for (const row of rows) say(row);
     say(
       `\nload average at end ${loadavg()

@@ -27,6 +27,7 @@ import * as driveNameKey from './migrations/024_drive_name_key.js';
 import * as driveVersionEpochs from './migrations/025_drive_version_epochs.js';
 import * as webhookAttemptResponses from './migrations/026_webhook_attempt_responses.js';
 import * as earlyAccess from './migrations/027_early_access.js';
+import * as driveChangeLogState from './migrations/028_drive_change_log_state.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '025_drive_version_epochs': driveVersionEpochs,
   '026_webhook_attempt_responses': webhookAttemptResponses,
   '027_early_access': earlyAccess,
+  '028_drive_change_log_state': driveChangeLogState,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -50,10 +50,12 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
   function runInTransaction(knex: Knex): RunInTransaction {
     return async (work) => {
       let outbox: OutboxRequest[] = [];
+      let pushes: OutboxRequest[] = [];
       let signals: (() => Promise<void>)[] = [];
       const result = await knex.transaction(async (tx) => {
         // knex may retry the callback only on our own throw, but start clean on every entry all the same.
         outbox = [];
+        pushes = [];
         signals = [];
         const record = async (request: OutboxRequest) => {
           await tx('workflow_outbox')
@@ -75,17 +77,27 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
             void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
         };
         const result = await work({ tx, workflows });
-        // Push fan-outs the drive_changes trigger recorded in this transaction go out after the commit like the rest.
-        const pushes = (await tx('workflow_outbox')
-          .select('request')
-          .whereRaw(
-            `request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`,
-          )) as { request: OutboxRequest }[];
-        outbox.push(...pushes.map((row) => row.request));
+        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices).
+        pushes = (
+          (await tx('workflow_outbox')
+            .select('request')
+            .whereRaw(
+              `request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`,
+            )) as { request: OutboxRequest }[]
+        ).map((row) => row.request);
         return result;
       });
       for (const request of outbox) await dispatch(knex, request);
       for (const send of signals) await send();
+      // A device push is best-effort and coalesced (docs/drive-push.md), so the answer does not wait on Temporal for
+      // it: the committed row is the durable record, and what this dispatch cannot start, the sweep does.
+      for (const request of pushes)
+        void dispatch(knex, request).catch((error: unknown) =>
+          log.warn(
+            { err: error, workflow_id: outboxWorkflowId(request) },
+            'push dispatch failed; the outbox sweep will retry it',
+          ),
+        );
       return result;
     };
   }

@@ -14,8 +14,11 @@ export async function lockWorkspaceChangeLog(tx: Knex.Transaction, workspaceUuid
   await tx.raw(`select ${CHANGE_LOG_LOCK}`, [workspaceUuid]);
 }
 
-/** lockWorkspaceChangeLog's call, for a statement that takes the lock itself; its one binding is the workspace uuid. */
-export const CHANGE_LOG_LOCK = `pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`;
+/**
+ * lockWorkspaceChangeLog's call; its one binding is the workspace uuid. drive_lock_change_log_under
+ * (db/migrations/028_drive_change_log_state.ts) takes the same lock by the same key.
+ */
+const CHANGE_LOG_LOCK = `pg_advisory_xact_lock(hashtextextended('drive_changes:' || ?, 0))`;
 
 /**
  * Appends one change per item (rows as written, with their own version counter). A create or update records the

@@ -17,7 +17,7 @@ import { fileTooLarge, notFound } from '../errors.js';
 import { checkStorageRoom, poolFull, releaseStorage, reserveStorage } from '../storage-pool.js';
 import type { LifecycleStarter, RunInTransaction, UnitOfWork } from '../unit-of-work.js';
 import { isUuid } from '../uuid.js';
-import { appendChange, CHANGE_LOG_LOCK } from './change-log.js';
+import { appendChange } from './change-log.js';
 import {
   DOWNLOAD_URL_TTL_SECONDS,
   faultyParts,
@@ -278,16 +278,7 @@ export async function uploadWholeFile(
     const body = Readable.from(hashingWhileEncrypting(staged, input.data, hasher), { objectMode: false });
     await deps.objects.putStream(staged.storageKey, body, staged.layout.ciphertextSizeBytes);
     const contentHash = hasher.digest();
-    return await deps.runInTransaction(async (unit) => {
-      const { parentUuid, depth } = await resolveDestination(unit.tx, caller, file.folderUuid);
-      const created = await insertWholeFile(unit.tx, deps.masterKey, caller, file, staged, contentHash, {
-        parentUuid,
-        depth,
-      });
-      await requestThumbnail(unit, created);
-      created.version = await reserveAndAnnounce(unit.tx, created);
-      return created;
-    });
+    return await commitWholeFile(deps, caller, file, staged, contentHash);
   } catch (error) {
     await dropStagedUpload(deps, staged.storageKey).catch((cleanup) =>
       deps.log.warn(
@@ -300,12 +291,35 @@ export async function uploadWholeFile(
 }
 
 /**
+ * The one transaction of a simple upload whose bytes are stored: the staged row claimed, the file and its live version
+ * written, the thumbnail asked for, the pool and the create change last (reserveAndAnnounce).
+ */
+async function commitWholeFile(
+  deps: ContentDeps,
+  caller: Caller,
+  file: NewFileInput,
+  staged: StagedContent,
+  contentHash: string,
+): Promise<VisibleItem> {
+  return deps.runInTransaction(async (unit) => {
+    const { parentUuid, depth } = await resolveDestination(unit.tx, caller, file.folderUuid);
+    const created = await insertWholeFile(unit.tx, deps.masterKey, caller, file, staged, contentHash, {
+      parentUuid,
+      depth,
+    });
+    await requestThumbnail(unit, created);
+    Object.assign(created, await reserveAndAnnounce(unit.tx, created));
+    return created;
+  });
+}
+
+/**
  * A simple upload's rows in one statement: its staged row claimed, and only then the file (`completed`) and its live
  * version, the file as the caller sees it. The claim fails only when this request outlived every limit and a sweep
  * discarded its bytes meanwhile (the delete waits for a sweep that holds the row, then finds none). Read back from
- * the inserted row: a new file is its owner's (role owner), has no grants or links, and the destination was checked
- * live under FOR SHARE (resolveDestination), so it is not in the trash; its presented version is set under the
- * change-log lock (reserveAndAnnounce).
+ * the inserted row: a new file is its owner's (role owner) and has no grants or links. Its effective `trashed` and
+ * presented version are set under the change-log lock (reserveAndAnnounce): the destination was checked live under FOR
+ * SHARE (resolveDestination), but a folder above it may be trashed after that check.
  */
 async function insertWholeFile(
   tx: Knex.Transaction,
@@ -366,11 +380,16 @@ async function insertWholeFile(
 /**
  * The serialised end of a new file's transaction, in one statement and last, so uploads to one workspace wait for each
  * other only from here to the commit: its bytes reserved in the pool (reserveStorage's conditional update, which holds
- * the workspace row), then the change-log lock (lockWorkspaceChangeLog), then the create change with the presented
- * version, read under that lock as appendChanges does. Each step reads the one before it, so none runs if the pool is
- * full. Returns the presented version.
+ * the workspace row), then the change-log lock, then the create change. Each step reads the one before it, so none runs
+ * if the pool is full. The folder's effective `trashed` and epochs are read under the lock by
+ * drive_lock_change_log_under (db/migrations/028), whose read after the lock sees what this statement's own snapshot,
+ * taken before the wait, does not: an ancestor trashed, restored or moved by a writer that committed meanwhile. So the
+ * change's version and the answer's `trashed` and version agree with the change log's order.
  */
-async function reserveAndAnnounce(tx: Knex.Transaction, item: ItemRow): Promise<number> {
+async function reserveAndAnnounce(
+  tx: Knex.Transaction,
+  item: ItemRow,
+): Promise<{ version: number; trashed: boolean }> {
   const bytes = Number(item.file_size_bytes ?? 0);
   const { rows } = (await tx
     .raw(
@@ -378,35 +397,35 @@ async function reserveAndAnnounce(tx: Knex.Transaction, item: ItemRow): Promise<
          update workspaces set storage_used_bytes = storage_used_bytes + ?::bigint
          where uuid = ?::uuid and (?::bigint = 0 or storage_used_bytes + ?::bigint <= storage_limit_bytes)
          returning uuid
-       ), change_log as materialized (
-         select ${CHANGE_LOG_LOCK} from pool
+       ), chain as materialized (
+         select l.trashed, l.epochs from pool cross join lateral drive_lock_change_log_under(pool.uuid, ?::uuid) as l
        ), change as (
          insert into drive_changes (workspace_uuid, item_uuid, resource_type, change_type, item_version,
            parent_uuid, owner_uuid)
-         select ?::uuid, ?::uuid, 'file', 'create',
-           ?::integer - ?::integer + coalesce(drive_chain_epochs(?::uuid), 0), ?::uuid, ?::uuid
-         from change_log
+         select ?::uuid, ?::uuid, 'file', 'create', ?::integer - ?::integer + chain.epochs, ?::uuid, ?::uuid
+         from chain
          returning item_version
        )
-       select item_version from change`,
+       select change.item_version, chain.trashed from change, chain`,
       [
         bytes,
         item.workspace_uuid,
         bytes,
         bytes,
-        item.workspace_uuid,
+        item.parent_uuid,
         item.workspace_uuid,
         item.uuid,
         item.version,
         item.epoch_base,
         item.parent_uuid,
-        item.parent_uuid,
         item.owner_uuid,
       ],
     )
-    .options({ name: 'folio_reserve_and_announce' })) as { rows: { item_version: number }[] };
+    .options({ name: 'folio_reserve_and_announce' })) as {
+    rows: { item_version: number; trashed: boolean }[];
+  };
   if (!rows[0]) throw await poolFull(tx, item.workspace_uuid);
-  return rows[0].item_version;
+  return { version: rows[0].item_version, trashed: rows[0].trashed };
 }
 
 /** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */

@@ -6,6 +6,7 @@ import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
 import { atLeast, type Role } from '../roles.js';
 import { isUuid } from '../uuid.js';
+import { prepared } from '../prepared.js';
 import { chainAccess, widensAccess } from './access-sources.js';
 import { appendChange, appendChanges, lockWorkspaceChangeLog } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
@@ -44,16 +45,6 @@ export function selectVisible(knex: Knex, caller: Caller) {
     .from(knex.raw(VISIBLE_FROM, [caller.userUuid, caller.workspaceUuid]))
     .whereRaw(`(${VISIBLE_WHERE})`, [caller.workspaceUuid]);
 }
-
-/**
- * A read Drive makes on every request, as a named prepared statement: each pooled connection parses and plans its text
- * once instead of on every call (pg sends the text only the first time a connection meets the name). `name` must stay
- * with one text for the life of the process.
- */
-const prepared = (knex: Knex, name: string, sql: string, bindings: readonly unknown[]) =>
-  knex.raw(sql, bindings as Knex.RawBinding[]).options({ name: `folio_${name}` }) as unknown as Promise<{
-    rows: unknown[];
-  }>;
 
 /** findVisibleItem's statement for one combination of its options: its name and text, written once. */
 const findVisibleStatements = new Map<string, { name: string; sql: string }>();
@@ -402,11 +393,39 @@ const LISTED_COLUMNS = `i.uuid, i.kind, i.parent_uuid, i.name, i.content_type, i
   o.last_name as owner_last_name`;
 
 /**
+ * An item for a GET to answer (presentFile, presentFolder) if the caller can see it, else 404 not_found: findVisibleItem
+ * without the columns no answer shows (LISTED_COLUMNS), which pg would otherwise parse on every read. A file is found
+ * while it uploads too; a folder never uploads.
+ */
+export async function findPresentableItem(
+  knex: Knex,
+  caller: Caller,
+  uuid: string,
+  kind: ItemKind,
+): Promise<PresentableItem> {
+  if (!isUuid(uuid)) throw notFound();
+  const { rows } = await prepared(knex, 'presentable_item', PRESENTABLE_ITEM, [
+    caller.userUuid,
+    caller.workspaceUuid,
+    caller.workspaceUuid,
+    uuid,
+    kind,
+  ]);
+  const item = rows[0] as PresentableItem | undefined;
+  if (!item) throw notFound();
+  return item;
+}
+
+/**
  * The live children a listing shows: under a live folder a live row is live, and a trashed row may be coming back with
  * a restore still running. Bindings: those of VISIBLE_FROM and VISIBLE_WHERE; the caller narrows it to one place.
  */
 const LISTED_CHILDREN = `select ${LISTED_COLUMNS} from ${VISIBLE_FROM}
   where ${VISIBLE_WHERE} and (i.trashed = false or not s.trashed) and i.upload_status is distinct from 'uploading'`;
+
+/** findPresentableItem's statement; bindings: those of VISIBLE_FROM and VISIBLE_WHERE, the uuid and the kind. */
+const PRESENTABLE_ITEM = `select ${LISTED_COLUMNS} from ${VISIBLE_FROM}
+  where ${VISIBLE_WHERE} and i.uuid = ? and i.kind = ? limit 1`;
 
 /** A Drive root's listing; bindings: those of LISTED_CHILDREN, then the caller's user. */
 const LISTED_ROOT = `${LISTED_CHILDREN} and i.parent_uuid is null and i.owner_uuid = ? order by i.name, i.uuid`;

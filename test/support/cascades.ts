@@ -32,12 +32,14 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_00
 /**
  * Pins an interleaving deterministically: a transaction of the test's own locks an item's row, so whatever locks it
  * next (a cascade batch, a write's locked read) waits and commits nothing until `release`. `blocking(n)` resolves
- * once n sessions wait on the held row.
+ * once n sessions wait on the held row. A workspace row is held `for no key update`, as the pool's update takes it:
+ * that update waits, while inserts whose foreign keys name the workspace do not.
  */
-export async function holdRow(uuid: string) {
+export async function holdRow(uuid: string, table: 'drive_items' | 'workspaces' = 'drive_items') {
   const locker: Knex.Transaction = await db().transaction();
   const lockerPid: number = (await locker.raw('select pg_backend_pid() as pid')).rows[0].pid;
-  await locker.raw('select 1 from drive_items where uuid = ? for update', [uuid]);
+  const strength = table === 'workspaces' ? 'no key update' : 'update';
+  await locker.raw(`select 1 from ?? where uuid = ? for ${strength}`, [table, uuid]);
   // Sessions waiting on the held row, directly or behind another waiter (a second waiter queues on the first one's
   // tuple lock, not on the holder).
   const waiting = async () =>

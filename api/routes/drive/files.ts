@@ -10,7 +10,7 @@ import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFile, presentList } from '../../presenters/drive.js';
 import { updateItem } from '../../../domain/drive/item-update.js';
-import { findVisibleItem, listFolder, listTrash } from '../../../domain/drive/items.js';
+import { findPresentableItem, listFolder, listTrash } from '../../../domain/drive/items.js';
 import type { ApiServices } from '../../services.js';
 
 const FilesListSchema = z.object({
@@ -60,10 +60,7 @@ export function filesRouter(services: ApiServices): Router {
       const me = callerOf(ctx.state);
       answerItemRead(
         ctx,
-        presentFile(
-          await findVisibleItem(services.db, me, params.uuid, { kind: 'file', includeUploading: true }),
-          me.userUuid,
-        ),
+        presentFile(await findPresentableItem(services.db, me, params.uuid, 'file'), me.userUuid),
       );
     },
   );

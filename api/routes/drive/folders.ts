@@ -10,7 +10,7 @@ import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentFolder } from '../../presenters/drive.js';
 import { updateItem } from '../../../domain/drive/item-update.js';
-import { createFolder, findVisibleItem } from '../../../domain/drive/items.js';
+import { createFolder, findPresentableItem, findVisibleItem } from '../../../domain/drive/items.js';
 import type { ApiServices } from '../../services.js';
 
 export const FoldersCreateSchema = z.object({
@@ -62,7 +62,7 @@ export function foldersRouter(services: ApiServices): Router {
     const me = callerOf(ctx.state);
     answerItemRead(
       ctx,
-      presentFolder(await findVisibleItem(services.db, me, params.uuid, { kind: 'folder' }), me.userUuid),
+      presentFolder(await findPresentableItem(services.db, me, params.uuid, 'folder'), me.userUuid),
     );
   });
 
