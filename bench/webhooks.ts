@@ -222,6 +222,8 @@ interface SideResult {
   p50: number;
   p99: number;
   cpu: CpuPerItem;
+  /** TLS connections the receiver accepted during the run: each is a full handshake on both ends. */
+  connections: number;
 }
 
 async function measure(count: number, concurrency: number) {
@@ -280,6 +282,7 @@ async function measure(count: number, concurrency: number) {
   const closedLoop = async (items: number, one: () => Promise<void>): Promise<SideResult> => {
     const latencies: number[] = [];
     const before = await cpu();
+    const connectionsBefore = receiver!.connections;
     const started = performance.now();
     await pool(items, concurrency, async () => {
       const itemStarted = performance.now();
@@ -292,6 +295,7 @@ async function measure(count: number, concurrency: number) {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       cpu: cpuPerItem(before, await cpu(), items),
+      connections: receiver!.connections - connectionsBefore,
     };
   };
 
@@ -370,6 +374,10 @@ async function measure(count: number, concurrency: number) {
   console.log(
     `CPU per item, each round: deliveries ${folio.map((run) => run.cpu.total.toFixed(1)).join(', ')} ms; ` +
       `bare ${bare.map((run) => run.cpu.total.toFixed(1)).join(', ')} ms`,
+  );
+  const connections = (runs: SideResult[]) => runs.map((run) => run.connections).join(', ');
+  console.log(
+    `new TLS connections at the receiver, each round: deliveries ${connections(folio)}; bare ${connections(bare)}`,
   );
   console.log(`history events of one bare workflow: ${await historyEvents(client, bareIds.at(-1)!)}`);
   console.log(

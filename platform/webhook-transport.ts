@@ -9,7 +9,14 @@ import { Agent, request, type RequestOptions } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
+import {
+  checkServerIdentity,
+  createSecureContext,
+  type ConnectionOptions,
+  type PeerCertificate,
+  type SecureContext,
+  type TLSSocket,
+} from 'node:tls';
 
 interface PinnedTarget {
   url: URL;
@@ -60,11 +67,20 @@ class DeliveryConnections extends Agent {
     });
   }
 
-  override createConnection(...args: Parameters<Agent['createConnection']>): Socket {
-    const socket = super.createConnection(...args) as TLSSocket;
-    socket.once('secureConnect', () =>
-      this.#certificateExpiry.set(socket, Date.parse(socket.getPeerX509Certificate()?.validTo ?? '')),
-    );
+  override createConnection(...[options, callback]: Parameters<Agent['createConnection']>): Socket {
+    // The expiry is read from the certificate Node has just checked against the hostname: a second read of the peer
+    // certificate (getPeerX509Certificate) parsed it again, a third of a new connection's own work.
+    const check = (options as ConnectionOptions).checkServerIdentity ?? checkServerIdentity;
+    const socket = super.createConnection(
+      {
+        ...options,
+        checkServerIdentity: (hostname: string, certificate: PeerCertificate) => {
+          this.#certificateExpiry.set(socket, Date.parse(certificate.valid_to));
+          return check(hostname, certificate);
+        },
+      },
+      callback,
+    ) as TLSSocket;
     return socket;
   }
 

@@ -113,12 +113,15 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       const outcome: WebhookDeliveryOutcome =
         result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
       markOutcome(outcome);
-      log.info('webhook delivery finished', {
-        destinationUuid: input.destinationUuid,
-        eventUuid: input.eventUuid,
-        outcome,
-        attempts: attempt,
-      });
+      // A success is told by its attempt's line (activities/webhooks.ts) already; a workflow's own line crosses into
+      // the worker through a sink, a cost the common case need not pay.
+      if (outcome !== 'succeeded')
+        log.info('webhook delivery finished', {
+          destinationUuid: input.destinationUuid,
+          eventUuid: input.eventUuid,
+          outcome,
+          attempts: attempt,
+        });
       return { outcome, attempts: attempt };
     }
     markOutcome('waiting');

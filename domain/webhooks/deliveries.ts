@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { prepared } from '../prepared.js';
 import { notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { EMAIL_RECEIVED, eventId } from './events.js';
@@ -63,6 +64,16 @@ export function eventBody(event: {
 
 const IN_FLIGHT = ['scheduled', 'sending', 'waiting'];
 
+/** What the claim reads: the destination's URL and secrets and the event the attempt carries. */
+interface ReadyRow extends SecretRow {
+  url: string;
+  event_uuid: string;
+  type: string;
+  workspace_uuid: string;
+  email_uuid: string | null;
+  created_at: Date;
+}
+
 /** Ends a delivery that is still in flight; a terminated one stays terminated. */
 async function finishDelivery(
   knex: Knex,
@@ -92,7 +103,9 @@ export async function claimAttempt(
   now = new Date(),
 ): Promise<ClaimedAttempt> {
   const attemptUuid = randomUUID();
-  const { rows } = await knex.raw(
+  const { rows } = await prepared<ReadyRow>(
+    knex,
+    'webhook_claim',
     `with ready as (
        select w.uuid, w.url, w.secret_wrapped, w.previous_secret_wrapped, w.previous_secret_expires_at,
               e.uuid as event_uuid, e.type, e.workspace_uuid, e.email_uuid, e.created_at
@@ -123,13 +136,12 @@ export async function claimAttempt(
   );
   const ready = rows[0];
   if (!ready) return { action: 'finished', outcome: await unclaimed(knex, key, rules) };
-  const event = { ...ready, uuid: ready.event_uuid };
   return {
     action: 'send',
     attemptUuid,
     url: ready.url,
-    secrets: signingSecrets(masterKey, ready as SecretRow, now),
-    body: eventBody(event),
+    secrets: signingSecrets(masterKey, ready, now),
+    body: eventBody({ ...ready, uuid: ready.event_uuid }),
     eventType: ready.type,
   };
 }
@@ -273,7 +285,9 @@ async function recordRow(
   result: AttemptResult,
   outcome: 'success' | 'failure',
 ): Promise<boolean> {
-  const { rows } = await knex.raw(
+  const { rows } = await prepared<{ uuid: string }>(
+    knex,
+    'webhook_record',
     `with recorded as (
        update webhook_attempts
           set outcome = :outcome, status_code = :statusCode, error_class = :errorClass,

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { notFound } from '../errors.js';
+import { prepared } from '../prepared.js';
 import { isUuid } from '../uuid.js';
 import { invalidTransition } from './errors.js';
 import { TEST_ATTEMPTS } from './schedule.js';
@@ -32,7 +33,9 @@ export async function recordEmailReceived(
   const { tx } = unit;
   const eventUuid = randomUUID();
   // One statement: the event, and a delivery for each active destination subscribed to the mailbox.
-  const { rows } = (await tx.raw(
+  const { rows } = await prepared<{ destination_uuid: string }>(
+    tx,
+    'webhook_email_received',
     `with event as (
        insert into webhook_events (uuid, workspace_uuid, mailbox_uuid, email_uuid, type) values (:eventUuid::uuid, :workspaceUuid::uuid, :mailboxUuid::uuid, :emailUuid::uuid, :type)
      )
@@ -48,7 +51,7 @@ export async function recordEmailReceived(
       emailUuid: email.emailUuid,
       type: EMAIL_RECEIVED,
     },
-  )) as { rows: { destination_uuid: string }[] };
+  );
   const destinations = rows.map((row) => row.destination_uuid).sort();
   for (const destinationUuid of destinations) {
     await unit.workflows.startWebhookDelivery({
