@@ -28,6 +28,7 @@ import * as driveVersionEpochs from './migrations/025_drive_version_epochs.js';
 import * as webhookAttemptResponses from './migrations/026_webhook_attempt_responses.js';
 import * as earlyAccess from './migrations/027_early_access.js';
 import * as driveChangeLogState from './migrations/028_drive_change_log_state.js';
+import * as emailReplyIndex from './migrations/029_email_reply_index.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '026_webhook_attempt_responses': webhookAttemptResponses,
   '027_early_access': earlyAccess,
   '028_drive_change_log_state': driveChangeLogState,
+  '029_email_reply_index': emailReplyIndex,
 };
 
 const source: Knex.MigrationSource<string> = {

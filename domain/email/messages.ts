@@ -100,6 +100,18 @@ export async function storeEmail(
 }
 
 /**
+ * The first message already here that replies to `messageId`, by In-Reply-To or References: each branch on its own
+ * index (emails_mailbox_in_reply_to, and the GIN index on "references", which serves `@>` but not `= any`), so an
+ * arriving message does not read its whole mailbox.
+ */
+export const EARLIER_REPLY = `select thread_uuid from (
+    select thread_uuid, received_at from emails where mailbox_uuid = :mailboxUuid and in_reply_to = :messageId
+    union all
+    select thread_uuid, received_at from emails
+     where mailbox_uuid = :mailboxUuid and "references" @> array[:messageId]::text[]
+  ) replies order by received_at limit 1`;
+
+/**
  * The thread of a message: that of a message it replies to or references, else that of a message already here that
  * replies to it (a reply can arrive first), else a new one. Two messages of a new thread arriving in the same instant
  * may start two threads; the next message that references both joins the older.
@@ -115,14 +127,11 @@ async function threadOf(tx: Knex.Transaction, mailboxUuid: string, parsed: Parse
     if (parent) return parent.thread_uuid;
   }
   if (parsed.messageId) {
-    const child = await tx('emails')
-      .where({ mailbox_uuid: mailboxUuid })
-      .where((q) =>
-        q.where('in_reply_to', parsed.messageId).orWhereRaw('? = any("references")', [parsed.messageId]),
-      )
-      .orderBy('received_at')
-      .first('thread_uuid');
-    if (child) return child.thread_uuid;
+    const { rows } = (await tx.raw(EARLIER_REPLY, {
+      mailboxUuid,
+      messageId: parsed.messageId,
+    })) as { rows: { thread_uuid: string }[] };
+    if (rows[0]) return rows[0].thread_uuid;
   }
   const [thread] = await tx('email_threads').insert({ mailbox_uuid: mailboxUuid }).returning('uuid');
   return thread.uuid;

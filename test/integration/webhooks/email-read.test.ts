@@ -2,6 +2,7 @@
 // 3 and 4), the response shape of docs/webhooks.md, threading, labels, and the raw message encrypted at rest.
 import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../../domain/accounts/credentials.js';
+import { EARLIER_REPLY } from '../../../domain/email/messages.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
 import { call, makeUser, makeWorkspace, tokenFor } from '../../support/api.js';
@@ -143,11 +144,45 @@ describe('GET /v1/emails/{uuid}', () => {
     const late = await storedEmail(
       await deliver(mailbox.uuid, emlMessage({ messageId: '<late@y.example>' })),
     );
+    // The same by In-Reply-To alone.
+    const earlyReply = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<r3@z.example>', inReplyTo: '<late@z.example>' })),
+    );
+    const lateRoot = await storedEmail(
+      await deliver(mailbox.uuid, emlMessage({ messageId: '<late@z.example>' })),
+    );
     const thread = async (uuid: string) =>
       (await call('GET', `/v1/emails/${uuid}`, { token: member.token })).body.thread.uuid;
     expect(await thread(reply)).toBe(await thread(root));
     expect(await thread(other)).not.toBe(await thread(root));
     expect(await thread(late)).toBe(await thread(early));
+    expect(await thread(lateRoot)).toBe(await thread(earlyReply));
+    expect(await thread(lateRoot)).not.toBe(await thread(late));
+  });
+
+  it('finds earlier replies through indexes, not by reading the whole mailbox', async () => {
+    // A mailbox of 5,000 messages, each replying to and referencing one of its own: the planner then has statistics
+    // that make reading the mailbox the dear plan, as it is for a real one.
+    const workspace = await makeWorkspace();
+    const mailbox = await makeMailbox(workspace.uuid);
+    const [thread] = await db()('email_threads').insert({ mailbox_uuid: mailbox.uuid }).returning('uuid');
+    await db().raw(
+      `insert into emails (uuid, workspace_uuid, mailbox_uuid, thread_uuid, kind, labels, message_id, in_reply_to,
+         "references", storage_key, wrapped_key, size_bytes, chunk_size_bytes)
+       select gen_random_uuid(), ?, ?, ?, 'delivered', '{}', '<m' || n || '@x.example>', '<p' || n || '@x.example>',
+         array['<r' || n || '@x.example>'], 'k' || n, '\\x00', 1, 1
+       from generate_series(1, 5000) n`,
+      [workspace.uuid, mailbox.uuid, thread.uuid],
+    );
+    await db().raw('analyze emails');
+    const { rows } = (await db().raw(`explain ${EARLIER_REPLY}`, {
+      mailboxUuid: mailbox.uuid,
+      messageId: '<p17@x.example>',
+    })) as { rows: { 'QUERY PLAN': string }[] };
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).toMatch(/emails_mailbox_in_reply_to/);
+    expect(plan).toMatch(/emails_references/);
   });
 
   it('keeps the raw message encrypted in object storage', async () => {
