@@ -325,12 +325,8 @@ export async function restartClusterService(
   for (let attempt = 1; ; attempt++) {
     const { child } = startService(root, record, service, true);
     try {
-      // A service is back when it holds its gRPC port again; history then takes its shards back through membership.
-      await listening(
-        `temporal-${service}`,
-        Number(record.env[`FOLIO_CLUSTER_${service.toUpperCase()}_PORT`]),
-        child,
-      );
+      // A service is back when it listens again; history then takes its shards back through membership.
+      await listening(`temporal-${service}`, readinessPort(record, service), child);
       return;
     } catch (error) {
       if (child.exitCode === null || attempt === 5) throw error;
@@ -338,6 +334,19 @@ export async function restartClusterService(
     }
   }
 }
+
+/**
+ * The port a service listens on once it runs: its gRPC port, except for the worker service, which serves no gRPC (it
+ * is a client of the frontend that runs Temporal's system workflows) and only joins the ring on its membership port.
+ */
+const readinessPort = (record: ClusterRecord, service: ClusterService) =>
+  Number(
+    record.env[
+      service === 'worker'
+        ? 'FOLIO_CLUSTER_WORKER_MEMBERSHIP_PORT'
+        : `FOLIO_CLUSTER_${service.toUpperCase()}_PORT`
+    ],
+  );
 
 async function listening(name: string, port: number, child: { exitCode: number | null }): Promise<void> {
   await until(`${name} did not listen`, async () => {

@@ -75,6 +75,31 @@ async function underFault(
   }
 }
 
+/**
+ * Puts a drive's folder back, as a disk reattached. MinIO recreates a missing drive's folder (as it would use an empty
+ * disk put in its place) and goes on writing into it, so a recursive removal of that folder races MinIO's writes
+ * (ENOTEMPTY): it is renamed out of the way in one step instead, and removed once the original is back. Should MinIO
+ * make it again between the two renames, the second rename meets it and the step is done again.
+ */
+function putDriveBack(drive: string, away: string): void {
+  const strays: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    if (existsSync(drive)) {
+      strays.push(`${drive}.made-by-minio-${attempt}`);
+      renameSync(drive, strays.at(-1)!);
+    }
+    try {
+      renameSync(away, drive);
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || attempt === 10) throw error;
+    }
+  }
+  // A write MinIO began in a stray folder before its rename may still land there: removal retries (Node's backoff).
+  for (const stray of strays) rmSync(stray, { recursive: true, force: true, maxRetries: 10 });
+}
+
 const mixedWork = async (seed: number, hosts: string[]) => [
   await uploadsWorkload(seed, sized(12, 60)),
   await treeWorkload(sized(400, 4_000)),
@@ -120,10 +145,7 @@ describe.skipIf(process.env.FOLIO_TEST_CLUSTER !== '1')(
           // Writes and reads go on for a while on three drives.
           await sleep(draw(fc.integer({ min: 5_000, max: 15_000 }), seed, 3)[2]!);
         } finally {
-          // MinIO recreates a missing drive's folder (as it would use an empty disk put in its place), so the folder
-          // it made goes before the original drive comes back, data and format as they were: a disk reattached.
-          rmSync(drive, { recursive: true, force: true });
-          renameSync(away, drive);
+          putDriveBack(drive, away);
         }
       });
     });
