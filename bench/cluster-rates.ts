@@ -5,7 +5,9 @@
 // Around each measurement it reads the CPU time each Temporal process spent and the number of workflows Temporal
 // closed, which gives Temporal's CPU per workflow, service by service: the figure the sizing in docs/operations.md
 // § Sizing is built on (rates on a shared 2-core machine say little about a deployment; CPU per workflow
-// does). Not a timed test; results go to docs/operations.md by hand.
+// does). With FOLIO_TEST_PRIVATE_POSTGRES=1 each stack has a PostgreSQL of its own, whose CPU per workflow is printed
+// too: Folio's statements on both, and Temporal's persistence and visibility on the cluster's. Not a timed test;
+// results go to docs/operations.md by hand.
 // Run: node --import tsx bench/cluster-rates.ts [events per round, default 200] [concurrency, default 16] [rounds, default 2]
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Connection, Client } from '@temporalio/client';
 import { startSuiteStack } from '../test/setup/global.js';
-import { processCpuMs } from './yardstick.js';
+import { processCpuMs, reapedChildrenCpuMs } from './yardstick.js';
 
 const [count, concurrency, rounds] = [
   Number(process.argv[2] ?? 200),
@@ -60,6 +62,28 @@ function temporalProcesses(stack: Stack): Record<string, number> {
   return found;
 }
 
+/**
+ * The CPU time of a stack's private PostgreSQL (FOLIO_TEST_PRIVATE_POSTGRES=1) in ms: the postmaster's own, its
+ * backends' that have exited (counted in its children's time once it reaped them) and its live backends'. Undefined on
+ * a shared server, whose CPU is not the stack's alone.
+ */
+function postgresCpuMs(stack: Stack): number | undefined {
+  const pidFile = join(stack.env.FOLIO_TEST_ROOT!, 'pg', 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  let total = processCpuMs(postmaster) + reapedChildrenCpuMs(postmaster);
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const own = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === postmaster) total += processCpuMs(Number(pid));
+    } catch {
+      // The process ended while it was read: its time is now in the postmaster's reaped children's.
+    }
+  }
+  return total;
+}
+
 async function closedWorkflows(address: string): Promise<number> {
   const connection = await Connection.connect({ address });
   try {
@@ -76,6 +100,8 @@ interface Round {
   bare: number;
   workflows: number;
   cpuPerWorkflow: Record<string, number>;
+  /** The stack's private PostgreSQL's CPU per workflow closed (Folio's statements and, on the cluster, Temporal's). */
+  postgresPerWorkflow?: number;
 }
 
 /** One measurement of bench/webhooks.ts on a stack: its two rates, and Temporal's CPU per workflow it closed. */
@@ -84,7 +110,11 @@ async function measureOn(stack: Stack): Promise<Round> {
   const cpu = () =>
     Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, processCpuMs(pid)]));
   const address = stack.env.FOLIO_TEMPORAL_ADDRESS!;
-  const [cpuBefore, closedBefore] = [cpu(), await closedWorkflows(address)];
+  const [cpuBefore, postgresBefore, closedBefore] = [
+    cpu(),
+    postgresCpuMs(stack),
+    await closedWorkflows(address),
+  ];
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'bench/webhooks.ts', '--measure', String(count), String(concurrency)],
@@ -101,6 +131,7 @@ async function measureOn(stack: Stack): Promise<Round> {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`bench/webhooks.ts exited with ${code} on the ${stack.engine}`);
   const cpuAfter = cpu();
+  const postgresAfter = postgresCpuMs(stack);
   const workflows = (await closedWorkflows(address)) - closedBefore;
   const rate = (label: RegExp) => Number(output.match(label)?.[1] ?? NaN);
   return {
@@ -111,6 +142,10 @@ async function measureOn(stack: Stack): Promise<Round> {
     cpuPerWorkflow: Object.fromEntries(
       Object.keys(processes).map((name) => [name, (cpuAfter[name]! - cpuBefore[name]!) / workflows]),
     ),
+    postgresPerWorkflow:
+      postgresBefore === undefined || postgresAfter === undefined
+        ? undefined
+        : (postgresAfter - postgresBefore) / workflows,
   };
 }
 
@@ -138,7 +173,10 @@ try {
         `${result.workflows} workflows closed; Temporal CPU per workflow ` +
         Object.entries(result.cpuPerWorkflow)
           .map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`)
-          .join(', '),
+          .join(', ') +
+        (result.postgresPerWorkflow === undefined
+          ? ''
+          : `; its PostgreSQL ${result.postgresPerWorkflow.toFixed(2)} ms per workflow`),
     );
 } finally {
   for (const stack of stacks.reverse()) await stack.teardown();

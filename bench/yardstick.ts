@@ -18,6 +18,13 @@ export function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
 }
 
+/** The CPU time of a process's children it has waited for (cutime + cstime, fields 16 and 17), in ms. */
+export function reapedChildrenCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND) * 1000;
+}
+
 export interface Measured extends LoadResult {
   /** The server's CPU time during the measurement, in ms. */
   serverCpuMs: number;
