@@ -17,7 +17,12 @@ import {
   stopRecorded,
   stopOnSignals,
 } from './services.js';
-import { CLUSTER_PORTS, startClusterUi, startTemporalCluster } from './temporal-cluster.js';
+import {
+  CLUSTER_PORTS,
+  startClusterUi,
+  startTemporalCluster,
+  type ClusterService,
+} from './temporal-cluster.js';
 import { ensureClusterTools, ensureTools } from './tools.js';
 
 const DATA = resolve(process.env.FOLIO_CLUSTER_DIR ?? '.tools/cluster');
@@ -35,6 +40,12 @@ const PORTS = {
 const S3 = { accessKey: 'folio-cluster', secretKey: 'folio-cluster-secret' };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A service and the port it listens on: the worker service serves no gRPC, it only joins the ring. */
+const servicePort = (service: ClusterService) =>
+  service === 'worker'
+    ? `worker:${CLUSTER_PORTS.workerMembership} (membership)`
+    : `${service}:${CLUSTER_PORTS[service]}`;
 
 async function main() {
   const began = Date.now();
@@ -138,7 +149,7 @@ async function main() {
       `  Temporal frontend  ${temporal.address}  namespace default (temporal --address ${temporal.address} ...)`,
     );
     say(
-      `  Temporal services  ${temporal.services.map((s) => `${s.name.replace('temporal-', '')}:${CLUSTER_PORTS[s.name.replace('temporal-', '') as 'history']}`).join('  ')}  (4 history shards)`,
+      `  Temporal services  ${temporal.services.map((s) => servicePort(s.name.replace('temporal-', '') as ClusterService)).join('  ')}  (4 history shards)`,
     );
     say(
       `  Temporal UI        ${ui.url}  (deliveries by FolioWebhookDestination, FolioWebhookEvent, FolioMailbox, FolioWebhookOutcome)`,
