@@ -326,7 +326,7 @@ export async function restartClusterService(
     const { child } = startService(root, record, service, true);
     try {
       // A service is back when it listens again; history then takes its shards back through membership.
-      await listening(`temporal-${service}`, readinessPort(record, service), child);
+      await listening(`temporal-${service}`, listensOn(service, recordedPorts(record, service)), child);
       return;
     } catch (error) {
       if (child.exitCode === null || attempt === 5) throw error;
@@ -338,15 +338,15 @@ export async function restartClusterService(
 /**
  * The port a service listens on once it runs: its gRPC port, except for the worker service, which serves no gRPC (it
  * is a client of the frontend that runs Temporal's system workflows) and only joins the ring on its membership port.
+ * The probes of deploy/k8s/temporal.yaml check the same ports.
  */
-const readinessPort = (record: ClusterRecord, service: ClusterService) =>
-  Number(
-    record.env[
-      service === 'worker'
-        ? 'FOLIO_CLUSTER_WORKER_MEMBERSHIP_PORT'
-        : `FOLIO_CLUSTER_${service.toUpperCase()}_PORT`
-    ],
-  );
+export const listensOn = (service: ClusterService, ports: { grpc: number; membership: number }) =>
+  service === 'worker' ? ports.membership : ports.grpc;
+
+const recordedPorts = (record: ClusterRecord, service: ClusterService) => ({
+  grpc: Number(record.env[`FOLIO_CLUSTER_${service.toUpperCase()}_PORT`]),
+  membership: Number(record.env[`FOLIO_CLUSTER_${service.toUpperCase()}_MEMBERSHIP_PORT`]),
+});
 
 async function listening(name: string, port: number, child: { exitCode: number | null }): Promise<void> {
   await until(`${name} did not listen`, async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { healthRouter } from '../../../api/routes/health.js';
 import { freePort } from '../../../deploy/local/services.js';
-import { CLUSTER_PORTS, CLUSTER_SERVICES } from '../../../deploy/local/temporal-cluster.js';
+import { CLUSTER_PORTS, CLUSTER_SERVICES, listensOn } from '../../../deploy/local/temporal-cluster.js';
 import { loadConfig } from '../../../platform/config.js';
 import { startMetricsServer } from '../../../platform/metrics.js';
 import { SEARCH_ATTRIBUTES } from '../../../workflows/registry.js';
@@ -193,9 +193,10 @@ describe('deploy/ carries what the local cluster ran', () => {
   it('serves Temporal where the probes, the Service and Folio look for it', () => {
     for (const service of CLUSTER_SERVICES) {
       const c = container(`temporal-${service}`);
-      // What deploy/local/temporal-cluster.ts waits for: the service holds its gRPC port.
+      // What deploy/local/temporal-cluster.ts waits for: the port the service listens on once it runs.
+      const ports = { grpc: CLUSTER_PORTS[service], membership: CLUSTER_PORTS[`${service}Membership`] };
       for (const probe of [c.startupProbe, c.livenessProbe])
-        expect(portNumber(c, probe!.tcpSocket!.port), service).toBe(CLUSTER_PORTS[service]);
+        expect(portNumber(c, probe!.tcpSocket!.port), service).toBe(listensOn(service, ports));
     }
     const frontend = object('Service', 'temporal-frontend').spec!.ports![0]!;
     expect(portNumber(container('temporal-frontend'), frontend.targetPort)).toBe(CLUSTER_PORTS.frontend);
