@@ -19,6 +19,7 @@ import {
 } from './services.js';
 import {
   CLUSTER_PORTS,
+  defaultListeningPort,
   startClusterUi,
   startTemporalCluster,
   type ClusterService,
@@ -41,11 +42,9 @@ const S3 = { accessKey: 'folio-cluster', secretKey: 'folio-cluster-secret' };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-/** A service and the port it listens on: the worker service serves no gRPC, it only joins the ring. */
+/** A service and the port it listens on (the worker service's membership port: it serves no gRPC). */
 const servicePort = (service: ClusterService) =>
-  service === 'worker'
-    ? `worker:${CLUSTER_PORTS.workerMembership} (membership)`
-    : `${service}:${CLUSTER_PORTS[service]}`;
+  `${service}:${defaultListeningPort(service)}${service === 'worker' ? ' (membership)' : ''}`;
 
 async function main() {
   const began = Date.now();

@@ -340,8 +340,12 @@ export async function restartClusterService(
  * is a client of the frontend that runs Temporal's system workflows) and only joins the ring on its membership port.
  * The probes of deploy/k8s/temporal.yaml check the same ports.
  */
-export const listensOn = (service: ClusterService, ports: { grpc: number; membership: number }) =>
+const listensOn = (service: ClusterService, ports: { grpc: number; membership: number }) =>
   service === 'worker' ? ports.membership : ports.grpc;
+
+/** The port a service of `npm run cluster` listens on once it runs (CLUSTER_PORTS, the defaults of cluster.yaml). */
+export const defaultListeningPort = (service: ClusterService) =>
+  listensOn(service, { grpc: CLUSTER_PORTS[service], membership: CLUSTER_PORTS[`${service}Membership`] });
 
 const recordedPorts = (record: ClusterRecord, service: ClusterService) => ({
   grpc: Number(record.env[`FOLIO_CLUSTER_${service.toUpperCase()}_PORT`]),

@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { healthRouter } from '../../../api/routes/health.js';
 import { freePort } from '../../../deploy/local/services.js';
-import { CLUSTER_PORTS, CLUSTER_SERVICES, listensOn } from '../../../deploy/local/temporal-cluster.js';
+import {
+  CLUSTER_PORTS,
+  CLUSTER_SERVICES,
+  defaultListeningPort,
+} from '../../../deploy/local/temporal-cluster.js';
 import { loadConfig } from '../../../platform/config.js';
 import { startMetricsServer } from '../../../platform/metrics.js';
 import { SEARCH_ATTRIBUTES } from '../../../workflows/registry.js';
@@ -194,9 +198,8 @@ describe('deploy/ carries what the local cluster ran', () => {
     for (const service of CLUSTER_SERVICES) {
       const c = container(`temporal-${service}`);
       // What deploy/local/temporal-cluster.ts waits for: the port the service listens on once it runs.
-      const ports = { grpc: CLUSTER_PORTS[service], membership: CLUSTER_PORTS[`${service}Membership`] };
       for (const probe of [c.startupProbe, c.livenessProbe])
-        expect(portNumber(c, probe!.tcpSocket!.port), service).toBe(listensOn(service, ports));
+        expect(portNumber(c, probe!.tcpSocket!.port), service).toBe(defaultListeningPort(service));
     }
     const frontend = object('Service', 'temporal-frontend').spec!.ports![0]!;
     expect(portNumber(container('temporal-frontend'), frontend.targetPort)).toBe(CLUSTER_PORTS.frontend);
