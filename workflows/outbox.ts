@@ -29,6 +29,29 @@ interface OutboxSettings {
   log: { warn(fields: object, message: string): void };
 }
 
+/** The drivePush requests this transaction's changes recorded, as one array (one row, whatever matches). */
+const pushesRecorded = (
+  alsoSelect = '',
+) => `select coalesce(jsonb_agg(request), '[]'::jsonb) as pushes${alsoSelect}
+  from workflow_outbox
+  where request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`;
+const PUSHES_RECORDED = pushesRecorded();
+
+/** The same, and this transaction's commit returns before its WAL is flushed (UnitOfWork.commitBeforeFlush). */
+const PUSHES_RECORDED_COMMITTING_BEFORE_FLUSH = pushesRecorded(
+  `, set_config('synchronous_commit', 'off', true) as commit_mode`,
+);
+
+/**
+ * Returns once every transaction committed before the call is on disk (and on synchronous standbys, as the
+ * deployment's synchronous_commit asks): a message written in a transaction of its own, whose commit waits for the
+ * WAL flush up to its record, which covers every commit record written before it. Flushes of concurrent callers are
+ * grouped by PostgreSQL.
+ */
+async function flushWal(knex: Knex): Promise<void> {
+  await knex.raw(`select pg_logical_emit_message(true, 'folio.flush', '')`);
+}
+
 export function outboxKit({ start, wakes, log }: OutboxSettings) {
   /** Starts the row's workflow and removes the row; on failure the row stays for the sweep. */
   async function dispatch(knex: Knex, request: OutboxRequest): Promise<boolean> {
@@ -52,11 +75,13 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
       let outbox: OutboxRequest[] = [];
       let pushes: OutboxRequest[] = [];
       let signals: (() => Promise<void>)[] = [];
+      let flushAfterCommit = false;
       const result = await knex.transaction(async (tx) => {
         // knex may retry the callback only on our own throw, but start clean on every entry all the same.
         outbox = [];
         pushes = [];
         signals = [];
+        flushAfterCommit = false;
         const record = async (request: OutboxRequest) => {
           await tx('workflow_outbox')
             .insert({ workflow_id: outboxWorkflowId(request), request })
@@ -76,17 +101,20 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
           terminateWebhookDelivery: (delivery, reason) =>
             void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
         };
-        const result = await work({ tx, workflows });
-        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices).
-        pushes = (
-          (await tx('workflow_outbox')
-            .select('request')
-            .whereRaw(
-              `request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`,
-            )) as { request: OutboxRequest }[]
-        ).map((row) => row.request);
+        const result = await work({ tx, workflows, commitBeforeFlush: () => (flushAfterCommit = true) });
+        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices); the
+        // same statement, last before the commit, sets the commit not to wait for the flush when asked.
+        const { rows } = (await (flushAfterCommit
+          ? tx
+              .raw(PUSHES_RECORDED_COMMITTING_BEFORE_FLUSH)
+              .options({ name: 'folio_pushes_recorded_no_flush' })
+          : tx.raw(PUSHES_RECORDED).options({ name: 'folio_pushes_recorded' }))) as {
+          rows: { pushes: OutboxRequest[] }[];
+        };
+        pushes = rows[0]!.pushes;
         return result;
       });
+      if (flushAfterCommit) await flushWal(knex);
       for (const request of outbox) await dispatch(knex, request);
       for (const send of signals) await send();
       // A device push is best-effort and coalesced (docs/drive-push.md), so the answer does not wait on Temporal for

@@ -51,10 +51,18 @@ export async function recordStagedUpload(
   if (!rows[0]!.fits) throw storageLimitExceeded(Number(rows[0]!.storage_limit_bytes));
 }
 
-/** After a refused or failed upload: its object, then its row. A failure here is left to the sweep. */
+/**
+ * After a refused or failed upload: its object, then its row, while the row is held. Only an upload whose row is still
+ * there is dropped: when the error came after its commit (an answer lost with its connection, the wait for the
+ * commit's flush), the row was claimed and the object is a file's. A failure here is left to the sweep.
+ */
 export async function dropStagedUpload(deps: StoredContent, storageKey: string): Promise<void> {
-  await deps.objects.discard(storageKey, null);
-  await deps.db('drive_staged_uploads').where({ storage_key: storageKey }).delete();
+  await deps.db.transaction(async (tx) => {
+    const staged = await tx('drive_staged_uploads').where({ storage_key: storageKey }).forUpdate().first();
+    if (!staged) return;
+    await deps.objects.discard(storageKey, null);
+    await tx('drive_staged_uploads').where({ storage_key: storageKey }).delete();
+  });
 }
 
 /**

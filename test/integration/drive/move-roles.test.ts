@@ -178,7 +178,8 @@ const noWorkflows: WorkflowRequests = {
   terminateWebhookDelivery: () => {},
 };
 const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>) =>
-  db().transaction((tx) => work({ tx, workflows: noWorkflows }));
+  // A plain transaction commits with its flush, so asking to commit before it changes nothing here.
+  db().transaction((tx) => work({ tx, workflows: noWorkflows, commitBeforeFlush: () => {} }));
 
 /** A refusal the API would answer with a 4xx (or the operator CLI with an error): the step changed nothing. */
 const isRefusal = (error: unknown) =>

@@ -1,13 +1,19 @@
 // What a simple upload's commit decides (domain/drive/content.ts reserveAndAnnounce): the answer's `trashed` and version
 // read under the change-log lock, so a folder trashed above the destination after its check shows in the answer; and
-// no push fan-out for a workspace without devices (db/migrations/015_drive_push.ts, docs/drive-push.md).
+// no push fan-out for a workspace without devices (db/migrations/015_drive_push.ts, docs/drive-push.md); and a cleanup
+// after an error that came once the commit was made (its flush, its answer) leaves the file's bytes.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
+import { dropStagedUpload } from '../../../domain/drive/staged-uploads.js';
+import { S3ObjectStore } from '../../../platform/object-store.js';
+import { bucket, storage } from '../../../platform/storage.js';
 import { drivePushWorkflowId } from '../../../workflows/ids.js';
 import { call, makeFolder, makeUser } from '../../support/api.js';
 import { holdRow } from '../../support/cascades.js';
+import { simpleDownload } from '../../support/drive-files.js';
+import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
@@ -62,5 +68,20 @@ describe('a simple upload at its commit', () => {
     await expect(
       client.workflow.getHandle(drivePushWorkflowId(user.workspaceUuid)).describe(),
     ).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  });
+
+  it('keeps the bytes of a committed upload when its request cleans up after a later error', async () => {
+    // uploadWholeFile drops its staged upload on any error, and an error may come after the commit (the wait for the
+    // commit's flush, an answer lost with its connection): by then the row is claimed and the object is the file's.
+    const user = await makeUser();
+    const created = await upload(user.token, null);
+    expect(created.status).toBe(201);
+    const version = await db()('drive_file_versions').where({ file_uuid: created.body.uuid }).first();
+    await dropStagedUpload(
+      { db: db(), objects: new S3ObjectStore(storage(), bucket()) },
+      version.storage_key,
+    );
+    expect(await objectExists(version.storage_key)).toBe(true);
+    expect((await simpleDownload(user, created.body.uuid)).toString()).toBe('one kilobyte or so');
   });
 });
