@@ -4,6 +4,7 @@
 // any request can run).
 import type { Knex } from 'knex';
 import { storageLimitExceeded } from '../errors.js';
+import { prepared } from '../prepared.js';
 import type { StoredContent } from './content-objects.js';
 
 interface StagedUploadRow {
@@ -24,9 +25,10 @@ export async function recordStagedUpload(
   knex: Knex,
   row: { storageKey: string; workspaceUuid: string; fileUuid: string; ownerLock: string; sizeBytes: number },
 ): Promise<void> {
-  const { rows } = (await knex
-    .raw(
-      `with room as (
+  const { rows } = await prepared<{ storage_limit_bytes: string | null; fits: boolean }>(
+    knex,
+    'record_staged_upload',
+    `with room as (
          select w.storage_limit_bytes,
            w.uuid is null or ?::bigint <= 0 or w.storage_used_bytes + ?::bigint <= w.storage_limit_bytes as fits
          from (select 1) as one left join workspaces as w on w.uuid = ?::uuid
@@ -35,19 +37,16 @@ export async function recordStagedUpload(
          select ?::text, ?::uuid, ?::uuid, ?::bigint from room where fits
        )
        select storage_limit_bytes, fits from room`,
-      [
-        row.sizeBytes,
-        row.sizeBytes,
-        row.workspaceUuid,
-        row.storageKey,
-        row.workspaceUuid,
-        row.fileUuid,
-        row.ownerLock,
-      ],
-    )
-    .options({ name: 'folio_record_staged_upload' })) as {
-    rows: { storage_limit_bytes: string | null; fits: boolean }[];
-  };
+    [
+      row.sizeBytes,
+      row.sizeBytes,
+      row.workspaceUuid,
+      row.storageKey,
+      row.workspaceUuid,
+      row.fileUuid,
+      row.ownerLock,
+    ],
+  );
   if (!rows[0]!.fits) throw storageLimitExceeded(Number(rows[0]!.storage_limit_bytes));
 }
 
