@@ -12,7 +12,7 @@ import { readBoundedBody } from '../../input/bounded-body.js';
 import { JsonBodyError, StreamedJsonObject } from '../../input/streamed-json-object.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../input/drive.js';
 import { jsonBody, parseJsonBody } from '../../middleware/json-body.js';
-import { isLarge, type UploadSlots } from '../../middleware/upload-slots.js';
+import { isLarge } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentTag, presentFile } from '../../presenters/drive.js';

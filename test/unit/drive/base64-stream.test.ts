@@ -97,9 +97,10 @@ describe('Base64StreamDecoder', () => {
         stringEnd: () => void chunks.push(Buffer.from(inJson.end()!)),
       });
       const raw = Buffer.from(body);
-      for (let at = 0, length = 0; at < raw.length; at += length) {
-        length = 1 + next(5000);
+      for (let at = 0; at < raw.length;) {
+        const length = 1 + next(5000);
         reader.write(raw.subarray(at, at + length));
+        at += length;
       }
       reader.end();
       expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
