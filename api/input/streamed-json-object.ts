@@ -12,8 +12,8 @@ export class JsonBodyError extends Error {}
 export interface StreamedObjectEvents {
   /** A top-level member other than the streamed string (the streamed name too when its value is not a string). */
   member(name: string, value: unknown): void;
-  /** The streamed member's string begins. */
-  stringStart(): void;
+  /** The streamed member's string begins, its first character at byte `offset` of the body. */
+  stringStart(offset: number): void;
   /**
    * Characters of the streamed string, as bytes (each ASCII character one byte), at most once per write: escapes
    * resolved, except that an escaped ASCII whitespace character (`\n`, `\r`, `\t`, `\u0020`) is left out (base64
@@ -62,6 +62,8 @@ const endsLiteral = (byte: number) =>
 
 export class StreamedJsonObject {
   private state = State.BeforeObject;
+  /** Body bytes read before the current chunk. */
+  private consumed = 0;
   private key = '';
   private members = 0;
   /** The key or value being captured, in the pieces it arrived in. */
@@ -87,6 +89,7 @@ export class StreamedJsonObject {
     while (pos < chunk.length) pos = this.step(chunk, pos);
     this.flushString();
     this.noBackslashIn = undefined;
+    this.consumed += chunk.length;
   }
 
   /** The body ended: throws JsonBodyError unless it held one whole object. */
@@ -127,7 +130,7 @@ export class StreamedJsonObject {
       case State.BeforeValue:
         if (isWhitespace(byte)) return pos + 1;
         if (byte === QUOTE && this.key === this.streamed) {
-          this.events.stringStart();
+          this.events.stringStart(this.consumed + pos + 1);
           this.state = State.Streamed;
           return pos + 1;
         }

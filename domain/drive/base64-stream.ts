@@ -73,6 +73,11 @@ export class Base64StreamDecoder {
     return this.failed;
   }
 
+  /** Base64 characters read so far (whitespace and padding aside). */
+  get alphabetCharacters(): number {
+    return this.characters + this.carried;
+  }
+
   /** Plaintext bytes decoded so far. */
   get bytes(): number {
     return this.decodedBytes;

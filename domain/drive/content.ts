@@ -301,16 +301,17 @@ export interface WholeFileFields {
 
 /**
  * A large simple upload stored as its body arrives (docs/drive-encryption.md § 5, the streamed path): each 8 MiB of
- * plaintext is sealed as it fills, under the chunk count its declared Content-Length allows at most, and sent as one part
+ * plaintext is sealed as it fills, under the chunk count its declared Content-Length lets the route expect, and sent as one part
  * of a multipart upload while the next fills. The refusals that need no bytes run when `data` begins if the fields
  * came first (checkEarly), and all of them again at the end (finish), in the buffered path's order; a refused upload
- * stores nothing more, and its bytes are dropped with its staged row. When the body holds fewer chunks than its length
- * allowed, what was sealed under the wrong count is read back and sealed again. The file is committed by the same
+ * stores nothing more, and its bytes are dropped with its staged row. When the body holds another count of chunks than
+ * expected, what was sealed under the wrong count is read back and sealed again. The file is committed by the same
  * transaction as uploadWholeFile's (commitWholeFile).
  */
 export class StreamedWholeFile {
   private readonly staged: Omit<StagedContent, 'layout' | 'uploadId'>;
-  private readonly speculatedCount: number;
+  /** The count the chunks are sealed under, settled when the first is (speculatedCount). */
+  private speculated: number | undefined;
   private readonly hasher = new ContentHasher();
   private sealed = 0;
   private parts: { part: number; etag: string }[] = [];
@@ -324,14 +325,16 @@ export class StreamedWholeFile {
   /** A storage or database failure while sending; answered at the end. */
   private failure: unknown;
 
+  /**
+   * `expectedBytes`: the plaintext size the body is expected to hold, asked once, when the first chunk is sealed (the
+   * route's estimate from the declared Content-Length). A wrong one costs a reseal, never the bytes.
+   */
   constructor(
     private readonly deps: ContentDeps,
     private readonly caller: Caller,
-    declaredBodyBytes: number,
+    private readonly expectedBytes: () => number,
   ) {
     this.staged = stageNewFile(caller, 0);
-    const most = Math.min(Math.floor((declaredBodyBytes * 3) / 4), SIMPLE_UPLOAD_MAX_BYTES);
-    this.speculatedCount = chunkLayout(most).chunkCount;
   }
 
   /** Plaintext bytes per chunk: a simple upload is under 10,000 chunks of 8 MiB. */
@@ -376,7 +379,7 @@ export class StreamedWholeFile {
       this.staged.dataKey,
       this.staged.versionUuid,
       index,
-      this.speculatedCount,
+      this.speculatedCount(),
       plaintext,
     );
     this.send(index + 1, frame);
@@ -404,7 +407,7 @@ export class StreamedWholeFile {
     if (this.refusal !== undefined) throw this.refusal;
     if (this.failure !== undefined) throw this.failure;
     const layout = chunkLayout(plaintextBytes);
-    if (this.sealed > 0 && layout.chunkCount !== this.speculatedCount) await this.reseal(layout.chunkCount);
+    if (this.sealed > 0 && layout.chunkCount !== this.speculatedCount()) await this.reseal(layout.chunkCount);
     if (this.sealed < layout.chunkCount) {
       this.hasher.update(rest);
       const frame = sealChunk(
@@ -457,6 +460,13 @@ export class StreamedWholeFile {
     );
   }
 
+  private speculatedCount(): number {
+    this.speculated ??= chunkLayout(
+      Math.max(0, Math.min(Math.floor(this.expectedBytes()), SIMPLE_UPLOAD_MAX_BYTES)),
+    ).chunkCount;
+    return this.speculated;
+  }
+
   private send(part: number, frame: Buffer[]): void {
     this.uploadId ??= this.startParts();
     const sent = this.uploadId
@@ -499,7 +509,7 @@ export class StreamedWholeFile {
   }
 
   /**
-   * The body held fewer chunks than its length allowed (members after `data`, whitespace, escapes), so the chunks sent
+   * The body held another count of chunks than expected (members after `data`, whitespace, escapes), so the chunks sent
    * name a wrong count in their AAD: they are assembled as they are, read back one by one, opened and sealed again
    * under `count` into a new multipart upload of the same key. Rare, and slower: correctness first.
    */
@@ -512,7 +522,7 @@ export class StreamedWholeFile {
     const parts: { part: number; etag: string }[] = [];
     for (let index = 0; index < this.sealed; index++) {
       const stored = await this.deps.objects.getRange(key, index * frameBytes, frameBytes);
-      const plaintext = decryptChunk(dataKey, versionUuid, index, this.speculatedCount, stored);
+      const plaintext = decryptChunk(dataKey, versionUuid, index, this.speculatedCount(), stored);
       const frame = sealChunk(dataKey, versionUuid, index, count, plaintext);
       parts.push({ part: index + 1, etag: await this.deps.objects.putPart(key, uploadId, index + 1, frame) });
     }

@@ -113,14 +113,23 @@ async function readStreamedUpload(
   const writers: StreamedWholeFile[] = [];
   let streamed: { writer: StreamedWholeFile; decoder: Base64StreamDecoder; rest?: Buffer } | undefined;
   let checking: Promise<void> | undefined;
+  let bodyRead = 0;
   const reader = new StreamedJsonObject('data', {
     member(name, value) {
       // As JSON.parse does, the last of two members of one name wins.
       Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
       if (name === 'data') streamed = undefined;
     },
-    stringStart() {
-      const writer = new StreamedWholeFile(services.content, me, declared);
+    stringStart(offset) {
+      // The plaintext expected when the first chunk is sealed: the base64 characters read so far, plus the rest of
+      // the declared length at the density of base64 characters met so far (1 for unwrapped base64, so an upper
+      // bound; less for wrapped text, whose escaped line breaks add 3–5%).
+      const expected = () => {
+        const characters = decoder.alphabetCharacters;
+        const density = characters / Math.max(1, bodyRead - offset);
+        return ((characters + Math.max(0, declared - bodyRead) * Math.min(1, density)) * 3) / 4;
+      };
+      const writer = new StreamedWholeFile(services.content, me, expected);
       writers.push(writer);
       const decoder = new Base64StreamDecoder(StreamedWholeFile.chunkBytes, (plaintext) =>
         writer.take(plaintext),
@@ -148,6 +157,8 @@ async function readStreamedUpload(
   try {
     try {
       await eachPiece(ctx.req, (piece) => {
+        // The reader hands `data` on at the end of each piece, so the decoder has then read up to here.
+        bodyRead += piece.length;
         reader.write(piece);
         const waits = [checking, streamed?.writer.drained()].filter((wait) => wait !== undefined);
         checking = undefined;

@@ -87,7 +87,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     expect((await simpleDownload(user, response.body.uuid)).equals(data)).toBe(true);
   });
 
-  it('reseals what it sent when the body holds fewer chunks than its Content-Length allows (whitespace after the object)', async () => {
+  it('reseals what it sent when the body holds fewer chunks than its Content-Length lets it expect (whitespace after the object)', async () => {
     const user = await makeUser();
     // Two chunks of plaintext; the length, with 8,000 spaces after the object, allows three.
     const data = randomBytes(2 * 8 * MiB - 1000);
@@ -103,6 +103,23 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     // Every chunk opens under the count 2 (the download authenticates each chunk with its AAD).
     expect((await simpleDownload(user, response.body.uuid)).equals(data)).toBe(true);
     expect((await storedUnder(user)).uploads).toEqual([]);
+  });
+
+  it('reseals when the body holds more chunks than expected (dense line breaks early, none later)', async () => {
+    const user = await makeUser();
+    const data = randomBytes(30_000_000);
+    const text = data.toString('base64');
+    // A line break every 4 characters in the first 12,000,000: the first chunk is sealed at that density, which
+    // makes the rest of the declared length look like 3 chunks in all where the body holds 4.
+    const wrapped = `${text.slice(0, 12_000_000).match(/.{4}/g)!.join('\n')}\n${text.slice(12_000_000)}`;
+    const response = await post(user, bodyOf('denser.bin', wrapped));
+    expect(response.status).toBe(201);
+    expect(response.body.content_hash).toBe(contentHash(data));
+    const init = await call('GET', `/v1/drive/files/${response.body.uuid}/download_init`, {
+      token: user.token,
+    });
+    expect(init.body.chunk_count).toBe(4);
+    expect((await simpleDownload(user, response.body.uuid)).equals(data)).toBe(true);
   });
 
   it('refuses invalid base64 in the middle of the data with 400 invalid_body and leaves nothing', async () => {
