@@ -385,6 +385,11 @@ export class StreamedWholeFile {
     this.send(index + 1, frame);
   }
 
+  /** Whether two parts are in flight: the reader waits (drained) before it reads on. */
+  get busy(): boolean {
+    return this.sending.size >= 2;
+  }
+
   /** Resolves when fewer than two parts are in flight: the body is read no faster than storage takes it. */
   async drained(): Promise<void> {
     while (this.sending.size >= 2) await Promise.race(this.sending);

@@ -160,7 +160,8 @@ async function readStreamedUpload(
         // The reader hands `data` on at the end of each piece, so the decoder has then read up to here.
         bodyRead += piece.length;
         reader.write(piece);
-        const waits = [checking, streamed?.writer.drained()].filter((wait) => wait !== undefined);
+        const drained = streamed?.writer.busy ? streamed.writer.drained() : undefined;
+        const waits = [checking, drained].filter((wait) => wait !== undefined);
         checking = undefined;
         return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
       });
