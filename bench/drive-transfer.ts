@@ -12,7 +12,7 @@
 // FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN name a running API (FOLIO_S3_* then reach its MinIO; no RSS figure).
 // FOLIO_BENCH_SIMPLE_BYTES (default 100000000) and FOLIO_BENCH_CHUNKED_BYTES (default 128 MiB; 1 GB with
 // FOLIO_BENCH_FULL=1) set the sizes, FOLIO_BENCH_CONCURRENCY (default 4) the chunks in flight; FOLIO_BENCH_KEEP=1
-// keeps the stack's logs.
+// keeps the stack's logs; FOLIO_BENCH_SIMPLE_ONLY=1 stops after the simple rows.
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -209,6 +209,13 @@ async function main() {
       '  limit: the direct GET, then decrypt + encode in-process',
       `${rate(SIMPLE_BYTES, downloadLimit)}  → download at ${(downloadLimit / download.seconds).toFixed(2)}× it (target ≥ 0.5×)`,
     ]);
+
+    if (process.env.FOLIO_BENCH_SIMPLE_ONLY === '1') {
+      const width = Math.max(...rows.map(([label]) => label.length));
+      for (const [label, value] of rows) say(`${label.padEnd(width)}  ${value}`);
+      say(`load average at end ${load()}`);
+      return;
+    }
 
     // --- Chunked, through @folio/client, without content_hash, alternated with direct MinIO ------------------
     // The spec's complete (no content_hash: docs/extensions.md § Content hash) asks the service to check the parts and

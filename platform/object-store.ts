@@ -3,7 +3,7 @@
 // (domain/drive/content-objects.ts ObjectStore) and keeps the rules: key layout, part checks, lifetimes of URLs.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client as MinioClient } from 'minio';
 
@@ -86,9 +86,29 @@ export class S3ObjectStore {
    * parts, which halves the simple upload's throughput; a presigned PUT is signed with UNSIGNED-PAYLOAD.
    */
   async putStream(key: string, body: Readable, size: number): Promise<void> {
-    const url = new URL(await this.client.presignedPutObject(this.bucket, key, WHOLE_OBJECT_PUT_TTL_SECONDS));
+    const url = await this.client.presignedPutObject(this.bucket, key, WHOLE_OBJECT_PUT_TTL_SECONDS);
+    await this.putThroughUrl(new URL(url), body, size);
+  }
+
+  /** Writes one part of a multipart upload the server fills itself (a streamed simple upload), as putStream does. */
+  async putPart(key: string, uploadId: string, partNumber: number, body: Buffer[]): Promise<string> {
+    const url = await this.presignPartUrl(key, uploadId, partNumber, WHOLE_OBJECT_PUT_TTL_SECONDS);
+    const size = body.reduce((total, piece) => total + piece.length, 0);
+    return bareEtag(await this.putThroughUrl(new URL(url), Readable.from(body, { objectMode: false }), size));
+  }
+
+  /** `length` bytes of the object from `offset`. */
+  async getRange(key: string, offset: number, length: number): Promise<Buffer> {
+    const pieces: Buffer[] = [];
+    for await (const piece of await this.client.getPartialObject(this.bucket, key, offset, length))
+      pieces.push(piece as Buffer);
+    return Buffer.concat(pieces);
+  }
+
+  /** A presigned PUT of `size` bytes; answers the ETag storage gave them. */
+  private async putThroughUrl(url: URL, body: Readable, size: number): Promise<string> {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       const req = send(
         url,
         {
@@ -100,7 +120,7 @@ export class S3ObjectStore {
           res.setEncoding('utf8').on('data', (piece: string) => (answer += piece.slice(0, 1000)));
           res.on('end', () =>
             res.statusCode === 200
-              ? resolve()
+              ? resolve(String(res.headers.etag ?? ''))
               : reject(new Error(`storage PUT answered ${res.statusCode}: ${answer.slice(0, 300)}`)),
           );
           res.on('error', reject);

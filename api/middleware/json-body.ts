@@ -44,9 +44,17 @@ const refuseProtoKey = (key: string, value: unknown) => {
 export function parseJsonBody(text: string): unknown {
   if (!text) return {};
   if (!STARTS_AS_OBJECT_OR_ARRAY.test(text)) throw invalidBody('The request body is not valid JSON.');
+  return parseJsonValue(text, MAX_JSON_DEPTH);
+}
+
+/**
+ * Any JSON value within `maxDepth` levels and the members bound, "__proto__" keys refused: a whole body, or one member
+ * of a body read in pieces (api/input/streamed-json-object.ts). Every refusal is 400 invalid_body.
+ */
+export function parseJsonValue(text: string, maxDepth: number): unknown {
   try {
     // The reviver only runs for a body that may hold a "__proto__" key, and only once the depth is known to be bounded.
-    return parseBoundedJson(text, MAX_JSON_DEPTH, PROTO_KEY.test(text) ? refuseProtoKey : undefined);
+    return parseBoundedJson(text, maxDepth, PROTO_KEY.test(text) ? refuseProtoKey : undefined);
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
       throw invalidBody(

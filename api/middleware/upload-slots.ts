@@ -1,6 +1,7 @@
-// Large request bodies an app reads at once. A simple upload is buffered whole (up to ~140 MB of base64, then
-// the bytes, then their ciphertext), and so is a document attachment (up to 100 MB, then its ciphertext), so a burst
-// of them could exhaust the process's memory: past
+// Large request bodies an app reads. A simple upload in a chunked-encoded body is buffered whole (up to ~140 MB of
+// base64, then the bytes, then their ciphertext; one with a Content-Length is streamed, a few 8 MiB chunks at a time),
+// and a document attachment is too (up to 100 MB, then its ciphertext), so a burst of them could exhaust the
+// process's memory: past
 // FOLIO_MAX_CONCURRENT_LARGE_UPLOADS large ones in flight, a new one is refused with 503 and Retry-After before its
 // body is read (docs/drive-encryption.md § 5). And a client that sends `Expect: 100-continue` learns that (or a 413)
 // before it sends a byte of the body: the server holds back its "100 Continue" until the route is ready to read.

@@ -21,6 +21,10 @@ export interface ObjectStore {
   /** Every part stored for the upload, or undefined once it is no longer open (completed or aborted). */
   listParts(key: string, uploadId: string): Promise<UploadedPart[] | undefined>;
   completeMultipart(key: string, uploadId: string, parts: { part: number; etag: string }[]): Promise<void>;
+  /** Writes one part of a multipart upload from the pieces of its bytes; answers its etag, without quotes. */
+  putPart(key: string, uploadId: string, partNumber: number, body: Buffer[]): Promise<string>;
+  /** `length` bytes of the object from `offset`. */
+  getRange(key: string, offset: number, length: number): Promise<Buffer>;
   /** Writes a whole object from a stream of `size` bytes. */
   putStream(key: string, body: Readable, size: number): Promise<void>;
   /** Writes a small object held in memory. */

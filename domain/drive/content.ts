@@ -53,6 +53,8 @@ import { markPublicLinkReady } from './sharing.js';
 import { dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
+import { AppError } from '../errors.js';
+import { CHUNK_OVERHEAD_BYTES, DEFAULT_CHUNK_SIZE_BYTES, decryptChunk, sealChunk } from './crypto.js';
 
 /** The simple upload cap: the spec's 100 MB of plaintext, in decimal units as the spec writes them: 100,000,000 bytes. */
 export const SIMPLE_UPLOAD_MAX_BYTES = 100_000_000;
@@ -287,6 +289,250 @@ export async function uploadWholeFile(
       ),
     );
     throw error;
+  }
+}
+
+/** A streamed simple upload's fields, read from its body (their types checked by the route). */
+export interface WholeFileFields {
+  name: string;
+  contentType: string;
+  folderUuid: string | null;
+}
+
+/**
+ * A large simple upload stored as its body arrives (docs/drive-encryption.md § 5, the streamed path): each 8 MiB of
+ * plaintext is sealed as it fills, under the chunk count its declared Content-Length lets the route expect, and sent as one part
+ * of a multipart upload while the next fills. The refusals that need no bytes run when `data` begins if the fields
+ * came first (checkEarly), and all of them again at the end (finish), in the buffered path's order; a refused upload
+ * stores nothing more, and its bytes are dropped with its staged row. When the body holds another count of chunks than
+ * expected, what was sealed under the wrong count is read back and sealed again. The file is committed by the same
+ * transaction as uploadWholeFile's (commitWholeFile).
+ */
+export class StreamedWholeFile {
+  private readonly staged: Omit<StagedContent, 'layout' | 'uploadId'>;
+  /** The count the chunks are sealed under, settled when the first is (speculatedCount). */
+  private speculated: number | undefined;
+  private readonly hasher = new ContentHasher();
+  private sealed = 0;
+  private parts: { part: number; etag: string }[] = [];
+  private readonly sending = new Set<Promise<void>>();
+  private uploadId: Promise<string> | undefined;
+  private checking: Promise<void> | undefined;
+  private recorded = false;
+  private committed = false;
+  /** Why nothing more is stored: an early refusal, the pool, the cap. Answered at the end, in its turn. */
+  private refusal: unknown;
+  /** A storage or database failure while sending; answered at the end. */
+  private failure: unknown;
+
+  /**
+   * `expectedBytes`: the plaintext size the body is expected to hold, asked once, when the first chunk is sealed (the
+   * route's estimate from the declared Content-Length). A wrong one costs a reseal, never the bytes.
+   */
+  constructor(
+    private readonly deps: ContentDeps,
+    private readonly caller: Caller,
+    private readonly expectedBytes: () => number,
+  ) {
+    this.staged = stageNewFile(caller, 0);
+  }
+
+  /** Plaintext bytes per chunk: a simple upload is under 10,000 chunks of 8 MiB. */
+  static readonly chunkBytes = DEFAULT_CHUNK_SIZE_BYTES;
+
+  /**
+   * The refusals the fields read before `data` already decide: the content type and the name's format, and, when the
+   * folder was sent before `data` too, the folder and a live sibling holding the name. A refused upload stores nothing.
+   */
+  checkEarly(fields: Partial<WholeFileFields>, folderKnown: boolean): Promise<void> {
+    const { name, contentType } = fields;
+    if (name === undefined || contentType === undefined) return Promise.resolve();
+    this.checking = (async () => {
+      try {
+        checkContentType(contentType);
+        checkName(name);
+        if (folderKnown)
+          await checkNewFilePlace(this.deps.db, this.caller, {
+            name,
+            contentType,
+            sizeBytes: 0,
+            folderUuid: fields.folderUuid ?? null,
+          });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        this.refusal ??= error;
+      }
+    })();
+    return this.checking;
+  }
+
+  /** A whole chunk of plaintext (the decoder's window, reused once this returns): sealed now, sent in the background. */
+  take(plaintext: Buffer): void {
+    if (this.refusal !== undefined || this.failure !== undefined) return;
+    if ((this.sealed + 1) * StreamedWholeFile.chunkBytes > SIMPLE_UPLOAD_MAX_BYTES) {
+      this.refusal = simpleUploadTooLarge();
+      return;
+    }
+    this.hasher.update(plaintext);
+    const index = this.sealed++;
+    const frame = sealChunk(
+      this.staged.dataKey,
+      this.staged.versionUuid,
+      index,
+      this.speculatedCount(),
+      plaintext,
+    );
+    this.send(index + 1, frame);
+  }
+
+  /** Whether two parts are in flight: the reader waits (drained) before it reads on. */
+  get busy(): boolean {
+    return this.sending.size >= 2;
+  }
+
+  /** Resolves when fewer than two parts are in flight: the body is read no faster than storage takes it. */
+  async drained(): Promise<void> {
+    while (this.sending.size >= 2) await Promise.race(this.sending);
+  }
+
+  /**
+   * The body has ended with `rest`, the plaintext after the last whole chunk, of `plaintextBytes` in all: the checks in
+   * the buffered path's order, the last chunk, and the commit.
+   */
+  async finish(fields: WholeFileFields, rest: Buffer, plaintextBytes: number): Promise<VisibleItem> {
+    await this.settle();
+    const contentType = checkContentType(fields.contentType);
+    if (plaintextBytes > SIMPLE_UPLOAD_MAX_BYTES) throw simpleUploadTooLarge();
+    const file = await checkNewFilePlace(this.deps.db, this.caller, {
+      name: fields.name,
+      contentType,
+      sizeBytes: plaintextBytes,
+      folderUuid: fields.folderUuid,
+    });
+    if (this.refusal !== undefined) throw this.refusal;
+    if (this.failure !== undefined) throw this.failure;
+    const layout = chunkLayout(plaintextBytes);
+    if (this.sealed > 0 && layout.chunkCount !== this.speculatedCount()) await this.reseal(layout.chunkCount);
+    if (this.sealed < layout.chunkCount) {
+      this.hasher.update(rest);
+      const frame = sealChunk(
+        this.staged.dataKey,
+        this.staged.versionUuid,
+        this.sealed,
+        layout.chunkCount,
+        rest,
+      );
+      if (this.uploadId === undefined) {
+        // One chunk: one PUT, as the buffered path writes it.
+        await this.record(plaintextBytes);
+        const size = frame.reduce((total, piece) => total + piece.length, 0);
+        await this.deps.objects.putStream(
+          this.staged.storageKey,
+          Readable.from(frame, { objectMode: false }),
+          size,
+        );
+      } else {
+        this.send(++this.sealed, frame);
+      }
+    }
+    if (this.uploadId !== undefined) {
+      await this.settle();
+      if (this.failure !== undefined) throw this.failure;
+      await this.deps.objects.completeMultipart(this.staged.storageKey, await this.uploadId, this.parts);
+    }
+    const created = await commitWholeFile(
+      this.deps,
+      this.caller,
+      file,
+      { ...this.staged, layout, uploadId: null },
+      this.hasher.digest(),
+    );
+    this.committed = true;
+    return created;
+  }
+
+  /** Whatever was stored is dropped with the staged row, unless the file was committed. Safe to call twice. */
+  async abandon(): Promise<void> {
+    this.refusal ??= new Error('abandoned');
+    await this.settle();
+    if (this.committed || !this.recorded) return;
+    this.recorded = false;
+    await dropStagedUpload(this.deps, this.staged.storageKey).catch((cleanup) =>
+      this.deps.log.warn(
+        { err: cleanup, file_uuid: this.staged.fileUuid },
+        'cleanup after a refused upload failed; the staged-upload sweep will finish it',
+      ),
+    );
+  }
+
+  private speculatedCount(): number {
+    this.speculated ??= chunkLayout(
+      Math.max(0, Math.min(Math.floor(this.expectedBytes()), SIMPLE_UPLOAD_MAX_BYTES)),
+    ).chunkCount;
+    return this.speculated;
+  }
+
+  private send(part: number, frame: Buffer[]): void {
+    this.uploadId ??= this.startParts();
+    const sent = this.uploadId
+      .then((uploadId) => this.deps.objects.putPart(this.staged.storageKey, uploadId, part, frame))
+      .then((etag) => void this.parts.push({ part, etag }))
+      .catch((error) => {
+        if (this.refusal === undefined) this.failure ??= error;
+      })
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
+  }
+
+  /** The staged row (its pool check counts the first chunk, the least the file holds), then the multipart upload. */
+  private async startParts(): Promise<string> {
+    await this.checking;
+    if (this.refusal !== undefined) throw this.refusal;
+    try {
+      await this.record(StreamedWholeFile.chunkBytes);
+    } catch (error) {
+      if (error instanceof AppError) this.refusal ??= error;
+      throw error;
+    }
+    return this.deps.objects.startMultipart(this.staged.storageKey);
+  }
+
+  private async record(sizeBytes: number): Promise<void> {
+    await recordStagedUpload(this.deps.db, {
+      storageKey: this.staged.storageKey,
+      workspaceUuid: this.caller.workspaceUuid,
+      fileUuid: this.staged.fileUuid,
+      ownerLock: await this.deps.uploadOwnerLock(),
+      sizeBytes,
+    });
+    this.recorded = true;
+  }
+
+  private async settle(): Promise<void> {
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
+    if (this.uploadId) await this.uploadId.catch(() => undefined);
+  }
+
+  /**
+   * The body held another count of chunks than expected (members after `data`, whitespace, escapes), so the chunks sent
+   * name a wrong count in their AAD: they are assembled as they are, read back one by one, opened and sealed again
+   * under `count` into a new multipart upload of the same key. Rare, and slower: correctness first.
+   */
+  private async reseal(count: number): Promise<void> {
+    const key = this.staged.storageKey;
+    await this.deps.objects.completeMultipart(key, await this.uploadId!, this.parts);
+    const { dataKey, versionUuid } = this.staged;
+    const frameBytes = StreamedWholeFile.chunkBytes + CHUNK_OVERHEAD_BYTES;
+    const uploadId = await this.deps.objects.startMultipart(key);
+    const parts: { part: number; etag: string }[] = [];
+    for (let index = 0; index < this.sealed; index++) {
+      const stored = await this.deps.objects.getRange(key, index * frameBytes, frameBytes);
+      const plaintext = decryptChunk(dataKey, versionUuid, index, this.speculatedCount(), stored);
+      const frame = sealChunk(dataKey, versionUuid, index, count, plaintext);
+      parts.push({ part: index + 1, etag: await this.deps.objects.putPart(key, uploadId, index + 1, frame) });
+    }
+    this.uploadId = Promise.resolve(uploadId);
+    this.parts = parts;
   }
 }
 

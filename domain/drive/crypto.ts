@@ -109,6 +109,25 @@ export function encryptChunk(
 }
 
 /**
+ * The same at-rest chunk as encryptChunk, answered in its three pieces (nonce, ciphertext, tag) so a streamed writer
+ * sends it without joining them.
+ */
+export function sealChunk(
+  key: Buffer,
+  versionUuid: string,
+  index: number,
+  count: number,
+  plaintext: Buffer,
+): Buffer[] {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(chunkAad(versionUuid, index, count));
+  const body = cipher.update(plaintext);
+  cipher.final();
+  return [nonce, body, cipher.getAuthTag()];
+}
+
+/**
  * A thumbnail at rest, sealed like one chunk (nonce || ciphertext || tag) under its version's data key, with its own
  * AAD so that it can never pass for a chunk of the file, nor for another version's or variant's thumbnail.
  */

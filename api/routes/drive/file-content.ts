@@ -3,14 +3,16 @@
 // Replace initiate takes If-Match, and answers that return the file carry its ETag (an extension: docs/extensions.md
 // § Conditional writes).
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { readBoundedBody } from '../../input/bounded-body.js';
+import { JsonBodyError, StreamedJsonObject } from '../../input/streamed-json-object.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../input/drive.js';
 import { jsonBody, parseJsonBody } from '../../middleware/json-body.js';
-import { isLarge, type UploadSlots } from '../../middleware/upload-slots.js';
+import { isLarge } from '../../middleware/upload-slots.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { contentTag, presentFile } from '../../presenters/drive.js';
@@ -29,8 +31,14 @@ import {
   openDownload,
   presignReplacementParts,
   simpleUploadTooLarge,
+  StreamedWholeFile,
   uploadWholeFile,
 } from '../../../domain/drive/content.js';
+import {
+  Base64StreamDecoder,
+  RawControlCharacter,
+  decodeStandardBase64,
+} from '../../../domain/drive/base64-stream.js';
 import { base64Length } from '../../../domain/drive/crypto.js';
 import { invalidBody } from '../../../domain/errors.js';
 import type { ApiServices } from '../../services.js';
@@ -42,12 +50,14 @@ import type { ApiServices } from '../../services.js';
 const SIMPLE_UPLOAD_BODY_LIMIT = Math.ceil(base64Length(SIMPLE_UPLOAD_MAX_BYTES) * 1.05) + 64 * 1024;
 
 /**
- * The JSON body of a simple upload, read within SIMPLE_UPLOAD_BODY_LIMIT: a larger Content-Length is refused
- * without reading; a chunked body is read until it passes the limit, and the rest is drained unread. A large body
- * (api/middleware/upload-slots.ts) holds one of the process's large-upload slots until the request is done with
- * it, or is refused with 503 when none is free.
+ * The JSON body of a simple upload, read within SIMPLE_UPLOAD_BODY_LIMIT: a larger Content-Length is refused without
+ * reading; a chunked body is read until it passes the limit, and the rest is drained unread. A large body
+ * (api/middleware/upload-slots.ts) holds one of the process's large-upload slots until the request is done with it, or
+ * is refused with 503 when none is free. A large body of declared length is streamed (readStreamedUpload); the others
+ * are read whole.
  */
-function simpleUploadBody(slots: UploadSlots): Middleware {
+function simpleUploadBody(services: ApiServices): Middleware {
+  const slots = services.uploadSlots;
   return async (ctx, next) => {
     const declared = ctx.get('Content-Length') ? Number(ctx.get('Content-Length')) : undefined;
     if (declared !== undefined && declared > SIMPLE_UPLOAD_BODY_LIMIT) throw simpleUploadTooLarge();
@@ -56,6 +66,8 @@ function simpleUploadBody(slots: UploadSlots): Middleware {
     const release = isLarge(declared) ? slots.reserve() : undefined;
     try {
       slots.sendContinue(ctx.req, ctx.res);
+      if (declared !== undefined && isLarge(declared))
+        return await readStreamedUpload(ctx, services, declared, next);
       const text = await readBoundedBody(ctx, {
         length: declared,
         limit: SIMPLE_UPLOAD_BODY_LIMIT,
@@ -73,25 +85,151 @@ function simpleUploadBody(slots: UploadSlots): Middleware {
   };
 }
 
+/** A streamed upload's stored bytes, for the route's handler once validate() has passed its fields. */
+interface StreamedBody {
+  writer: StreamedWholeFile;
+  rest: Buffer;
+  plaintextBytes: number;
+}
+const streamedBodies = new WeakMap<Context, StreamedBody>();
+
+/** A placeholder of `data` that fails Base64Data as the real string failed it. */
+const NOT_BASE64 = '-';
+
 /**
- * The bytes of `text` when it is standard base64, padded or not. Node's decoder skips characters outside the
- * alphabet, stops at a misplaced "=" and accepts the URL-safe "-" and "_", so a length check plus a search
- * for those two validates in one pass: every skipped character shortens the output.
+ * The streamed path (docs/drive-encryption.md § 5): the body is read as it arrives, `data` decoded as its bytes come
+ * and stored chunk by chunk (StreamedWholeFile), the other members kept. Then validate() sees the fields with a
+ * placeholder for `data` (empty when it decoded, or one that fails as it failed), so every refusal comes in the
+ * buffered path's order, and the handler finishes the upload. Whatever was stored and not committed is dropped.
  */
-function decodeStandardBase64(text: string): Buffer | undefined {
-  const unpadded = text.endsWith('==') ? text.slice(0, -2) : text.endsWith('=') ? text.slice(0, -1) : text;
-  if (unpadded.length % 4 === 1 || (unpadded.length !== text.length && text.length % 4 !== 0))
-    return undefined;
-  if (unpadded.includes('-') || unpadded.includes('_')) return undefined;
-  const decoded = Buffer.from(unpadded, 'base64');
-  return decoded.length === Math.floor((unpadded.length * 3) / 4) ? decoded : undefined;
+async function readStreamedUpload(
+  ctx: Context,
+  services: ApiServices,
+  declared: number,
+  next: Next,
+): Promise<void> {
+  const me = callerOf(ctx.state);
+  const fields: Record<string, unknown> = {};
+  const writers: StreamedWholeFile[] = [];
+  let streamed: { writer: StreamedWholeFile; decoder: Base64StreamDecoder; rest?: Buffer } | undefined;
+  let checking: Promise<void> | undefined;
+  let bodyRead = 0;
+  const reader = new StreamedJsonObject('data', {
+    member(name, value) {
+      // As JSON.parse does, the last of two members of one name wins.
+      Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+      if (name === 'data') streamed = undefined;
+    },
+    stringStart(offset) {
+      // The plaintext expected when the first chunk is sealed: the base64 characters read so far, plus the rest of
+      // the declared length at the density of base64 characters met so far (1 for unwrapped base64, so an upper
+      // bound; less for wrapped text, whose escaped line breaks add 3–5%).
+      const expected = () => {
+        const characters = decoder.alphabetCharacters;
+        const density = characters / Math.max(1, bodyRead - offset);
+        return ((characters + Math.max(0, declared - bodyRead) * Math.min(1, density)) * 3) / 4;
+      };
+      const writer = new StreamedWholeFile(services.content, me, expected);
+      writers.push(writer);
+      const decoder = new Base64StreamDecoder(StreamedWholeFile.chunkBytes, (plaintext) =>
+        writer.take(plaintext),
+      );
+      streamed = { writer, decoder };
+      delete fields.data;
+      const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+      const folder = fields.folder_uuid;
+      checking = writer.checkEarly(
+        {
+          name: text('name'),
+          contentType: text('content_type'),
+          folderUuid: typeof folder === 'string' ? folder : null,
+        },
+        'folder_uuid' in fields && (folder === null || typeof folder === 'string'),
+      );
+    },
+    stringPiece(bytes) {
+      streamed!.decoder.write(bytes);
+    },
+    stringEnd() {
+      streamed!.rest = streamed!.decoder.end();
+    },
+  });
+  try {
+    try {
+      await eachPiece(ctx.req, (piece) => {
+        // The reader hands `data` on at the end of each piece, so the decoder has then read up to here.
+        bodyRead += piece.length;
+        reader.write(piece);
+        const drained = streamed?.writer.busy ? streamed.writer.drained() : undefined;
+        const waits = [checking, drained].filter((wait) => wait !== undefined);
+        checking = undefined;
+        return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
+      });
+      reader.end();
+    } catch (error) {
+      if (error instanceof JsonBodyError) throw invalidBody(error.message);
+      if (error instanceof RawControlCharacter) throw invalidBody('The request body is not valid JSON.');
+      throw error;
+    }
+    const body: Record<string, unknown> = { ...fields };
+    if (streamed) {
+      body.data = streamed.rest ? '' : NOT_BASE64;
+      if (streamed.rest)
+        streamedBodies.set(ctx, {
+          writer: streamed.writer,
+          rest: streamed.rest,
+          plaintextBytes: streamed.decoder.bytes,
+        });
+    }
+    ctx.request.body = body;
+    await next();
+  } finally {
+    await Promise.all(writers.map((writer) => writer.abandon()));
+  }
+}
+
+/**
+ * Hands each piece of the request body to `take`, pausing the body while the promise `take` answers is pending. On a
+ * refusal the rest of the body is read and dropped, so the client reads the answer instead of a reset.
+ */
+function eachPiece(req: IncomingMessage, take: (piece: Buffer) => Promise<void> | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const fail = (error: unknown) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.resume();
+      reject(error);
+    };
+    const onData = (piece: Buffer) => {
+      let wait: Promise<void> | undefined;
+      try {
+        wait = take(piece);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (!wait) return;
+      req.pause();
+      wait.then(() => {
+        if (!done) req.resume();
+      }, fail);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (done) return;
+      done = true;
+      resolve();
+    });
+    req.once('error', fail);
+    req.once('close', () => fail(new Error('the client went away before the body ended')));
+  });
 }
 
 /** Standard base64 (RFC 4648 §4), padded or not; ASCII whitespace such as 76-column line breaks is ignored. */
 const Base64Data = z.string().transform((text, ctx) => {
-  const decoded =
-    decodeStandardBase64(text) ??
-    (/[\t\n\r ]/.test(text) ? decodeStandardBase64(text.replace(/[\t\n\r ]+/g, '')) : undefined);
+  const decoded = decodeStandardBase64(text);
   if (decoded) return decoded;
   ctx.addIssue({ code: 'custom', message: 'data is not valid standard base64.' });
   return z.NEVER;
@@ -141,17 +279,20 @@ export function fileContentRouter(services: ApiServices): Router {
     '/',
     services.uploadSlots.readsBodyAfterChecks,
     requireScope('drive.create'),
-    simpleUploadBody(services.uploadSlots),
+    simpleUploadBody(services),
     validate(FilesUploadSchema, driveInput),
     async (ctx) => {
       const { body } = input(ctx.state, FilesUploadSchema);
       const me = callerOf(ctx.state);
-      const file = await uploadWholeFile(services.content, me, {
+      const fields = {
         name: body.name,
         contentType: body.content_type,
         folderUuid: body.folder_uuid ?? null,
-        data: body.data!,
-      });
+      };
+      const streamed = streamedBodies.get(ctx);
+      const file = streamed
+        ? await streamed.writer.finish(fields, streamed.rest, streamed.plaintextBytes)
+        : await uploadWholeFile(services.content, me, { ...fields, data: body.data! });
       answerItem(ctx, presentFile(file, me.userUuid), 201);
     },
   );
