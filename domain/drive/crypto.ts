@@ -101,11 +101,7 @@ export function encryptChunk(
   count: number,
   plaintext: Buffer,
 ): Buffer {
-  const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-  cipher.setAAD(chunkAad(versionUuid, index, count));
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]);
+  return Buffer.concat(sealChunk(key, versionUuid, index, count, plaintext));
 }
 
 /**
