@@ -149,18 +149,22 @@ export type NamePlace = { folderUuid: string } | { rootOf: Caller };
  * Whether a live item (an upload in flight included) holds the name in the place, compared by drive_name_key (Unicode
  * normalisation and case, db/migrations/024_drive_name_key.ts): what the live-name unique indexes refuse. Names are
  * compared in SQL only, with that one function, so no check here can disagree with the indexes.
+ *
+ * Planned at every call, not a named prepared statement: a connection that ran it a few times while the table was
+ * small keeps the generic plan it then chose (a scan of the workspace, or of the table), and a root that grows would
+ * then cost every check a read of every item; planned with the values, it is one probe of the live-name index
+ * (docs/benchmarks.md § session 13).
  */
 export async function isNameTaken(knex: Knex, place: NamePlace, name: string): Promise<boolean> {
   const live =
     'select 1 from drive_items where drive_name_key(name) = drive_name_key(?) and not trashed and deleted_at is null';
-  const { rows } = await ('folderUuid' in place
-    ? prepared(knex, 'name_taken_in_folder', `${live} and parent_uuid = ? limit 1`, [name, place.folderUuid])
-    : prepared(
-        knex,
-        'name_taken_at_root',
-        `${live} and parent_uuid is null and workspace_uuid = ? and owner_uuid = ? limit 1`,
-        [name, place.rootOf.workspaceUuid, place.rootOf.userUuid],
-      ));
+  const { rows } = (await ('folderUuid' in place
+    ? knex.raw(`${live} and parent_uuid = ? limit 1`, [name, place.folderUuid])
+    : knex.raw(`${live} and parent_uuid is null and workspace_uuid = ? and owner_uuid = ? limit 1`, [
+        name,
+        place.rootOf.workspaceUuid,
+        place.rootOf.userUuid,
+      ]))) as { rows: unknown[] };
   return rows.length > 0;
 }
 
