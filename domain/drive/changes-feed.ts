@@ -5,6 +5,7 @@ import type { Caller } from '../caller.js';
 import type { ChangeType } from './change-log.js';
 import { syncTokenInvalid } from './errors.js';
 import { selectVisible } from './items.js';
+import { seenBy, selectStoredItems, type StoredItem } from './page-view.js';
 import type { ItemKind, VisibleItem } from './rows.js';
 import type { FeedCursor } from './sync-token.js';
 
@@ -120,7 +121,7 @@ const upsert = (item: VisibleItem, type: 'create' | 'update'): UpsertEntry => ({
   item,
 });
 
-/** Snapshot: visible items (trashed included, uploading files withheld) by (depth, uuid), parents first. */
+/** Snapshot: the items the caller sees, a page at a time (snapshotRows), then the delta from the snapshot's head. */
 async function snapshotPage(
   tx: Knex.Transaction,
   caller: Caller,
@@ -130,16 +131,8 @@ async function snapshotPage(
 ): Promise<FeedPage> {
   let take = limit;
   for (;;) {
-    // Each entry is the item exactly as GET shows it: the effective `trashed` with the presented version, which moves
-    // whenever that state does (rule 4; docs/drive-trash.md § Versions).
-    const query = selectVisible(tx, caller)
-      .whereRaw(`i.upload_status is distinct from 'uploading'`)
-      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
-      .limit(take + 1);
-    if (cursor.after)
-      query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [cursor.after.depth, cursor.after.uuid]);
-    const loaded = (await query) as VisibleItem[];
-    const more = loaded.length > take;
+    const { items: loaded, scannedTo } = await snapshotRows(tx, caller, cursor.after, take + 1);
+    const more = loaded.length > take || scannedTo !== null;
     const page = loaded.slice(0, take);
     const entries = page.map((item) => upsert(item, 'create'));
     // Items that moved after the snapshot position may have a parent the reader has not met yet.
@@ -148,7 +141,7 @@ async function snapshotPage(
       take = Math.max(1, take - (ordered.length - limit));
       continue;
     }
-    const last = page.at(-1);
+    const last = loaded.length > take ? page.at(-1) : (scannedTo ?? page.at(-1));
     if (more && last)
       return {
         entries: ordered,
@@ -167,6 +160,42 @@ async function snapshotPage(
       hasMore: await changedAfter(tx, caller.workspaceUuid, cursor.seq),
       asOf,
     };
+  }
+}
+
+/** The most rows one snapshot page reads to find what the caller sees (docs/drive-sync.md § First sync). */
+const SNAPSHOT_SCAN_LIMIT = 10 * MAX_PAGE_SIZE;
+
+/**
+ * The next `wanted` items of the snapshot the caller sees (trashed included, uploading files withheld), by
+ * (depth, uuid), parents first. Each is the item exactly as GET shows it: the effective `trashed` with the presented
+ * version, which moves whenever that state does (rule 4; docs/drive-trash.md § Versions). The rows are read in
+ * batches and judged a batch at a time (page-view.ts); after SNAPSHOT_SCAN_LIMIT rows without `wanted` visible ones it
+ * stops and returns where it got to (`scannedTo`), so a caller who sees little of a large workspace gets short pages
+ * rather than one unbounded request.
+ */
+async function snapshotRows(
+  tx: Knex.Transaction,
+  caller: Caller,
+  after: { depth: number; uuid: string } | null,
+  wanted: number,
+): Promise<{ items: VisibleItem[]; scannedTo: { depth: number; uuid: string } | null }> {
+  const items: VisibleItem[] = [];
+  let position = after;
+  for (let scanned = 0; ;) {
+    const query = selectStoredItems(tx, caller)
+      .whereRaw(`i.upload_status is distinct from 'uploading'`)
+      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
+      .limit(wanted);
+    if (position) query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [position.depth, position.uuid]);
+    const rows = (await query) as StoredItem[];
+    items.push(...(await seenBy(tx, caller, rows)));
+    scanned += rows.length;
+    if (items.length >= wanted || rows.length < wanted)
+      return { items: items.slice(0, wanted), scannedTo: null };
+    const last = rows.at(-1)!;
+    position = { depth: last.depth, uuid: last.uuid };
+    if (scanned >= SNAPSHOT_SCAN_LIMIT) return { items, scannedTo: position };
   }
 }
 
@@ -225,34 +254,19 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
   });
   const uuids = [...rowsByItem.keys()];
 
-  const states = (await tx('drive_items as i')
-    .select(
-      'i.uuid',
-      'i.parent_uuid',
-      'i.upload_status',
-      tx.raw('drive_effective_role(i.uuid, ?, ?) as role', [caller.userUuid, caller.workspaceUuid]),
-    )
-    .where('i.workspace_uuid', caller.workspaceUuid)
-    .whereIn('i.uuid', uuids)) as {
-    uuid: string;
-    parent_uuid: string | null;
-    upload_status: string | null;
-    role: string | null;
-  }[];
-  const stateOf = new Map(states.map((state) => [state.uuid, state]));
-  const showable = states
-    .filter((state) => state.role !== null && state.upload_status !== 'uploading')
-    .map((state) => state.uuid);
-  const items = showable.length
-    ? ((await selectVisible(tx, caller).whereIn('i.uuid', showable)) as VisibleItem[])
-    : [];
+  // Every row of the page's items that still exists, judged as the caller sees it now (page-view.ts).
+  const stored = (await selectStoredItems(tx, caller).whereIn('i.uuid', uuids)) as StoredItem[];
+  const stateOf = new Map(stored.map((row) => [row.uuid, row]));
+  const seen = await seenBy(tx, caller, stored);
+  const visibleNow = new Set(seen.map((item) => item.uuid));
+  const items = seen.filter((item) => item.upload_status !== 'uploading');
   const itemOf = new Map(items.map((item) => [item.uuid, item]));
 
   // Readers who could have seen an item that is now gone or hidden from them: its owner, anyone ever
   // given access on it or on an ancestor it had, and anyone who still sees one of those ancestors or a
   // folder it lived in before (an item moved out of a shared folder). Its earlier parents come from its
   // rows in this page and its last row before it.
-  const lostOrGone = uuids.filter((uuid) => !stateOf.get(uuid)?.role);
+  const lostOrGone = uuids.filter((uuid) => !visibleNow.has(uuid));
   const earlierParent = new Map<string, string | null>();
   const hidden = lostOrGone.filter((uuid) => stateOf.has(uuid));
   if (hidden.length) {
@@ -278,7 +292,7 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
   ];
   const candidates = [...new Set(lostOrGone.flatMap(chainOf))];
   const audience = new Set<string>();
-  const seen = new Set<string>();
+  const stillSeen = new Set<string>();
   if (candidates.length) {
     const hits = await tx('drive_share_audience')
       .select('item_uuid')
@@ -289,12 +303,8 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
           .orWhere({ principal_type: 'workspace', principal_uuid: caller.workspaceUuid }),
       );
     for (const hit of hits) audience.add(hit.item_uuid);
-    const visible = await tx('drive_items')
-      .select('uuid')
-      .where('workspace_uuid', caller.workspaceUuid)
-      .whereIn('uuid', candidates)
-      .whereRaw('drive_effective_role(uuid, ?, ?) is not null', [caller.userUuid, caller.workspaceUuid]);
-    for (const row of visible) seen.add(row.uuid);
+    const chainRows = (await selectStoredItems(tx, caller).whereIn('i.uuid', candidates)) as StoredItem[];
+    for (const item of await seenBy(tx, caller, chainRows)) stillSeen.add(item.uuid);
   }
 
   const entries: { index: number; entry: FeedEntry }[] = [];
@@ -308,20 +318,20 @@ async function entriesFor(tx: Knex.Transaction, caller: Caller, rows: ChangeRow[
       });
       continue;
     }
+    if (visibleNow.has(uuid)) continue; // An upload in progress: withheld until it completes.
     const state = stateOf.get(uuid);
-    if (state?.role) continue; // An upload in progress: withheld until it completes.
     const deleteRow = itemRows.find((row) => row.change_type === 'delete');
     if (!state && !deleteRow) continue; // Gone since; its own delete row speaks for it.
     const chain = chainOf(uuid);
     const couldSee =
       itemRows.some((row) => row.owner_uuid === caller.userUuid) ||
-      chain.some((link) => audience.has(link) || seen.has(link));
+      chain.some((link) => audience.has(link) || stillSeen.has(link));
     if (!couldSee) continue;
     // Where it lived as this reader knew it: as recorded with a delete; for an item that moved out of their
     // view, the folder they still see; else its place now.
     const parentUuid = deleteRow
       ? deleteRow.parent_uuid
-      : (formerParentsOf(uuid).find((parent) => seen.has(parent)) ?? state!.parent_uuid);
+      : (formerParentsOf(uuid).find((parent) => stillSeen.has(parent)) ?? state!.parent_uuid);
     entries.push({
       index,
       entry: { type: 'delete', resourceType: itemRows[0]!.resource_type, uuid, parentUuid },

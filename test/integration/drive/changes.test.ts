@@ -1,5 +1,6 @@
 // The changes feed over HTTP: first sync, delta, limits, withheld uploads, trash, deletes, workspaces,
 // shares and the sync token's refusals (spec/drive.md § Changes; decisions in docs/drive-sync.md).
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../domain/accounts/workspaces.js';
 import { issueAccessToken } from '../../../domain/accounts/credentials.js';
@@ -193,6 +194,41 @@ describe('Drive changes feed: first sync', () => {
       expect(refused.status, `limit=${limit}`).toBe(400);
       expect(refused.body).toEqual({ error: 'invalid_body', fields: ['limit'] });
     }
+  });
+
+  it('a reader who sees little of a large workspace gets short pages, each reading at most 10,000 rows', async () => {
+    const owner = await makeUser();
+    const reader = await makeColleague(owner);
+    await db().raw(
+      `insert into drive_items (workspace_uuid, owner_uuid, kind, name, upload_status, content_type, file_size_bytes)
+       select ?, ?, 'file', 'private-' || n || '.txt', 'completed', 'text/plain', 1 from generate_series(1, 10050) as n`,
+      [owner.workspaceUuid, owner.uuid],
+    );
+    // The one folder shared with the reader comes last among the roots in snapshot order (depth, uuid).
+    const [shared] = await db()('drive_items')
+      .insert({
+        uuid: `ffffffff-ffff-4fff-bfff-${randomUUID().slice(-12)}`,
+        workspace_uuid: owner.workspaceUuid,
+        owner_uuid: owner.uuid,
+        kind: 'folder',
+        name: 'Shared',
+      })
+      .returning('uuid');
+    const inside = await insertDriveFile(owner, { name: 'inside.txt', folderUuid: shared.uuid });
+    await grant({ folder: shared.uuid }, { user: reader }, 'viewer');
+
+    const first = await changes(reader, { limit: 1000 });
+    expect(first.status).toBe(200);
+    expect(first.body.changes).toEqual([]);
+    expect(first.body.has_more).toBe(true);
+    const rest = await syncToEnd(reader, first.body.sync_token, 1000);
+    expect(rest.entries.map((entry) => [entry.type, entry.uuid])).toEqual([
+      ['create', shared.uuid],
+      ['create', inside],
+    ]);
+    // The owner's own pages stay full.
+    const owners = await changes(owner, { limit: 1000 });
+    expect(owners.body.changes).toHaveLength(1000);
   });
 });
 
