@@ -112,13 +112,16 @@ async function firstSync(
   return { items, pages, ms: performance.now() - started };
 }
 
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const PARENT_KEY = `coalesce(i.parent_uuid, '${NIL_UUID}'::uuid)`;
+
 /**
  * The peer: the same rows read straight from PostgreSQL in the same pages (the items with their owner, keyset on
- * depth and uuid as the snapshot pages), with no HTTP, visibility rules or JSON in between.
+ * depth, parent and uuid on the same index as the snapshot pages), with no HTTP, visibility rules or JSON in between.
  */
 async function rawRead(knex: Knex, workspaceUuid: string): Promise<{ items: number; ms: number }> {
   const started = performance.now();
-  let after: { depth: number; uuid: string } | undefined;
+  let after: { depth: number; parent_uuid: string | null; uuid: string } | undefined;
   let items = 0;
   for (;;) {
     const page = (await knex('drive_items as i')
@@ -126,10 +129,15 @@ async function rawRead(knex: Knex, workspaceUuid: string): Promise<{ items: numb
       .select('i.*', 'o.first_name', 'o.last_name')
       .where('i.workspace_uuid', workspaceUuid)
       .modify((query) => {
-        if (after) query.whereRaw('(i.depth, i.uuid) > (?, ?::uuid)', [after.depth, after.uuid]);
+        if (after)
+          query.whereRaw(`(i.depth, ${PARENT_KEY}, i.uuid) > (?, ?::uuid, ?::uuid)`, [
+            after.depth,
+            after.parent_uuid ?? NIL_UUID,
+            after.uuid,
+          ]);
       })
-      .orderBy([{ column: 'i.depth' }, { column: 'i.uuid' }])
-      .limit(PAGE)) as { depth: number; uuid: string }[];
+      .orderByRaw(`i.depth, ${PARENT_KEY}, i.uuid`)
+      .limit(PAGE)) as { depth: number; parent_uuid: string | null; uuid: string }[];
     items += page.length;
     if (page.length < PAGE) break;
     after = page[page.length - 1]!;

@@ -29,6 +29,7 @@ import * as webhookAttemptResponses from './migrations/026_webhook_attempt_respo
 import * as earlyAccess from './migrations/027_early_access.js';
 import * as driveChangeLogState from './migrations/028_drive_change_log_state.js';
 import * as emailReplyIndex from './migrations/029_email_reply_index.js';
+import * as driveSnapshotByParent from './migrations/030_drive_snapshot_by_parent.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '027_early_access': earlyAccess,
   '028_drive_change_log_state': driveChangeLogState,
   '029_email_reply_index': emailReplyIndex,
+  '030_drive_snapshot_by_parent': driveSnapshotByParent,
 };
 
 const source: Knex.MigrationSource<string> = {

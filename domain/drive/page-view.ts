@@ -168,7 +168,11 @@ export async function seenBy(knex: Knex, caller: Caller, rows: StoredItem[]): Pr
   return visible;
 }
 
-/** The folders above the given ones, and those folders themselves: every row their chains walk through. */
+/**
+ * The folders above the given ones, and those folders themselves: every row their chains walk through. Each step is a
+ * lateral probe of the primary key per folder: a plain join let the planner, which expects a large worktable, hash
+ * the whole table at every level (135 ms a page of 1,000 at 100,000 items, against 3 ms).
+ */
 async function ancestors(knex: Knex, folderUuids: string[]): Promise<ChainNode[]> {
   if (!folderUuids.length) return [];
   const { rows } = await knex.raw(
@@ -176,8 +180,10 @@ async function ancestors(knex: Knex, folderUuids: string[]): Promise<ChainNode[]
        select uuid, parent_uuid, owner_uuid, workspace_uuid, deleted_at, trashed, trashed_with, epoch
          from drive_items where uuid = any(?::uuid[])
        union
-       select d.uuid, d.parent_uuid, d.owner_uuid, d.workspace_uuid, d.deleted_at, d.trashed, d.trashed_with, d.epoch
-         from drive_items d join chain on d.uuid = chain.parent_uuid
+       select d.* from chain cross join lateral (
+         select uuid, parent_uuid, owner_uuid, workspace_uuid, deleted_at, trashed, trashed_with, epoch
+           from drive_items where uuid = chain.parent_uuid limit 1
+       ) d
      )
      select * from chain`,
     [folderUuids],

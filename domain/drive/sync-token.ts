@@ -2,6 +2,16 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../uuid.js';
 
+/**
+ * The last row a snapshot page read, in snapshot order: (depth, parent, uuid), a Drive root's items under the nil
+ * uuid (docs/drive-sync.md § First sync).
+ */
+export interface SnapshotPosition {
+  depth: number;
+  parentUuid: string | null;
+  uuid: string;
+}
+
 /** Where a reader stands: inside the first-sync snapshot taken at change-log position `seq`, or in the delta after `seq`. */
 export type FeedCursor =
   | {
@@ -9,16 +19,20 @@ export type FeedCursor =
       workspaceUuid: string;
       userUuid: string;
       seq: string;
-      after: { depth: number; uuid: string } | null;
+      after: SnapshotPosition | null;
     }
   | { phase: 'delta'; workspaceUuid: string; userUuid: string; seq: string };
 
-const VERSION = 1;
+// Version 2 added the parent to the snapshot position; a delta token is the same in both.
+const VERSION = 2;
 const PHASES = { snapshot: 1, delta: 2 } as const;
 const MAC_BYTES = 16;
-// version, phase, workspace, user, seq; the snapshot adds the keyset position (depth, uuid).
+// version, phase, workspace, user, seq; the snapshot adds the keyset position: depth, parent, uuid (version 1: depth,
+// uuid).
 const HEADER_BYTES = 1 + 1 + 16 + 16 + 8;
-const POSITION_BYTES = 4 + 16;
+const POSITION_BYTES = 4 + 16 + 16;
+const V1_POSITION_BYTES = 4 + 16;
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** HKDF-SHA256 of the master key for this one purpose, so a token MAC never reuses the key that wraps file keys. */
 export function deriveSyncTokenKey(masterKey: Buffer): Buffer {
@@ -46,23 +60,30 @@ export function encodeSyncToken(cursor: FeedCursor, key: Buffer): string {
   uuidBytes(cursor.userUuid).copy(body, 18);
   body.writeBigInt64BE(BigInt(cursor.seq), 34);
   if (cursor.phase === 'snapshot') {
-    // depth -1 marks "from the start"; the uuid bytes are then zero.
+    // depth -1 marks "from the start"; the uuid bytes are then zero, as a root's parent is.
     body.writeInt32BE(cursor.after?.depth ?? -1, HEADER_BYTES);
-    if (cursor.after) uuidBytes(cursor.after.uuid).copy(body, HEADER_BYTES + 4);
+    if (cursor.after) {
+      uuidBytes(cursor.after.parentUuid ?? NIL_UUID).copy(body, HEADER_BYTES + 4);
+      uuidBytes(cursor.after.uuid).copy(body, HEADER_BYTES + 20);
+    }
   }
   return Buffer.concat([body, mac(key, body)]).toString('base64url');
 }
+
+/** The position just before the first item at `depth`: no item has the nil uuid. */
+const startOfDepth = (depth: number): SnapshotPosition => ({ depth, parentUuid: null, uuid: NIL_UUID });
 
 /** The cursor a token stands for, or undefined when it is malformed or its MAC does not verify. */
 export function decodeSyncToken(token: string, key: Buffer): FeedCursor | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const raw = Buffer.from(token, 'base64url');
   if (raw.toString('base64url') !== token) return undefined; // Non-canonical encodings are tampering too.
-  if (raw.length !== HEADER_BYTES + MAC_BYTES && raw.length !== HEADER_BYTES + POSITION_BYTES + MAC_BYTES)
+  if (![0, POSITION_BYTES, V1_POSITION_BYTES].includes(raw.length - HEADER_BYTES - MAC_BYTES))
     return undefined;
   const body = raw.subarray(0, raw.length - MAC_BYTES);
   if (!timingSafeEqual(raw.subarray(raw.length - MAC_BYTES), mac(key, body))) return undefined;
-  if (body.readUInt8(0) !== VERSION) return undefined;
+  const version = body.readUInt8(0);
+  if (version !== VERSION && version !== 1) return undefined;
   const phase = body.readUInt8(1);
   const workspaceUuid = uuidText(body.subarray(2, 18));
   const userUuid = uuidText(body.subarray(18, 34));
@@ -71,11 +92,20 @@ export function decodeSyncToken(token: string, key: Buffer): FeedCursor | undefi
   const seq = seqValue.toString();
   if (phase === PHASES.delta && body.length === HEADER_BYTES)
     return { phase: 'delta', workspaceUuid, userUuid, seq };
-  if (phase === PHASES.snapshot && body.length === HEADER_BYTES + POSITION_BYTES) {
+  const positionBytes = version === 1 ? V1_POSITION_BYTES : POSITION_BYTES;
+  if (phase === PHASES.snapshot && body.length === HEADER_BYTES + positionBytes) {
     const depth = body.readInt32BE(HEADER_BYTES);
     if (depth < -1) return undefined;
-    const after =
-      depth === -1 ? null : { depth, uuid: uuidText(body.subarray(HEADER_BYTES + 4, HEADER_BYTES + 20)) };
+    if (depth === -1) return { phase: 'snapshot', workspaceUuid, userUuid, seq, after: null };
+    // A token sealed before version 2 (a first sync in progress across an upgrade) holds a position in the old order,
+    // (depth, uuid): it resumes at the start of its depth. What it had of that depth may come again, as the feed allows.
+    if (version === 1) return { phase: 'snapshot', workspaceUuid, userUuid, seq, after: startOfDepth(depth) };
+    const parent = uuidText(body.subarray(HEADER_BYTES + 4, HEADER_BYTES + 20));
+    const after = {
+      depth,
+      parentUuid: parent === NIL_UUID ? null : parent,
+      uuid: uuidText(body.subarray(HEADER_BYTES + 20, HEADER_BYTES + 36)),
+    };
     return { phase: 'snapshot', workspaceUuid, userUuid, seq, after };
   }
   return undefined;

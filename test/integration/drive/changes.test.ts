@@ -204,7 +204,7 @@ describe('Drive changes feed: first sync', () => {
        select ?, ?, 'file', 'private-' || n || '.txt', 'completed', 'text/plain', 1 from generate_series(1, 10050) as n`,
       [owner.workspaceUuid, owner.uuid],
     );
-    // The one folder shared with the reader comes last among the roots in snapshot order (depth, uuid).
+    // The one folder shared with the reader comes last among the roots in snapshot order (depth, parent, uuid).
     const [shared] = await db()('drive_items')
       .insert({
         uuid: `ffffffff-ffff-4fff-bfff-${randomUUID().slice(-12)}`,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   decodeSyncToken,
@@ -23,13 +23,44 @@ const snapshotStart: FeedCursor = {
   seq: '42',
   after: null,
 };
-const snapshotMiddle: FeedCursor = { ...snapshotStart, after: { depth: 3, uuid: randomUUID() } };
+const snapshotMiddle: FeedCursor = {
+  ...snapshotStart,
+  after: { depth: 3, parentUuid: randomUUID(), uuid: randomUUID() },
+};
+const snapshotAtRoot: FeedCursor = {
+  ...snapshotStart,
+  after: { depth: 0, parentUuid: null, uuid: randomUUID() },
+};
+
+/** A token as version 1 sealed it (before the parent joined the snapshot position): depth and uuid only. */
+function versionOneToken(cursor: Extract<FeedCursor, { phase: 'snapshot' }>, depth: number): string {
+  const bytes = (uuid: string) => Buffer.from(uuid.replace(/-/g, ''), 'hex');
+  const body = Buffer.alloc(42 + 20);
+  body.writeUInt8(1, 0);
+  body.writeUInt8(1, 1);
+  bytes(cursor.workspaceUuid).copy(body, 2);
+  bytes(cursor.userUuid).copy(body, 18);
+  body.writeBigInt64BE(BigInt(cursor.seq), 34);
+  body.writeInt32BE(depth, 42);
+  bytes(randomUUID()).copy(body, 46);
+  const mac = createHmac('sha256', key).update(body).digest().subarray(0, 16);
+  return Buffer.concat([body, mac]).toString('base64url');
+}
 
 describe('sync tokens', () => {
   it('round-trips delta and snapshot cursors, including seqs beyond 2^53', () => {
-    for (const cursor of [delta, snapshotStart, snapshotMiddle]) {
+    for (const cursor of [delta, snapshotStart, snapshotMiddle, snapshotAtRoot]) {
       expect(decodeSyncToken(encodeSyncToken(cursor, key), key)).toEqual(cursor);
     }
+  });
+
+  it('resumes a version 1 snapshot token (depth, uuid) at the start of its depth, and a version 1 start at the start', () => {
+    expect(decodeSyncToken(versionOneToken(snapshotStart, 2), key)).toEqual({
+      ...snapshotStart,
+      after: { depth: 2, parentUuid: null, uuid: '00000000-0000-0000-0000-000000000000' },
+    });
+    expect(decodeSyncToken(versionOneToken(snapshotStart, -1), key)).toEqual(snapshotStart);
+    expect(decodeSyncToken(versionOneToken(snapshotStart, -2), key)).toBeUndefined();
   });
 
   it('is opaque: URL-safe characters only, with no uuid readable in it', () => {
