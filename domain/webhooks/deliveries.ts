@@ -574,13 +574,22 @@ export async function purgeWebhookHistory(knex: Knex, cutoff: Date, batch = 5000
 export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promise<DeliveryRow> {
   const { tx } = unit;
   if (!isUuid(key.destinationUuid)) throw notFound();
-  const destination = await tx('webhook_destinations')
-    .where({ uuid: key.destinationUuid })
-    .forUpdate()
-    .first('status');
-  const rounds: DeliveryRow[] = await tx('webhook_deliveries')
-    .where({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid })
-    .orderBy('round');
+  // One statement: the destination, locked (a pause, or another resend of the event, waits for this one), with every
+  // round of the event's delivery to it and the event's type (a destination without any: one row, delivery fields null).
+  const { rows } = await prepared<Partial<DeliveryRow> & { status: string; event_type: string | null }>(
+    tx,
+    'webhook_resend_rounds',
+    `select w.status, e.type as event_type, d.*
+       from webhook_destinations w
+       left join webhook_deliveries d on d.destination_uuid = w.uuid and d.event_uuid = ?
+       left join webhook_events e on e.uuid = d.event_uuid
+      where w.uuid = ?
+      order by d.round
+        for update of w`,
+    [key.eventUuid, key.destinationUuid],
+  );
+  const destination = rows[0];
+  const rounds = rows.filter((row) => row.round !== null) as (DeliveryRow & { event_type: string })[];
   const original = rounds[0];
   if (!destination || !original || original.round !== 0) {
     throw notFound(
@@ -602,14 +611,13 @@ export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promis
       mailbox_uuid: original.mailbox_uuid,
     })
     .returning('*');
-  const event = await tx('webhook_events').where({ uuid: key.eventUuid }).first('type');
   await unit.workflows.startWebhookDelivery({
     ...key,
     round,
     workspaceUuid: original.workspace_uuid,
     mailboxUuid: original.mailbox_uuid,
     // An email.received makes the retry schedule's attempts.
-    maxAttempts: event.type === EMAIL_RECEIVED ? undefined : TEST_ATTEMPTS,
+    maxAttempts: original.event_type === EMAIL_RECEIVED ? undefined : TEST_ATTEMPTS,
   });
   return row as DeliveryRow;
 }
