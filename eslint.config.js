@@ -56,9 +56,9 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?!@temporalio/workflow$|\\./|\\.\\./activities/|\\.\\./domain/unit-of-work\\.js$|\\.\\./platform/request-id-carriers\\.js$)',
+                '^(?!@temporalio/workflow$|@temporalio/interceptors-opentelemetry/lib/workflow/index\\.js$|\\./|\\.\\./activities/|\\.\\./domain/unit-of-work\\.js$|\\.\\./platform/request-id-carriers\\.js$)',
               message:
-                'Workflow code imports only @temporalio/workflow, other workflow modules, activity types and platform/request-id-carriers.ts.',
+                "Workflow code imports only @temporalio/workflow, OpenTelemetry's workflow interceptors, other workflow modules, activity types and platform/request-id-carriers.ts.",
             },
             {
               regex: '^\\.\\./(activities/|domain/unit-of-work\\.js$)',

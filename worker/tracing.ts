@@ -1,13 +1,19 @@
 // What the worker adds for OpenTelemetry traces (docs/observability.md § Traces): spans around activities and workflow
 // code, continuing the trace that the API's start carried in the workflow's headers.
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import type { Tracing } from '../platform/tracing.js';
 
-/** The OpenTelemetry workflow interceptors: bundled by deploy/build-workflow-bundle.ts, and from source when tracing is on. */
-export const OTEL_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve(
-  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+/**
+ * The OpenTelemetry workflow interceptors, active in a workflow whose start carried a trace context
+ * (workflows/tracing-interceptors.ts): bundled by deploy/workflow-bundle.ts, and from source when tracing is on.
+ */
+export const TRACING_WORKFLOW_INTERCEPTORS = fileURLToPath(
+  new URL(
+    `../workflows/tracing-interceptors${fileURLToPath(import.meta.url).endsWith('.ts') ? '.ts' : '.js'}`,
+    import.meta.url,
+  ),
 );
 
 export interface WorkerTracing {
@@ -28,7 +34,7 @@ export async function workerTracing(tracing: Tracing | undefined): Promise<Worke
         outbound: new otel.OpenTelemetryActivityOutboundInterceptor(context),
       }),
     ],
-    workflowModules: [OTEL_WORKFLOW_INTERCEPTORS],
+    workflowModules: [TRACING_WORKFLOW_INTERCEPTORS],
     sinks: { exporter: otel.makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };
 }

@@ -2,6 +2,7 @@
 // commits each row's workflow is started and its row removed, and a sweep starts what a crash left behind. This is the
 // implementation of domain/unit-of-work.ts. Not workflow code: it never runs in the sandbox.
 import type { Knex } from 'knex';
+import { prepared } from '../domain/prepared.js';
 import type { RunInTransaction, WorkflowRequests } from '../domain/unit-of-work.js';
 import { outboxWorkflowId, type OutboxRequest } from './registry.js';
 
@@ -65,7 +66,11 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
       );
       return false;
     }
-    await knex('workflow_outbox').where({ workflow_id: workflowId }).delete();
+    // Named and with positional bindings: outside a transaction it goes to a pooled connection straight through pg,
+    // after every start a transaction asked for (domain/prepared.ts).
+    await prepared(knex, 'outbox_dispatched', 'delete from workflow_outbox where workflow_id = ?', [
+      workflowId,
+    ]);
     return true;
   }
 
@@ -83,10 +88,13 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
         signals = [];
         flushAfterCommit = false;
         const record = async (request: OutboxRequest) => {
-          await tx('workflow_outbox')
-            .insert({ workflow_id: outboxWorkflowId(request), request })
-            .onConflict('workflow_id')
-            .ignore();
+          await prepared(
+            tx,
+            'outbox_record',
+            `insert into workflow_outbox (workflow_id, request) values (?, cast(? as jsonb))
+             on conflict (workflow_id) do nothing`,
+            [outboxWorkflowId(request), JSON.stringify(request)],
+          );
           outbox.push(request);
         };
         const workflows: WorkflowRequests = {

@@ -103,6 +103,8 @@ export async function claimAttempt(
   now = new Date(),
 ): Promise<ClaimedAttempt> {
   const attemptUuid = randomUUID();
+  const round = key.round ?? 0;
+  // Positional bindings, so the pool's connection is asked straight through pg (domain/prepared.ts).
   const { rows } = await prepared<ReadyRow>(
     knex,
     'webhook_claim',
@@ -112,27 +114,32 @@ export async function claimAttempt(
          from webhook_deliveries d
          join webhook_destinations w on w.uuid = d.destination_uuid and w.status = 'active'
          join webhook_events e on e.uuid = d.event_uuid
-        where d.destination_uuid = :destination and d.event_uuid = :event and d.round = :round
+        where d.destination_uuid = ? and d.event_uuid = ? and d.round = ?
           and d.state in ('scheduled', 'sending', 'waiting')
      ), claimed as (
        insert into webhook_attempts (uuid, destination_uuid, event_uuid, round, attempt)
-       select cast(:attemptUuid as uuid), ready.uuid, ready.event_uuid, cast(:round as integer), cast(:attempt as integer) from ready
+       select cast(? as uuid), ready.uuid, ready.event_uuid, cast(? as integer), cast(? as integer) from ready
        on conflict (destination_uuid, event_uuid, round, attempt) do nothing
        returning uuid
      ), sending as (
-       update webhook_deliveries set state = 'sending', attempts = :attempt, next_attempt_at = null
-        where destination_uuid = :destination and event_uuid = :event and round = :round
+       update webhook_deliveries set state = 'sending', attempts = cast(? as integer), next_attempt_at = null
+        where destination_uuid = ? and event_uuid = ? and round = ?
           and state in ('scheduled', 'sending', 'waiting')
           and exists (select 1 from claimed)
      )
      select ready.* from ready, claimed`,
-    {
-      destination: key.destinationUuid,
-      event: key.eventUuid,
-      round: key.round ?? 0,
-      attempt: key.attempt,
+    [
+      key.destinationUuid,
+      key.eventUuid,
+      round,
       attemptUuid,
-    },
+      round,
+      key.attempt,
+      key.attempt,
+      key.destinationUuid,
+      key.eventUuid,
+      round,
+    ],
   );
   const ready = rows[0];
   if (!ready) return { action: 'finished', outcome: await unclaimed(knex, key, rules) };
@@ -210,10 +217,10 @@ const isSuccess = (result: AttemptResult) =>
 
 /**
  * Only the spec's own deliveries of email.received move the auto-disable counter: a webhook.test or a manual resend
- * never does (docs/extensions.md § Webhooks). A condition on the bindings :round and :event.
+ * never does (docs/extensions.md § Webhooks). A condition on the delivery's round and its event, given as bindings.
  */
-const COUNTED = `cast(:round as integer) = 0
-  and exists (select 1 from webhook_events where uuid = :event and type = '${EMAIL_RECEIVED}')`;
+const counted = (round: string, event: string) => `cast(${round} as integer) = 0
+  and exists (select 1 from webhook_events where uuid = ${event} and type = '${EMAIL_RECEIVED}')`;
 
 /**
  * Records a claimed attempt's result once (a second record of the same attempt changes nothing, and answers what was
@@ -258,7 +265,7 @@ export async function recordAttempt(
     await finishDelivery(tx, key, 'failed');
     const { rows } = await tx.raw(
       `update webhook_destinations set consecutive_failures = consecutive_failures + 1
-        where uuid = :destination and ${COUNTED}
+        where uuid = :destination and ${counted(':round', ':event')}
        returning consecutive_failures, status`,
       { destination: key.destinationUuid, event: key.eventUuid, round: key.round ?? 0 },
     );
@@ -285,39 +292,46 @@ async function recordRow(
   result: AttemptResult,
   outcome: 'success' | 'failure',
 ): Promise<boolean> {
+  const round = key.round ?? 0;
+  const success = outcome === 'success';
+  // Positional bindings: outside a transaction (a success) the pool's connection is asked straight through pg.
   const { rows } = await prepared<{ uuid: string }>(
     knex,
     'webhook_record',
     `with recorded as (
        update webhook_attempts
-          set outcome = :outcome, status_code = :statusCode, error_class = :errorClass,
-              response_time_ms = :responseTimeMs, response_headers = cast(:responseHeaders as jsonb),
-              response_body = :responseBody, finished_at = now()
-        where uuid = :attemptUuid and outcome = 'pending'
+          set outcome = ?, status_code = ?, error_class = ?, response_time_ms = ?,
+              response_headers = cast(? as jsonb), response_body = ?, finished_at = now()
+        where uuid = ? and outcome = 'pending'
        returning uuid
      ), reset as (
        update webhook_destinations set consecutive_failures = 0
-        where uuid = :destination and consecutive_failures <> 0 and cast(:outcome as text) = 'success'
-          and exists (select 1 from recorded) and ${COUNTED}
+        where uuid = ? and consecutive_failures <> 0 and cast(? as boolean)
+          and exists (select 1 from recorded) and ${counted('?', '?')}
      ), finished as (
        update webhook_deliveries set state = 'succeeded', finished_at = now(), next_attempt_at = null
-        where destination_uuid = :destination and event_uuid = :event and round = :round
+        where destination_uuid = ? and event_uuid = ? and round = ?
           and state in ('scheduled', 'sending', 'waiting')
-          and cast(:outcome as text) = 'success' and exists (select 1 from recorded)
+          and cast(? as boolean) and exists (select 1 from recorded)
      )
      select uuid from recorded`,
-    {
+    [
       outcome,
-      statusCode: result.statusCode,
-      errorClass: outcome === 'success' ? null : result.errorClass,
-      responseTimeMs: result.responseTimeMs,
-      responseHeaders: result.responseHeaders && JSON.stringify(result.responseHeaders),
-      responseBody: result.responseBody,
+      result.statusCode,
+      success ? null : result.errorClass,
+      result.responseTimeMs,
+      result.responseHeaders && JSON.stringify(result.responseHeaders),
+      result.responseBody,
       attemptUuid,
-      destination: key.destinationUuid,
-      event: key.eventUuid,
-      round: key.round ?? 0,
-    },
+      key.destinationUuid,
+      success,
+      round,
+      key.eventUuid,
+      key.destinationUuid,
+      key.eventUuid,
+      round,
+      success,
+    ],
   );
   return rows.length > 0;
 }
@@ -560,13 +574,22 @@ export async function purgeWebhookHistory(knex: Knex, cutoff: Date, batch = 5000
 export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promise<DeliveryRow> {
   const { tx } = unit;
   if (!isUuid(key.destinationUuid)) throw notFound();
-  const destination = await tx('webhook_destinations')
-    .where({ uuid: key.destinationUuid })
-    .forUpdate()
-    .first('status');
-  const rounds: DeliveryRow[] = await tx('webhook_deliveries')
-    .where({ destination_uuid: key.destinationUuid, event_uuid: key.eventUuid })
-    .orderBy('round');
+  // One statement: the destination, locked (a pause, or another resend of the event, waits for this one), with every
+  // round of the event's delivery to it and the event's type (a destination without any: one row, delivery fields null).
+  const { rows } = await prepared<Partial<DeliveryRow> & { status: string; event_type: string | null }>(
+    tx,
+    'webhook_resend_rounds',
+    `select w.status, e.type as event_type, d.*
+       from webhook_destinations w
+       left join webhook_deliveries d on d.destination_uuid = w.uuid and d.event_uuid = ?
+       left join webhook_events e on e.uuid = d.event_uuid
+      where w.uuid = ?
+      order by d.round
+        for update of w`,
+    [key.eventUuid, key.destinationUuid],
+  );
+  const destination = rows[0];
+  const rounds = rows.filter((row) => row.round !== null) as (DeliveryRow & { event_type: string })[];
   const original = rounds[0];
   if (!destination || !original || original.round !== 0) {
     throw notFound(
@@ -588,14 +611,13 @@ export async function resendDelivery(unit: UnitOfWork, key: DeliveryKey): Promis
       mailbox_uuid: original.mailbox_uuid,
     })
     .returning('*');
-  const event = await tx('webhook_events').where({ uuid: key.eventUuid }).first('type');
   await unit.workflows.startWebhookDelivery({
     ...key,
     round,
     workspaceUuid: original.workspace_uuid,
     mailboxUuid: original.mailbox_uuid,
     // An email.received makes the retry schedule's attempts.
-    maxAttempts: event.type === EMAIL_RECEIVED ? undefined : TEST_ATTEMPTS,
+    maxAttempts: original.event_type === EMAIL_RECEIVED ? undefined : TEST_ATTEMPTS,
   });
   return row as DeliveryRow;
 }

@@ -1,0 +1,63 @@
+// OpenTelemetry's workflow interceptors (docs/observability.md § Traces), bundled with the workflows and active only in
+// a workflow whose start carried a trace context. A start carries one when its starter traces (the API's, the
+// activities' and the CLI's Temporal client while OTEL_EXPORTER_OTLP_ENDPOINT is set): a traced request then follows
+// into its workflows and their activities as before. Any other workflow (tracing off, or started by a Temporal
+// Schedule) makes no span: it used to make two or three per run in the sandbox and send each through the exporter
+// sink to a no-op, a third of the worker's CPU for a webhook delivery (docs/benchmarks.md § session 14).
+import type {
+  WorkflowInboundCallsInterceptor,
+  WorkflowInterceptorsFactory,
+  WorkflowInternalsInterceptor,
+  WorkflowOutboundCallsInterceptor,
+} from '@temporalio/workflow';
+import {
+  OpenTelemetryInboundInterceptor,
+  OpenTelemetryInternalsInterceptor,
+  OpenTelemetryOutboundInterceptor,
+} from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+
+/** The header OpenTelemetry's client interceptor writes a start's trace context into (its TRACE_HEADER). */
+const TRACE_HEADER = '_tracer-data';
+
+export const interceptors: WorkflowInterceptorsFactory = () => {
+  // Decided once, by the start's headers (part of the history, so a replay decides the same); a signal handled before
+  // the workflow's first run (signal-with-start) is not traced.
+  let otel:
+    | {
+        inbound: OpenTelemetryInboundInterceptor;
+        outbound: OpenTelemetryOutboundInterceptor;
+        internals: OpenTelemetryInternalsInterceptor;
+      }
+    | undefined;
+  const inbound: WorkflowInboundCallsInterceptor = {
+    execute(input, next) {
+      if (!input.headers[TRACE_HEADER]) return next(input);
+      otel = {
+        inbound: new OpenTelemetryInboundInterceptor(),
+        outbound: new OpenTelemetryOutboundInterceptor(),
+        internals: new OpenTelemetryInternalsInterceptor(),
+      };
+      return otel.inbound.execute(input, next);
+    },
+    handleSignal: (input, next) => (otel ? otel.inbound.handleSignal(input, next) : next(input)),
+    handleUpdate: (input, next) => (otel ? otel.inbound.handleUpdate(input, next) : next(input)),
+    validateUpdate: (input, next) => (otel ? otel.inbound.validateUpdate(input, next) : next(input)),
+    handleQuery: (input, next) => (otel ? otel.inbound.handleQuery(input, next) : next(input)),
+  };
+  const outbound: WorkflowOutboundCallsInterceptor = {
+    scheduleActivity: (input, next) => (otel ? otel.outbound.scheduleActivity(input, next) : next(input)),
+    scheduleLocalActivity: (input, next) =>
+      otel ? otel.outbound.scheduleLocalActivity(input, next) : next(input),
+    startNexusOperation: (input, next) =>
+      otel ? otel.outbound.startNexusOperation(input, next) : next(input),
+    startChildWorkflowExecution: (input, next) =>
+      otel ? otel.outbound.startChildWorkflowExecution(input, next) : next(input),
+    continueAsNew: (input, next) => (otel ? otel.outbound.continueAsNew(input, next) : next(input)),
+    signalWorkflow: (input, next) => (otel ? otel.outbound.signalWorkflow(input, next) : next(input)),
+    getLogAttributes: (input, next) => (otel ? otel.outbound.getLogAttributes(input, next) : next(input)),
+  };
+  const internals: WorkflowInternalsInterceptor = {
+    dispose: (input, next) => (otel ? otel.internals.dispose(input, next) : next(input)),
+  };
+  return { inbound: [inbound], outbound: [outbound], internals: [internals] };
+};
