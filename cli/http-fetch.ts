@@ -161,7 +161,13 @@ export const httpFetch: typeof fetch = async (input, init = {}) => {
   };
   for (let redirects = 0; ; redirects++) {
     const response = await send(outgoing, signal);
-    const next = redirected(outgoing, response, init.redirect ?? 'follow');
+    let next: Outgoing | undefined;
+    try {
+      next = redirected(outgoing, response, init.redirect ?? 'follow');
+    } catch (error) {
+      response.resume(); // A refused redirect's body is not read.
+      throw error;
+    }
     if (!next) return responseOf(response, outgoing.method, signal);
     response.resume();
     if (redirects === MAX_REDIRECTS) throw networkError(new Error(`more than ${MAX_REDIRECTS} redirects`));
