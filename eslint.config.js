@@ -35,6 +35,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // zod's named `z` is a namespace object holding everything, its 60-odd locales too, which a bundle (the CLI's,
+      // deploy/cli-bundle.ts) must then keep and parse at every start; `import * as z` lets it keep what is used.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message: "Write import * as z from 'zod'.",
+        },
+      ],
     },
   },
   {

@@ -8,7 +8,7 @@
 //   node --import tsx bench/cli.ts
 //
 // FOLIO_BENCH_RUNS (default 7) runs per command, median reported. FOLIO_BENCH_CLI_BEFORE=<checkout> also times
-// `--help` and `workspace create` of another checkout's bin/folio.js (the code before a change).
+// `--help`, `drive ls` and `workspace create` of another checkout's bin/folio.js (the code before a change).
 // Starts its own stack for the real commands unless FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN name a running API.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +21,8 @@ import { say } from './support.js';
 const run = promisify(execFile);
 const RUNS = Number(process.env.FOLIO_BENCH_RUNS ?? 7);
 const TARGET_SECONDS = 0.3;
+/** The row an API command is compared with: the CLI's requests go through node:http (cli/http-fetch.ts). */
+const FLOOR = 'node + the same GET (node:http)';
 const root = join(import.meta.dirname, '..');
 
 async function median(args: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -43,9 +45,14 @@ async function main() {
     const rows: [string, number][] = [['node -e 0 (bare start-up)', bare]];
     const api = ['drive', 'ls', '--url', target.apiUrl, '--token', target.token, '--json'];
     const database = () => ['workspace', 'create', '--name', `bench-${Date.now()}`, '--json'];
-    // The floor of an API command: node starting and making the same request, nothing else.
-    const request = `await fetch(${JSON.stringify(`${target.apiUrl}/v1/drive/files`)}, { headers: { authorization: ${JSON.stringify(`Bearer ${target.token}`)} } }).then((r) => r.text())`;
+    // The floor of an API command: node starting and making the same request, nothing else; with the global fetch
+    // (undici, what the CLI used before session 14) and with node:http (what cli/http-fetch.ts is built on).
+    const listUrl = JSON.stringify(`${target.apiUrl}/v1/drive/files`);
+    const headers = `{ authorization: ${JSON.stringify(`Bearer ${target.token}`)} }`;
+    const request = `await fetch(${listUrl}, { headers: ${headers} }).then((r) => r.text())`;
     rows.push(['node + the same GET (fetch)', await median(['--input-type=module', '-e', request], {})]);
+    const httpRequest = `const { request } = await import(${JSON.stringify(target.apiUrl.startsWith('https:') ? 'node:https' : 'node:http')}); await new Promise((resolve, reject) => request(${listUrl}, { headers: ${headers} }, (r) => r.resume().on('end', resolve)).on('error', reject).end())`;
+    rows.push([FLOOR, await median(['--input-type=module', '-e', httpRequest], {})]);
     // Each build's entry run directly: the bundle (what bin/folio.js runs when present), the module-per-file build, and
     // the source through tsx.
     const builds: [string, string, Record<string, string>][] = [];
@@ -69,6 +76,7 @@ async function main() {
     const before = process.env.FOLIO_BENCH_CLI_BEFORE;
     if (before) {
       rows.push(['before: folio --help', await median([join(before, 'bin/folio.js'), '--help'], {})]);
+      rows.push(['before: folio drive ls', await median([join(before, 'bin/folio.js'), ...api], {})]);
       if (Object.keys(target.env).length)
         rows.push([
           'before: folio workspace create',
@@ -76,11 +84,9 @@ async function main() {
         ]);
     }
     const width = Math.max(...rows.map(([label]) => label.length));
-    const floor = rows.find(([label]) => label === 'node + the same GET (fetch)')![1];
+    const floor = rows.find(([label]) => label === FLOOR)![1];
     for (const [label, seconds] of rows) {
-      const beside = label.includes('drive ls')
-        ? `, ${(seconds / floor).toFixed(2)}× node + the same GET`
-        : '';
+      const beside = label.includes('drive ls') ? `, ${(seconds / floor).toFixed(2)}× ${FLOOR}` : '';
       const verdict = label.startsWith('node')
         ? ''
         : `  ${(seconds / bare).toFixed(1)}× bare node${beside}, target < ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'not met'}`;

@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { FolioClient } from '../clients/typescript/src/index.js';
 import { CliError } from './errors.js';
+import { httpFetch } from './http-fetch.js';
 
 export interface ApiOptions {
   url?: string;
@@ -45,5 +46,11 @@ export function clientFor(options: ApiOptions): FolioClient {
   if (!options.url) throw new CliError('usage', 'no_url', 'No API address: pass --url or set FOLIO_URL.');
   if (!options.token)
     throw new CliError('usage', 'no_token', 'No access token: pass --token or set FOLIO_TOKEN.');
-  return new FolioClient({ baseUrl: options.url, token: options.token, window: options.window });
+  // node:http rather than the global fetch: undici's start-up would be most of a short command's time.
+  return new FolioClient({
+    baseUrl: options.url,
+    token: options.token,
+    window: options.window,
+    fetch: httpFetch,
+  });
 }

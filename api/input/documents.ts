@@ -1,5 +1,5 @@
 // Input pieces several Documents routes share: the body of an edit or a suggestion with its codes.
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseOperations, type EditMode } from '../../domain/document-engine/index.js';
 import type { OperationsInput } from '../../domain/documents/content.js';
 import {

@@ -1,6 +1,6 @@
 // Input several Drive routes read the same way: the declared size of an upload or replacement, and the bodies of
 // the chunked transfer steps both uploads and replacements take (spec/drive.md § Chunked upload, § Replace contents).
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTENT_HASH_PATTERN } from '../../domain/drive/content-hash.js';
 import { invalidField, invalidFileSize } from '../../domain/drive/errors.js';
 import { MAX_CHUNKED_FILE_BYTES } from '../../domain/drive/crypto.js';

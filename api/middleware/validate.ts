@@ -1,7 +1,7 @@
 // Input is checked once, here. A route declares one zod schema of {params, query, body}; validate() parses the
 // request with it, maps a failure to the spec's error code, and the handler reads the typed result with input().
 import type { Middleware } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError, invalidBody, notFound } from '../../domain/errors.js';
 import { missingRequiredFields } from '../../domain/drive/errors.js';
 import { invalidUuid } from '../../domain/documents/errors.js';

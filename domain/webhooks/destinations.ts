@@ -2,7 +2,7 @@
 // signing secret and its rotation, and the active / paused / disabled switch (spec/webhooks.md § States).
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidBody, notFound } from '../errors.js';
 import { isUuid } from '../uuid.js';
 import { invalidTransition, invalidWebhookUrl, unknownMailboxes } from './errors.js';

@@ -3,7 +3,7 @@
 // admin app offers the same on pages rendered on the server, on the same domain rules; it calls none of these routes.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidBody, notFound } from '../../../domain/errors.js';
 import { isUuid } from '../../../domain/uuid.js';
 import {

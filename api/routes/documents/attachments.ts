@@ -1,7 +1,7 @@
 // Document attachments: upload raw bytes (type sniffed from them), read one, download its bytes.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   attachmentFilename,
   findAttachment,

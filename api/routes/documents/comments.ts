@@ -1,6 +1,6 @@
 // Comments: create on a quote or the whole document, reply, resolve or reopen, edit a message, delete a comment or a message.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   createComment,
   deleteComment,

@@ -1,6 +1,6 @@
 // Document content: read it as markdown with its open threads, and edit it with quoted operations.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readContent, writeOperations } from '../../../domain/documents/content.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';

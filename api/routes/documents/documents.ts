@@ -1,7 +1,7 @@
 // Documents: list, Trash list, get, create, update (rename, trash, restore) and the trash shortcut.
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   createDocument,
   findVisibleDocument,

@@ -1,6 +1,6 @@
 // Document export (an extension, docs/extensions.md § Export): the document as a markdown or HTML file.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidExportFormat, invalidSuggestionsView } from '../../../domain/documents/errors.js';
 import { exportDocument } from '../../../domain/documents/export.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';

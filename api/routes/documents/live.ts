@@ -1,7 +1,7 @@
 // The live channel: Server-Sent Events of a document's new revisions (and thread changes), for anyone who can read it.
 // Events carry numbers only; a client reads the content again with GET /content. See docs/documents-api.md § Live.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findVisibleDocument } from '../../../domain/documents/documents.js';
 import { currentRevision, mayStillFollow, type LiveListener } from '../../../domain/documents/live.js';
 import { openEventStream, type EventStream } from '../../event-stream.js';

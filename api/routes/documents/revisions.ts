@@ -1,6 +1,6 @@
 // Document history (an extension, docs/extensions.md § Documents history): list revisions, read one, restore one.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidCursor, invalidLimit, invalidRevision } from '../../../domain/documents/errors.js';
 import { listRevisions, readRevision, restoreRevision } from '../../../domain/documents/history.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';

@@ -1,6 +1,6 @@
 // Suggestions: propose changes as CriticMarkup, accept or reject them (editor), or delete one (its author, manager, owner).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { decideSuggestion, deleteSuggestion, writeOperations } from '../../../domain/documents/content.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { documentVisible } from '../../middleware/document-visible.js';

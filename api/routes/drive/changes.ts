@@ -1,6 +1,6 @@
 // The Drive changes feed: GET /v1/drive/changes (spec/drive.md § Changes; decisions in docs/drive-sync.md).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { driveInput, input, validate, type InputErrors } from '../../middleware/validate.js';
 import { presentChangesPage } from '../../presenters/drive-changes.js';

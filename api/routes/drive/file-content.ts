@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { readBoundedBody } from '../../input/bounded-body.js';

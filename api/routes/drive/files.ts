@@ -1,7 +1,7 @@
 // Drive file metadata: list a folder, list the trash, read a file, update it (rename, move, trash/restore). Reads answer
 // an ETag and updates take If-Match (an extension: docs/extensions.md § Conditional writes). Bytes (simple upload and download, chunked transfer, replace) are in file-content.ts and uploads.ts.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, answerItemRead, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { requireDeleteScopeToTrash } from '../../middleware/drive-trash-scope.js';

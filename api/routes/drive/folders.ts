@@ -1,7 +1,7 @@
 // Drive folders: create, read, update (rename, move, color, trash/restore) — spec/drive.md § Folders. Answers carry
 // an ETag, reads honour If-None-Match and updates If-Match (an extension: docs/extensions.md § Conditional writes).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, answerItemRead, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { requireDeleteScopeToTrash } from '../../middleware/drive-trash-scope.js';

@@ -3,7 +3,7 @@
 // per client address and per link. Decisions: docs/drive-sharing.md § Public links.
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RateLimiter, clientAddressKey } from '../../middleware/rate-limit.js';
 import { input, uuidParam, validate, type InputErrors } from '../../middleware/validate.js';
 import {

@@ -1,7 +1,7 @@
 // Drive push subscriptions: a device registers to be told when Drive content changes, and unregisters
 // (spec/drive.md § Push subscriptions; decisions in docs/drive-push.md). Push clients are made by the operator CLI.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { jsonBody } from '../../middleware/json-body.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';

@@ -1,7 +1,7 @@
 // Read-only sharing settings of a file or folder (spec/drive.md § Sharing; decisions in docs/drive-sharing.md).
 // Grants and public links are made by the operator CLI (`folio share ...`).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { driveInput, input, uuidParam, validate } from '../../middleware/validate.js';
 import { presentSharing } from '../../presenters/drive-sharing.js';

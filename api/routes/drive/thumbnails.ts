@@ -2,7 +2,7 @@
 // its validators, and a batch of up to 25. A file with none yet gets its render started here, and answers 202.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { noneMatch } from '../../middleware/conditional.js';
 import { jsonBody } from '../../middleware/json-body.js';

@@ -2,7 +2,7 @@
 // Restore is the update routes' `trashed: false` (files.ts, folders.ts); the trash list is GET /v1/drive/trash (files.ts).
 // Each takes If-Match (an extension: docs/extensions.md § Conditional writes).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem, ifMatchGuard, ifMatchHeader } from '../../middleware/conditional.js';
 import { transaction, unitOf } from '../../middleware/transaction.js';

@@ -1,7 +1,7 @@
 // Chunked upload of a new file (spec/drive.md § Chunked upload): initiate, part URLs, complete, abort.
 // The client encrypts each chunk itself (docs/drive-encryption.md) and PUTs it to a presigned storage URL.
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callerOf, requireScope } from '../../middleware/auth.js';
 import { answerItem } from '../../middleware/conditional.js';
 import { CompleteBody, PartUrlsBody, PlaintextSize, sizedInput } from '../../input/drive.js';

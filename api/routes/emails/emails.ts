@@ -1,6 +1,6 @@
 // Reading an email: GET /v1/emails/{uuid}, for members of its mailbox (spec/webhooks.md § Endpoints, docs/webhooks.md).
 import Router from '@koa/router';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readEmail } from '../../../domain/email/messages.js';
 import { isUuid } from '../../../domain/uuid.js';
 import { callerOf, requireScope } from '../../middleware/auth.js';

@@ -132,6 +132,11 @@ export interface HttpOptions {
   token: string;
   retry?: Partial<RetryPolicy>;
   onResponse?: (record: ResponseRecord) => void | Promise<void>;
+  /**
+   * The fetch every request goes through: API calls, part PUTs and ranged GETs (default: the global fetch, looked up
+   * at each call). A network failure must reject with a TypeError, as fetch's does, for the retries to see it.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface RequestOptions {
@@ -156,6 +161,11 @@ export class Http implements OperationCaller {
 
   constructor(private readonly options: HttpOptions) {
     this.retryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** A request through the options' fetch, or the global one. */
+  fetch(input: string, init: RequestInit): Promise<Response> {
+    return (this.options.fetch ?? globalThis.fetch)(input, init);
   }
 
   /** One JSON request; answers the parsed body and throws ApiError for a non-2xx status. */
@@ -212,7 +222,7 @@ export class Http implements OperationCaller {
         payload === undefined
           ? {}
           : { 'content-type': 'json' in payload ? 'application/json' : 'application/octet-stream' };
-      const response = await fetch(this.options.baseUrl.replace(/\/$/, '') + path, {
+      const response = await this.fetch(this.options.baseUrl.replace(/\/$/, '') + path, {
         method,
         headers: { ...options.headers, authorization: `Bearer ${this.options.token}`, ...contentType },
         body:

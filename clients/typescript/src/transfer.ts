@@ -248,7 +248,7 @@ export async function sendParts(
       const etag = await withRetry(
         http.retryPolicy,
         async () => {
-          const response = await fetch(await urls.get(partNumber), {
+          const response = await http.fetch(await urls.get(partNumber), {
             method: 'PUT',
             body: bytesBody(frame),
             signal: options.signal,
@@ -336,7 +336,7 @@ export async function downloadChunks(
       async () => {
         const start = chunkOffset(layout, index);
         const end = start + plainLength(layout, index) + CHUNK_OVERHEAD - 1;
-        const response = await fetch(init.download_url, {
+        const response = await http.fetch(init.download_url, {
           headers: { range: `bytes=${start}-${end}` },
           signal: options.signal,
         });

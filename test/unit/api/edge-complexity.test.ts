@@ -5,7 +5,7 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import * as z from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operationsBody } from '../../../api/input/documents.js';
 import { driveInput, documentsInput, validate, uuidParam } from '../../../api/middleware/validate.js';

@@ -1,6 +1,6 @@
 // Drive's answers to a request that fails its route schema (spec/drive.md § Errors), through validate()'s policy.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { driveInput, uuidParam, validate } from '../../../api/middleware/validate.js';
 import { invalidFileSize } from '../../../domain/drive/errors.js';
 import { AppError } from '../../../domain/errors.js';
