@@ -2,7 +2,7 @@
 // files instead of several hundred modules of knex, zod and the rest: on-call staff wait on the answer, not on Node's
 // module loader (docs/benchmarks.md § CLI). `npm run build` writes it to dist/cli-bundle/; bin/folio.js runs it when
 // present.
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { build, type Plugin } from 'esbuild';
 
 /**
@@ -51,11 +51,13 @@ const pgOnNode: Plugin = {
 
 /** Writes the bundle of cli/folio.ts into outdir (entry: folio.mjs), replacing what was there. */
 export async function buildCliBundle(outdir: string): Promise<void> {
-  // Chunks are named by content hash: without this, every build's chunks would pile up beside the new ones.
-  await rm(outdir, { recursive: true, force: true });
+  // Built beside, then put in place: chunks are named by content hash, so building into outdir would pile every build's
+  // chunks up, and emptying it first would pull the chunks from under a `folio` already running (npm start rebuilds).
+  const building = `${outdir}.building`;
+  await rm(building, { recursive: true, force: true });
   await build({
     entryPoints: { folio: 'cli/folio.ts' },
-    outdir,
+    outdir: building,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -74,4 +76,6 @@ export async function buildCliBundle(outdir: string): Promise<void> {
     sourcemap: true,
     logLevel: 'warning',
   });
+  await rm(outdir, { recursive: true, force: true });
+  await rename(building, outdir);
 }
