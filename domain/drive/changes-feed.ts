@@ -7,7 +7,7 @@ import { syncTokenInvalid } from './errors.js';
 import { selectVisible } from './items.js';
 import { seenBy, selectStoredItems, type StoredItem } from './page-view.js';
 import type { ItemKind, ItemRow, VisibleItem } from './rows.js';
-import type { FeedCursor, SnapshotPosition } from './sync-token.js';
+import { NIL_UUID, type FeedCursor, type SnapshotPosition } from './sync-token.js';
 
 export const DEFAULT_PAGE_SIZE = 250;
 export const MAX_PAGE_SIZE = 1000;
@@ -177,7 +177,6 @@ async function snapshotPage(
  * page's items share a few folders, so page-view.ts reads few chains. The index drive_items_snapshot_by_parent
  * (migration 030) has exactly this expression.
  */
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const SNAPSHOT_PARENT_KEY = `coalesce(i.parent_uuid, '${NIL_UUID}'::uuid)`;
 const positionOf = (item: ItemRow): SnapshotPosition => ({
   depth: item.depth,

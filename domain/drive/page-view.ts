@@ -55,7 +55,8 @@ export function selectStoredItems(knex: Knex, caller: Caller) {
 
 /**
  * The rows the caller can see, in their order, each with `my_role`, the effective `trashed` and the presented
- * `version` exactly as selectVisible would read them. Three statements at most, whatever the page's size: the
+ * `version` exactly as selectVisible would read them (the same row objects, completed in place; the others are left
+ * as read). Three statements at most, whatever the page's size: the
  * ancestors, the caller's grants on them (only when the caller does not own every row), and the latest trash
  * operation of each (only when a row above was trashed with a folder).
  */

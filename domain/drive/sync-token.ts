@@ -32,7 +32,8 @@ const MAC_BYTES = 16;
 const HEADER_BYTES = 1 + 1 + 16 + 16 + 8;
 const POSITION_BYTES = 4 + 16 + 16;
 const V1_POSITION_BYTES = 4 + 16;
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** Where a Drive root's items sort in the snapshot order: as if their parent were the nil uuid. */
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** HKDF-SHA256 of the master key for this one purpose, so a token MAC never reuses the key that wraps file keys. */
 export function deriveSyncTokenKey(masterKey: Buffer): Buffer {
