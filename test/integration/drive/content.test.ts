@@ -8,6 +8,7 @@ import { bucket, storage } from '../../../platform/storage.js';
 import { apiUrl, call, fetchApi, makeUser, tokenFor, type TestUser } from '../../support/api.js';
 import { downloadChunked, uploadChunked } from '../../support/folio-client.js';
 import { expectedDriveFile, simpleDownload, simpleUpload } from '../../support/drive-files.js';
+import { storedUnder } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
@@ -142,13 +143,27 @@ describe('Simple upload and download', () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({ error: 'invalid', field: 'content_type' });
-    await simpleUpload(user, 'Taken.txt', Buffer.from('1'));
+    const first = await simpleUpload(user, 'Taken.txt', Buffer.from('1'));
+    const stored = await storedUnder(user.workspaceUuid);
+    const pool = await db()('workspaces').where({ uuid: user.workspaceUuid }).first();
+    const changes = await db()('drive_changes').where({ workspace_uuid: user.workspaceUuid });
+
     const taken = await call('POST', '/v1/drive/files', {
       token: user.token,
       json: { name: 'taken.TXT', content_type: 'text/plain', data: 'MQ==' },
     });
+
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({ error: 'name_taken' });
+    // Refused by the unique index at the insert (domain/drive/content.ts checkNewFileDestination): the bytes stored
+    // before it are dropped with the staged row, and nothing else changed.
+    expect(await storedUnder(user.workspaceUuid)).toEqual(stored);
+    expect(await db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid })).toEqual([]);
+    expect(await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).toEqual(pool);
+    expect(await db()('drive_changes').where({ workspace_uuid: user.workspaceUuid })).toEqual(changes);
+    expect(await db()('drive_items').where({ workspace_uuid: user.workspaceUuid }).pluck('uuid')).toEqual([
+      first.uuid,
+    ]);
   });
 
   it('refuses an upload into a folder the caller cannot see (404) and needs the drive.create scope (403)', async () => {

@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
-import { bucket, storage } from '../../../platform/storage.js';
 import { contentHash } from '../../../domain/drive/content-hash.js';
 import { call, firstApiUrl, makeUser, type TestUser } from '../../support/api.js';
 import { waitUntil } from '../../support/cascades.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
+import { storedUnder } from '../../support/storage.js';
 
 const MiB = 1024 * 1024;
 
@@ -19,22 +19,10 @@ const usedBytes = async (user: TestUser) =>
 const stagedRows = (user: TestUser) =>
   db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
 
-/** The objects and open multipart uploads storage holds under the workspace's prefix. */
-async function storedUnder(user: TestUser): Promise<{ objects: string[]; uploads: string[] }> {
-  const prefix = `drive/${user.workspaceUuid}/`;
-  const objects: string[] = [];
-  for await (const item of storage().listObjectsV2(bucket(), prefix, true))
-    objects.push((item as { name: string }).name);
-  const uploads: string[] = [];
-  for await (const upload of storage().listIncompleteUploads(bucket(), prefix, true))
-    uploads.push((upload as { key: string }).key);
-  return { objects, uploads };
-}
-
 /** What a refused upload must leave: nothing stored, no staged row, no file of that name, the pool unchanged. */
 async function expectNothingLeft(user: TestUser, name: string, poolBefore: number) {
   await waitUntil(async () => (await stagedRows(user)).length === 0);
-  expect(await storedUnder(user)).toEqual({ objects: [], uploads: [] });
+  expect(await storedUnder(user.workspaceUuid)).toEqual({ objects: [], uploads: [] });
   expect(await db()('drive_items').where({ workspace_uuid: user.workspaceUuid, name })).toEqual([]);
   expect(await usedBytes(user)).toBe(poolBefore);
 }
@@ -68,7 +56,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     });
     expect(init.body).toMatchObject({ chunk_count: 3, ciphertext_size_bytes: 20_000_000 + 3 * 28 });
     expect(await stagedRows(user)).toEqual([]);
-    expect((await storedUnder(user)).uploads).toEqual([]);
+    expect((await storedUnder(user.workspaceUuid)).uploads).toEqual([]);
     expect(await usedBytes(user)).toBe(20_000_000);
   });
 
@@ -102,7 +90,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     expect(init.body.chunk_count).toBe(2);
     // Every chunk opens under the count 2 (the download authenticates each chunk with its AAD).
     expect((await simpleDownload(user, response.body.uuid)).equals(data)).toBe(true);
-    expect((await storedUnder(user)).uploads).toEqual([]);
+    expect((await storedUnder(user.workspaceUuid)).uploads).toEqual([]);
   });
 
   it('reseals when the body holds more chunks than expected (dense line breaks early, none later)', async () => {
@@ -159,7 +147,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     expect(response.status).toBe(422);
     expect(response.body.error).toBe('name_taken');
     await waitUntil(async () => (await stagedRows(user)).length === 0);
-    const { objects, uploads } = await storedUnder(user);
+    const { objects, uploads } = await storedUnder(user.workspaceUuid);
     expect(uploads).toEqual([]);
     expect(objects).toHaveLength(1); // the first file's
     expect(await db()('drive_items').where({ workspace_uuid: user.workspaceUuid })).toHaveLength(1);
@@ -176,7 +164,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     );
     expect(response.status).toBe(422);
     expect(response.body.error).toBe('name_taken');
-    expect((await storedUnder(user)).uploads).toEqual([]);
+    expect((await storedUnder(user.workspaceUuid)).uploads).toEqual([]);
     expect(await stagedRows(user)).toEqual([]);
   });
 
@@ -195,7 +183,7 @@ describe('Streamed simple upload (a body over 10 MB)', () => {
     const noData = await post(user, `{"name":"n.bin","content_type":"a/b","pad":"${text}"}`);
     expect(noData.status).toBe(400);
     expect(noData.body).toMatchObject({ error: 'invalid_body', fields: ['data'] });
-    expect(await storedUnder(user)).toEqual({ objects: [], uploads: [] });
+    expect(await storedUnder(user.workspaceUuid)).toEqual({ objects: [], uploads: [] });
     expect(await stagedRows(user)).toEqual([]);
   });
 
