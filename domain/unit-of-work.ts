@@ -78,9 +78,10 @@ export interface UnitOfWork {
    * Lets this transaction's locks go once its commit record is written, before the WAL is flushed to disk; the
    * runner then waits for the flush outside the locks, before it returns, so what the caller answers is durable. For a
    * transaction that holds a lock every writer of a workspace queues on (the change-log lock) until its end: the
-   * writers' flushes then overlap instead of taking turns (docs/benchmarks.md § the 1 KB upload's commit).
+   * writers' flushes then overlap instead of taking turns, and nothing but the COMMIT follows the work's last statement
+   * (docs/benchmarks.md § the 1 KB upload's commit, § session 15). Called first, before the work's statements.
    */
-  commitBeforeFlush(): void;
+  commitBeforeFlush(): Promise<void>;
 }
 
 /** Runs `work` in one transaction; what it asked of `workflows` goes out after the commit. */

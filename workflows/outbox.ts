@@ -31,26 +31,36 @@ interface OutboxSettings {
 }
 
 /** The drivePush requests this transaction's changes recorded, as one array (one row, whatever matches). */
-const pushesRecorded = (
-  alsoSelect = '',
-) => `select coalesce(jsonb_agg(request), '[]'::jsonb) as pushes${alsoSelect}
+const PUSHES_RECORDED = `select coalesce(jsonb_agg(request), '[]'::jsonb) as pushes
   from workflow_outbox
   where request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`;
-const PUSHES_RECORDED = pushesRecorded();
 
-/** The same, and this transaction's commit returns before its WAL is flushed (UnitOfWork.commitBeforeFlush). */
-const PUSHES_RECORDED_COMMITTING_BEFORE_FLUSH = pushesRecorded(
-  `, set_config('synchronous_commit', 'off', true) as commit_mode`,
-);
+/**
+ * UnitOfWork.commitBeforeFlush, run first in the transaction: its commit returns before its WAL is flushed, and the
+ * batch its changes' push fan-outs are recorded under (drive_push_record_fanout, db/migrations/015_drive_push.ts) is
+ * taken now, so they can be read after the commit instead of in the last statement before it, while the transaction
+ * holds its locks.
+ */
+const COMMIT_BEFORE_FLUSH = `select set_config('synchronous_commit', 'off', true) as commit_mode,
+  txid_current()::text as batch`;
 
 /**
  * Returns once every transaction committed before the call is on disk (and on synchronous standbys, as the
  * deployment's synchronous_commit asks): a message written in a transaction of its own, whose commit waits for the
  * WAL flush up to its record, which covers every commit record written before it. Flushes of concurrent callers are
- * grouped by PostgreSQL.
+ * grouped by PostgreSQL. Reads in the same statement the push fan-outs the committed batch recorded and not yet
+ * started (another process may have started them meanwhile: then none).
  */
-async function flushWal(knex: Knex): Promise<void> {
-  await knex.raw(`select pg_logical_emit_message(true, 'folio.flush', '')`);
+async function flushWalReadingPushes(knex: Knex, batch: string): Promise<OutboxRequest[]> {
+  const { rows } = (await knex
+    .raw(
+      `select pg_logical_emit_message(true, 'folio.flush', '') as flushed,
+         (select coalesce(jsonb_agg(request), '[]'::jsonb) from workflow_outbox
+          where request->>'type' = 'drivePush' and request->>'batch' = ?) as pushes`,
+      [batch],
+    )
+    .options({ name: 'folio_flush_reading_pushes' })) as { rows: { pushes: OutboxRequest[] }[] };
+  return rows[0]!.pushes;
 }
 
 export function outboxKit({ start, wakes, log }: OutboxSettings) {
@@ -80,13 +90,14 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
       let outbox: OutboxRequest[] = [];
       let pushes: OutboxRequest[] = [];
       let signals: (() => Promise<void>)[] = [];
-      let flushAfterCommit = false;
+      /** Set when the work asked to commit before the flush: the batch its push fan-outs are read by after it. */
+      let batchToFlush: string | undefined;
       const result = await knex.transaction(async (tx) => {
         // knex may retry the callback only on our own throw, but start clean on every entry all the same.
         outbox = [];
         pushes = [];
         signals = [];
-        flushAfterCommit = false;
+        batchToFlush = undefined;
         const record = async (request: OutboxRequest) => {
           await prepared(
             tx,
@@ -109,20 +120,30 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
           terminateWebhookDelivery: (delivery, reason) =>
             void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
         };
-        const result = await work({ tx, workflows, commitBeforeFlush: () => (flushAfterCommit = true) });
-        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices); the
-        // same statement, last before the commit, sets the commit not to wait for the flush when asked.
-        const { rows } = (await (flushAfterCommit
-          ? tx
-              .raw(PUSHES_RECORDED_COMMITTING_BEFORE_FLUSH)
-              .options({ name: 'folio_pushes_recorded_no_flush' })
-          : tx.raw(PUSHES_RECORDED).options({ name: 'folio_pushes_recorded' }))) as {
-          rows: { pushes: OutboxRequest[] }[];
+        const commitBeforeFlush = async () => {
+          const { rows } = await prepared<{ batch: string }>(
+            tx,
+            'commit_before_flush',
+            COMMIT_BEFORE_FLUSH,
+            [],
+          );
+          batchToFlush = rows[0]!.batch;
         };
-        pushes = rows[0]!.pushes;
+        const result = await work({ tx, workflows, commitBeforeFlush });
+        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices), read
+        // last before the commit, or after it with the flush.
+        if (batchToFlush === undefined) {
+          const { rows } = await prepared<{ pushes: OutboxRequest[] }>(
+            tx,
+            'pushes_recorded',
+            PUSHES_RECORDED,
+            [],
+          );
+          pushes = rows[0]!.pushes;
+        }
         return result;
       });
-      if (flushAfterCommit) await flushWal(knex);
+      if (batchToFlush !== undefined) pushes = await flushWalReadingPushes(knex, batchToFlush);
       for (const request of outbox) await dispatch(knex, request);
       for (const send of signals) await send();
       // A device push is best-effort and coalesced (docs/drive-push.md), so the answer does not wait on Temporal for

@@ -565,7 +565,7 @@ async function commitWholeFile(
   contentHash: string,
 ): Promise<VisibleItem> {
   return deps.runInTransaction(async (unit) => {
-    unit.commitBeforeFlush();
+    await unit.commitBeforeFlush();
     const { parentUuid, depth } = await resolveDestination(unit.tx, caller, file.folderUuid);
     const created = await insertWholeFile(unit.tx, deps.masterKey, caller, file, staged, contentHash, {
       parentUuid,

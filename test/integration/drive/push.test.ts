@@ -626,6 +626,28 @@ describe('push delivery', { timeout: 180_000 }, () => {
     expect(apns.requests.map((request) => request.deviceToken)).toEqual([APNS_TOKEN, other]);
   });
 
+  it("starts a simple upload's fan-out as the upload commits, not at the next outbox sweep", async () => {
+    // The upload commits before its flush, and reads the fan-out its change recorded with the flush, after the commit
+    // (workflows/outbox.ts runInTransaction).
+    const apns = await startApns();
+    const user = await makeUser();
+    await subscribe(user, await apnsClient(apns), APNS_TOKEN);
+    await simpleUpload(user, 'pushed.txt', Buffer.from('a device hears of this'));
+    // The sweep starts only rows older than 30 s: within 20 s of the answer, a row gone was started by the upload.
+    await waitUntil(
+      async () =>
+        (
+          await db()('workflow_outbox').whereRaw(
+            `request->>'type' = 'drivePush' and request->>'workspaceUuid' = ?`,
+            [user.workspaceUuid],
+          )
+        ).length === 0,
+      20_000,
+    );
+    await pushedThroughHead(user.workspaceUuid);
+    expect(apns.requests.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('announces has_preview as soon as the thumbnail is stored, not at the next outbox sweep', async () => {
     const apns = await startApns();
     const user = await makeUser();
