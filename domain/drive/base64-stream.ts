@@ -78,6 +78,11 @@ export class Base64StreamDecoder {
     return this.characters + this.carried;
   }
 
+  /** Plaintext bytes the window takes before the next whole chunk is handed on. */
+  get room(): number {
+    return this.chunkBytes - this.filled;
+  }
+
   /** Plaintext bytes decoded so far. */
   get bytes(): number {
     return this.decodedBytes;

@@ -21,7 +21,10 @@ export interface ObjectStore {
   /** Every part stored for the upload, or undefined once it is no longer open (completed or aborted). */
   listParts(key: string, uploadId: string): Promise<UploadedPart[] | undefined>;
   completeMultipart(key: string, uploadId: string, parts: { part: number; etag: string }[]): Promise<void>;
-  /** Writes one part of a multipart upload from the pieces of its bytes; answers its etag, without quotes. */
+  /**
+   * Writes one part of a multipart upload from the pieces of its bytes; answers its etag, without quotes. Once it
+   * answers, the pieces are no longer read (the caller may write into them again).
+   */
   putPart(key: string, uploadId: string, partNumber: number, body: Buffer[]): Promise<string>;
   /** `length` bytes of the object from `offset`. */
   getRange(key: string, offset: number, length: number): Promise<Buffer>;

@@ -54,7 +54,13 @@ import { dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
 import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 import { AppError } from '../errors.js';
-import { CHUNK_OVERHEAD_BYTES, DEFAULT_CHUNK_SIZE_BYTES, decryptChunk, sealChunk } from './crypto.js';
+import {
+  CHUNK_OVERHEAD_BYTES,
+  DEFAULT_CHUNK_SIZE_BYTES,
+  decryptChunk,
+  sealChunk,
+  sealChunkInto,
+} from './crypto.js';
 
 /** The simple upload cap: the spec's 100 MB of plaintext, in decimal units as the spec writes them: 100,000,000 bytes. */
 export const SIMPLE_UPLOAD_MAX_BYTES = 100_000_000;
@@ -333,6 +339,11 @@ export class StreamedWholeFile {
   private sealed = 0;
   private parts: { part: number; etag: string }[] = [];
   private readonly sending = new Set<Promise<void>>();
+  /**
+   * Frames whose parts are stored, sealed into again: one buffer per part in flight for the whole upload, instead of a
+   * new chunk-sized one per chunk that only a full garbage collection frees (docs/benchmarks.md § Simple upload memory).
+   */
+  private readonly spareFrames: Buffer[] = [];
   private uploadId: Promise<string> | undefined;
   private checking: Promise<void> | undefined;
   private recorded = false;
@@ -392,24 +403,29 @@ export class StreamedWholeFile {
     }
     this.hasher.update(plaintext);
     const index = this.sealed++;
-    const frame = sealChunk(
+    const frame = sealChunkInto(
+      this.spareFrames.pop() ?? Buffer.allocUnsafeSlow(StreamedWholeFile.chunkBytes + CHUNK_OVERHEAD_BYTES),
       this.staged.dataKey,
       this.staged.versionUuid,
       index,
       this.speculatedCount(),
       plaintext,
     );
-    this.send(index + 1, frame);
+    this.send(index + 1, [frame], frame);
   }
 
-  /** Whether two parts are in flight: the reader waits (drained) before it reads on. */
-  get busy(): boolean {
-    return this.sending.size >= 2;
+  /**
+   * Whether the reader waits (drained) before it reads on: when a part is in flight and the next piece may fill the
+   * decoder's window (`chunkNear`), or when two are. So the next chunk fills while a part is stored and is sealed into
+   * the frame that part frees: one frame serves the whole upload (docs/benchmarks.md § Simple upload memory).
+   */
+  busy(chunkNear: boolean): boolean {
+    return this.sending.size >= (chunkNear ? 1 : 2);
   }
 
-  /** Resolves when fewer than two parts are in flight: the body is read no faster than storage takes it. */
-  async drained(): Promise<void> {
-    while (this.sending.size >= 2) await Promise.race(this.sending);
+  /** Resolves when the reader may read on (busy): the body is read no faster than storage takes it. */
+  async drained(chunkNear: boolean): Promise<void> {
+    while (this.busy(chunkNear)) await Promise.race(this.sending);
   }
 
   /**
@@ -432,13 +448,12 @@ export class StreamedWholeFile {
     if (this.sealed > 0 && layout.chunkCount !== this.speculatedCount()) await this.reseal(layout.chunkCount);
     if (this.sealed < layout.chunkCount) {
       this.hasher.update(rest);
-      const frame = sealChunk(
-        this.staged.dataKey,
-        this.staged.versionUuid,
-        this.sealed,
-        layout.chunkCount,
-        rest,
-      );
+      // Every part is stored by now (settle), so a frame is spare unless this is the first chunk.
+      const spare = this.spareFrames.pop();
+      const { dataKey, versionUuid } = this.staged;
+      const frame = spare
+        ? [sealChunkInto(spare, dataKey, versionUuid, this.sealed, layout.chunkCount, rest)]
+        : sealChunk(dataKey, versionUuid, this.sealed, layout.chunkCount, rest);
       if (this.uploadId === undefined) {
         // One chunk: one PUT, as the buffered path writes it.
         await this.record(plaintextBytes);
@@ -489,11 +504,15 @@ export class StreamedWholeFile {
     return this.speculated;
   }
 
-  private send(part: number, frame: Buffer[]): void {
+  /** `reusable`: the frame's buffer, sealed into again once storage has taken the part (never after a failure). */
+  private send(part: number, frame: Buffer[], reusable?: Buffer): void {
     this.uploadId ??= this.startParts();
     const sent = this.uploadId
       .then((uploadId) => this.deps.objects.putPart(this.staged.storageKey, uploadId, part, frame))
-      .then((etag) => void this.parts.push({ part, etag }))
+      .then((etag) => {
+        this.parts.push({ part, etag });
+        if (reusable) this.spareFrames.push(reusable);
+      })
       .catch((error) => {
         if (this.refusal === undefined) this.failure ??= error;
       })

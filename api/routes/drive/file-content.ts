@@ -160,7 +160,9 @@ async function readStreamedUpload(
         // The reader hands `data` on at the end of each piece, so the decoder has then read up to here.
         bodyRead += piece.length;
         reader.write(piece);
-        const drained = streamed?.writer.busy ? streamed.writer.drained() : undefined;
+        // The next piece, about as long as this one, decodes to fewer bytes than it has characters.
+        const chunkNear = streamed !== undefined && streamed.decoder.room <= piece.length;
+        const drained = streamed?.writer.busy(chunkNear) ? streamed.writer.drained(chunkNear) : undefined;
         const waits = [checking, drained].filter((wait) => wait !== undefined);
         checking = undefined;
         return waits.length ? Promise.all(waits).then(() => undefined) : undefined;

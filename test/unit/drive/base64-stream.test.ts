@@ -79,6 +79,18 @@ describe('Base64StreamDecoder', () => {
     expect(refused).toBeGreaterThan(1_000);
   });
 
+  it('tells how many bytes the window takes before the next chunk is handed on', () => {
+    const chunks: Buffer[] = [];
+    const decoder = new Base64StreamDecoder(10, (chunk) => void chunks.push(Buffer.from(chunk)), false);
+    expect(decoder.room).toBe(10);
+    decoder.write(Buffer.from('QUJDREVG'));
+    expect(decoder.room).toBe(4);
+    decoder.write(Buffer.from('R0hJSktM'));
+    expect(chunks.map((chunk) => chunk.toString())).toEqual(['ABCDEFGHIJ']);
+    expect(decoder.room).toBe(8);
+    expect(decoder.end()?.toString()).toBe('KL');
+  });
+
   it('in a JSON string, refuses a raw control character (not JSON) and skips escaped whitespace', () => {
     const decoder = new Base64StreamDecoder(16, () => undefined);
     expect(() => decoder.write(Buffer.from('QUJD\nQUJD'))).toThrow(RawControlCharacter);

@@ -19,6 +19,7 @@ import {
   generateDataKey,
   openSecret,
   rewrapDataKey,
+  sealChunkInto,
   sealSecret,
   unwrapDataKey,
   wrapDataKey,
@@ -142,6 +143,21 @@ describe('chunk framing', () => {
         );
       }
     }
+  });
+
+  it('seals a chunk into a reused frame that decrypts as encryptChunk framed it', () => {
+    const key = generateDataKey();
+    const version = randomUUID();
+    const frame = Buffer.alloc(300_000, 0xaa);
+    for (const size of [0, 1, 65_536, 200_001]) {
+      const plaintext = randomBytes(size);
+      const sealed = sealChunkInto(frame, key, version, 2, 5, plaintext);
+      expect(sealed.length).toBe(size + 12 + 16);
+      expect(sealed.buffer).toBe(frame.buffer);
+      expect(decryptChunk(key, version, 2, 5, Buffer.from(sealed))).toEqual(plaintext);
+      expect(() => decryptChunk(key, version, 2, 6, Buffer.from(sealed))).toThrow(ContentIntegrityError);
+    }
+    expect(() => sealChunkInto(Buffer.alloc(27 + 5), key, version, 0, 1, randomBytes(5))).toThrow(RangeError);
   });
 
   it('refuses a tampered nonce, ciphertext byte or tag', () => {
