@@ -3,8 +3,12 @@
 // then the chunked transfer through @folio/client (clients/typescript) WITHOUT content_hash, the spec's complete,
 // next to a direct MinIO multipart PUT and ranged GETs of the same parts with the same concurrency (issue 24:
 // ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 3) with the order swapped each
-// round, medians reported, the round trip checked byte for byte. Then what verifying a content_hash costs
-// (docs/extensions.md § Content hash): the same upload completed with and without one, as rows of their own.
+// round, medians reported, the round trip checked byte for byte. The download is also set beside ranged GETs that read
+// each part into one buffer of its own (the cheapest way to hand a part over whole, as the client hands each chunk),
+// and for every transfer the CPU time per GB of this process (the client), MinIO and the API is printed: on two
+// saturated cores the ratio cannot pass (MinIO + client CPU of the direct side) ÷ (MinIO + client + API CPU of
+// Folio's). Then what verifying a content_hash costs (docs/extensions.md § Content hash): the same upload completed
+// with and without one, as rows of their own.
 //
 //   node --import tsx bench/drive-transfer.ts
 //
@@ -20,8 +24,9 @@ import { Readable } from 'node:stream';
 import { FolioClient, type UploadState } from '../clients/typescript/src/index.js';
 import { createStorage } from '../platform/storage.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey } from '../domain/drive/crypto.js';
-import { benchTarget } from './stack.js';
+import { benchTarget, type BenchTarget } from './stack.js';
 import { say } from './support.js';
+import { processCpuMs } from './yardstick.js';
 
 const SIMPLE_BYTES = Number(process.env.FOLIO_BENCH_SIMPLE_BYTES ?? 100_000_000);
 const CHUNKED_BYTES = Number(
@@ -91,6 +96,40 @@ async function rssDuring<T>(
 
 const rate = (bytes: number, seconds: number) =>
   `${(bytes / 1e6 / seconds).toFixed(1).padStart(7)} MB/s  (${seconds.toFixed(2)} s)`;
+
+/** CPU time, in ms, of the client (this process, its thread pool included), MinIO and the API. */
+interface Cpu {
+  client: number;
+  minio: number;
+  api: number;
+}
+
+function cpuNow(target: BenchTarget): Cpu {
+  const own = process.cpuUsage();
+  return {
+    client: (own.user + own.system) / 1000,
+    minio: target.minioPid ? processCpuMs(target.minioPid) : NaN,
+    api: target.apiPid ? processCpuMs(target.apiPid) : NaN,
+  };
+}
+
+/** `work`'s wall time in seconds and the CPU each process spent meanwhile. */
+async function timedCpu(
+  target: BenchTarget,
+  work: () => Promise<unknown>,
+): Promise<{ seconds: number; cpu: Cpu }> {
+  const before = cpuNow(target);
+  const { seconds } = await timed(work);
+  const after = cpuNow(target);
+  return {
+    seconds,
+    cpu: {
+      client: after.client - before.client,
+      minio: after.minio - before.minio,
+      api: after.api - before.api,
+    },
+  };
+}
 
 async function pool(count: number, limit: number, task: (index: number) => Promise<void>) {
   let next = 0;
@@ -251,6 +290,24 @@ async function main() {
         await response.arrayBuffer();
       });
     };
+    // The same GETs with each body read piece by piece into one buffer of the part's size: arrayBuffer() costs more
+    // CPU than this on Node 20 (undici gathers the pieces, then copies them), so this is the stronger peer.
+    const directRangedGetIntoBuffers = async (key: string) => {
+      const url = await storage.presignedGetObject(target.s3.bucket, key, 3600);
+      await pool(parts, CONCURRENCY, async (i) => {
+        const response = await fetch(url, {
+          headers: { range: `bytes=${i * PART}-${i * PART + partLength(i) - 1}` },
+        });
+        const part = Buffer.allocUnsafe(partLength(i));
+        let at = 0;
+        const reader = response.body!.getReader();
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          part.set(next.value, at);
+          at += next.value.length;
+        }
+        if (at !== part.length) throw new Error(`direct part ${i + 1} has ${at} bytes`);
+      });
+    };
     const unhashed = new FolioClient({
       baseUrl: target.apiUrl,
       token: target.token,
@@ -261,6 +318,8 @@ async function main() {
     const directUp: number[] = [];
     const chunkedDown: number[] = [];
     const directDown: number[] = [];
+    const bufferedDown: number[] = [];
+    const downCpu: Record<'folio' | 'direct' | 'buffered', Cpu[]> = { folio: [], direct: [], buffered: [] };
     let lastFile = '';
     let received = 0;
     for (let round = 0; round < ROUNDS; round++) {
@@ -285,23 +344,32 @@ async function main() {
       // Timed with a sink that only counts (AES-GCM already authenticates every chunk); compared byte for byte after.
       const folioDownload = async () => {
         received = 0;
-        chunkedDown.push(
-          (
-            await timed(() =>
-              unhashed.downloadTo(lastFile, (plaintext) => void (received += plaintext.length)),
-            )
-          ).seconds,
+        const { seconds, cpu } = await timedCpu(target, () =>
+          unhashed.downloadTo(lastFile, (plaintext) => void (received += plaintext.length)),
         );
+        chunkedDown.push(seconds);
+        downCpu.folio.push(cpu);
       };
-      const directDownload = async () =>
-        directDown.push((await timed(() => directRangedGet(directKey))).seconds);
+      const directDownload = async () => {
+        const { seconds, cpu } = await timedCpu(target, () => directRangedGet(directKey));
+        directDown.push(seconds);
+        downCpu.direct.push(cpu);
+      };
+      const bufferedDownload = async () => {
+        const { seconds, cpu } = await timedCpu(target, () => directRangedGetIntoBuffers(directKey));
+        bufferedDown.push(seconds);
+        downCpu.buffered.push(cpu);
+      };
       for (const step of folioFirst ? [folioUpload, directUpload] : [directUpload, folioUpload]) await step();
-      for (const step of folioFirst ? [folioDownload, directDownload] : [directDownload, folioDownload])
+      for (const step of folioFirst
+        ? [folioDownload, directDownload, bufferedDownload]
+        : [bufferedDownload, directDownload, folioDownload])
         await step();
       await storage.removeObject(target.s3.bucket, directKey);
       say(
         `  round ${round + 1} (${folioFirst ? 'Folio first' : 'direct first'}): upload ${rate(CHUNKED_BYTES, chunkedUp.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directUp.at(-1)!)}; ` +
-          `download ${rate(CHUNKED_BYTES, chunkedDown.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directDown.at(-1)!)}`,
+          `download ${rate(CHUNKED_BYTES, chunkedDown.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directDown.at(-1)!)}, ` +
+          `into buffers ${rate(CHUNKED_BYTES, bufferedDown.at(-1)!)}`,
       );
     }
     let mismatches = 0;
@@ -327,6 +395,26 @@ async function main() {
     rows.push([
       '  direct MinIO ranged GETs, same bytes, ranges and concurrency, alternated',
       `${rate(CHUNKED_BYTES, median(directDown))}  ${rounds(directDown)}`,
+    ]);
+    rows.push([
+      '  the same, each part read into one buffer of its own (the stronger peer)',
+      `${rate(CHUNKED_BYTES, median(bufferedDown))}  ${rounds(bufferedDown)}`,
+    ]);
+    // CPU seconds per GB moved, the median of the rounds for each process; and the bound it puts on the ratio.
+    const perGb = (cpu: Cpu[], process: keyof Cpu) =>
+      median(cpu.map((entry) => entry[process])) / 1000 / (CHUNKED_BYTES / 1e9);
+    const cpuLine = (cpu: Cpu[]) =>
+      `client ${perGb(cpu, 'client').toFixed(2)}, MinIO ${perGb(cpu, 'minio').toFixed(2)}, API ${perGb(cpu, 'api').toFixed(2)} CPU s/GB`;
+    const total = (cpu: Cpu[]) => perGb(cpu, 'client') + perGb(cpu, 'minio') + perGb(cpu, 'api');
+    for (const [label, cpu] of [
+      ['  CPU of the chunked download', downCpu.folio],
+      ['  CPU of the direct ranged GETs', downCpu.direct],
+      ['  CPU of the direct GETs into buffers', downCpu.buffered],
+    ] as const)
+      rows.push([label, cpuLine(cpu)]);
+    rows.push([
+      '  bound on 2 saturated cores: direct CPU ÷ Folio CPU',
+      `${(total(downCpu.direct) / total(downCpu.folio)).toFixed(2)}× (into buffers: ${(total(downCpu.buffered) / total(downCpu.folio)).toFixed(2)}×)`,
     ]);
     const streamKey = `bench/${randomUUID()}`;
     await directMultipartPut(streamKey);
@@ -390,9 +478,11 @@ async function main() {
     for (const [label, value] of rows) say(`${label.padEnd(width)}  ${value}`);
     const upRatio = median(directUp) / median(chunkedUp);
     const downRatio = median(directDown) / median(chunkedDown);
+    const bufferedRatio = median(bufferedDown) / median(chunkedDown);
     say(
       `\nchunked without content_hash vs direct MinIO, medians of ${ROUNDS} alternated rounds (target ≥ 0.9×): ` +
-        `upload ${upRatio.toFixed(2)}× (${upRatio >= 0.9 ? 'met' : 'not met'}), download ${downRatio.toFixed(2)}× (${downRatio >= 0.9 ? 'met' : 'not met'})`,
+        `upload ${upRatio.toFixed(2)}× (${upRatio >= 0.9 ? 'met' : 'not met'}), download ${downRatio.toFixed(2)}× (${downRatio >= 0.9 ? 'met' : 'not met'}); ` +
+        `download beside the GETs into buffers ${bufferedRatio.toFixed(2)}×`,
     );
     say(
       `chunked round trip: ${received} bytes downloaded, identical to the upload (${parts} chunks checked).`,

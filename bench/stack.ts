@@ -2,7 +2,7 @@
 // by FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN (FOLIO_S3_* then reach its MinIO). Either way a user token with
 // every scope and the storage the API writes to.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
@@ -19,7 +19,24 @@ export interface BenchTarget {
   env: Record<string, string>;
   /** The API process of a stack of its own, for its CPU time and memory (/proc); absent for a running API. */
   apiPid?: number;
+  /** The MinIO process of a stack of its own, for its CPU time; absent for a running API. */
+  minioPid?: number;
   stop(): Promise<void>;
+}
+
+/** The pid of the MinIO server listening on `endpoint`'s port (its command line names the address), if any. */
+function minioPidOf(endpoint: string): number | undefined {
+  const address = ['', '--address', `127.0.0.1:${new URL(endpoint).port}`, ''].join('\0');
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.split('\0')[0]!.endsWith('minio') && cmdline.includes(address)) return Number(entry);
+    } catch {
+      // The process ended since the listing.
+    }
+  }
+  return undefined;
 }
 
 async function startStack(label: string, options: { worker?: boolean }): Promise<BenchTarget> {
@@ -50,7 +67,16 @@ async function startStack(label: string, options: { worker?: boolean }): Promise
       region: 'us-east-1',
     };
     const apiPid = Number(readFileSync(join(stack.root, 'api.pid'), 'utf8').split('\n')[0]);
-    return { apiUrl: stack.apiUrl, token: access_token, s3, env: stack.env, apiPid, stop: stack.stop };
+    const minioPid = minioPidOf(s3.endpoint);
+    return {
+      apiUrl: stack.apiUrl,
+      token: access_token,
+      s3,
+      env: stack.env,
+      apiPid,
+      minioPid,
+      stop: stack.stop,
+    };
   } catch (error) {
     await stack.stop();
     throw error;

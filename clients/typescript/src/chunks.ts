@@ -1,7 +1,10 @@
 // The chunk layout of docs/drive-encryption.md § 2: nonce (12) || AES-256-GCM ciphertext || tag (16), with the
 // AAD "folio-drive-chunk-v1:<version_uuid>:<i>:<chunk_count>". WebCrypto runs AES-GCM on libuv's thread pool, so
-// sealing and opening chunks does not hold the event loop while other parts are on the wire.
-import { webcrypto } from 'node:crypto';
+// sealing a chunk does not hold the event loop while other parts are on the wire. A download opens each chunk on
+// the event loop instead, in one pass over the buffer its frame was gathered in (openChunkStream): WebCrypto would
+// copy the frame twice more before its job, and on two cores that CPU is the download's limit (docs/benchmarks.md
+// § 2026-11-27, session 15).
+import { createDecipheriv, webcrypto } from 'node:crypto';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -72,4 +75,48 @@ export async function decryptChunk(
     frame.subarray(NONCE_BYTES),
   );
   return Buffer.from(plain);
+}
+
+/**
+ * Opens one stored chunk from the pieces its frame arrives in (`frameLength` bytes in all), gathered into `frame`, a
+ * buffer of at least that size that the caller may reuse once this settles: the plaintext answered is then the only
+ * buffer the chunk allocates, written by one AES-GCM pass. (Opening each piece as it comes allocates a buffer per
+ * piece; on Node 20 the garbage collection that costs was worth more CPU than the pass itself.) A frame of another
+ * length or one that fails authentication rejects. `dataKey` is the raw key (download_init's, decoded).
+ */
+export async function openChunkStream(
+  dataKey: Uint8Array,
+  versionUuid: string,
+  index: number,
+  count: number,
+  frameLength: number,
+  pieces: AsyncIterable<Uint8Array>,
+  frame: Buffer = Buffer.allocUnsafe(frameLength),
+): Promise<Buffer> {
+  if (frameLength < CHUNK_OVERHEAD)
+    throw new RangeError(`a chunk's frame has at least ${CHUNK_OVERHEAD} bytes`);
+  if (frame.length < frameLength)
+    throw new RangeError(`a frame of ${frameLength} bytes needs a buffer as large`);
+  let at = 0;
+  for await (const piece of pieces) {
+    if (at + piece.length > frameLength) throw new Error(`chunk ${index}: more than ${frameLength} bytes`);
+    frame.set(piece, at);
+    at += piece.length;
+  }
+  if (at !== frameLength) throw new Error(`chunk ${index}: ${at} bytes, not ${frameLength}`);
+  const tagAt = frameLength - TAG_BYTES;
+  const decipher = createDecipheriv('aes-256-gcm', dataKey, frame.subarray(0, NONCE_BYTES), {
+    authTagLength: TAG_BYTES,
+  });
+  decipher.setAAD(chunkAad(versionUuid, index, count));
+  decipher.setAuthTag(frame.subarray(tagAt, frameLength));
+  const plaintext = decipher.update(frame.subarray(NONCE_BYTES, tagAt));
+  try {
+    decipher.final();
+  } catch (error) {
+    throw new Error(`chunk ${index} failed authentication: its bytes are not what was stored`, {
+      cause: error,
+    });
+  }
+  return plaintext;
 }

@@ -5,9 +5,9 @@ import { ApiError, bytesBody, failure, Retryable, withRetry, type Http } from '.
 import {
   CHUNK_OVERHEAD,
   chunkOffset,
-  decryptChunk,
   encryptChunk,
   importChunkKey,
+  openChunkStream,
   plainLength,
   type Layout,
 } from './chunks.js';
@@ -298,6 +298,22 @@ export interface DownloadOptions {
   onProgress?: (progress: Progress) => void;
 }
 
+/** A body's pieces as they arrive; a consumer that stops early (a frame too long) cancels the rest. */
+async function* pieces(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      yield next.value;
+    }
+    done = true;
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+  }
+}
+
 /**
  * download_init, then ranged GETs `window` at a time, decrypted as they arrive and handed to `sink` in order. A
  * GET refused with 403 (the URL's 15 minutes ran out) asks download_init again; if the file was replaced
@@ -320,7 +336,7 @@ export async function downloadChunks(
     chunkCount: init.chunk_count,
     plaintextSizeBytes: init.ciphertext_size_bytes - CHUNK_OVERHEAD * init.chunk_count,
   };
-  const key = await importChunkKey(init.data_key, 'decrypt');
+  const dataKey = Buffer.from(init.data_key, 'base64');
   const window = options.window ?? DEFAULT_WINDOW;
   const progress: Progress = {
     bytesDone: 0,
@@ -330,6 +346,8 @@ export async function downloadChunks(
   };
   options.onProgress?.({ ...progress });
 
+  // The buffers frames are gathered in, one per GET in flight, reused from chunk to chunk.
+  const frames: Buffer[] = [];
   const fetchChunk = (index: number) =>
     withRetry(
       http.retryPolicy,
@@ -340,12 +358,25 @@ export async function downloadChunks(
           headers: { range: `bytes=${start}-${end}` },
           signal: options.signal,
         });
-        const frame = new Uint8Array(await response.arrayBuffer());
-        if (response.status === 206 && frame.length === end - start + 1)
-          return decryptChunk(key, versionUuid, index, layout.chunkCount, frame);
+        if (response.status === 206 && response.body) {
+          const frame = frames.pop() ?? Buffer.allocUnsafe(layout.chunkSizeBytes + CHUNK_OVERHEAD);
+          try {
+            return await openChunkStream(
+              dataKey,
+              versionUuid,
+              index,
+              layout.chunkCount,
+              end - start + 1,
+              pieces(response.body),
+              frame,
+            );
+          } finally {
+            frames.push(frame);
+          }
+        }
         const error = new ApiError(
           response.status,
-          Buffer.from(frame).toString(),
+          await response.text(),
           `GET chunk ${index}`,
           response.headers,
         );
