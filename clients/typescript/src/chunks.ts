@@ -1,10 +1,10 @@
 // The chunk layout of docs/drive-encryption.md § 2: nonce (12) || AES-256-GCM ciphertext || tag (16), with the
-// AAD "folio-drive-chunk-v1:<version_uuid>:<i>:<chunk_count>". WebCrypto runs AES-GCM on libuv's thread pool, so
-// sealing a chunk does not hold the event loop while other parts are on the wire. A download opens each chunk on
-// the event loop instead, in one pass over the buffer its frame was gathered in (openChunkStream): WebCrypto would
-// copy the frame twice more before its job, and on two cores that CPU is the download's limit (docs/benchmarks.md
-// § 2026-11-27, session 15).
-import { createDecipheriv, webcrypto } from 'node:crypto';
+// AAD "folio-drive-chunk-v1:<version_uuid>:<i>:<chunk_count>". The transfer seals (sealChunkFrame) and opens
+// (openChunkStream) chunks with node:crypto on the event loop, each in one pass over one chunk-sized buffer: WebCrypto
+// runs on libuv's thread pool but copies each frame twice more around its job, and on two cores that CPU, not the
+// event loop's time, is the transfer's limit (docs/benchmarks.md § 2026-11-27, session 15). encryptChunk and
+// decryptChunk (WebCrypto) stay for callers that hold a CryptoKey.
+import { createCipheriv, createDecipheriv, randomFillSync, webcrypto } from 'node:crypto';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -54,6 +54,33 @@ export async function encryptChunk(
     plaintext,
   );
   return Buffer.concat([nonce, new Uint8Array(sealed)]);
+}
+
+/** Plaintext encrypted per cipher.update by sealChunkFrame: the cipher allocates each output, dropped at once. */
+const SEAL_SLICE_BYTES = 64 * 1024;
+
+/**
+ * encryptChunk's frame, sealed with node:crypto from the raw data key into one buffer of the frame's size: the
+ * plaintext goes through in slices whose outputs die young, so the frame is the one chunk-sized buffer the chunk
+ * allocates.
+ */
+export function sealChunkFrame(
+  dataKey: Uint8Array,
+  versionUuid: string,
+  index: number,
+  count: number,
+  plaintext: Uint8Array,
+): Buffer {
+  const frame = Buffer.allocUnsafe(plaintext.length + CHUNK_OVERHEAD);
+  const nonce = randomFillSync(frame.subarray(0, NONCE_BYTES));
+  const cipher = createCipheriv('aes-256-gcm', dataKey, nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(chunkAad(versionUuid, index, count));
+  let at = NONCE_BYTES;
+  for (let start = 0; start < plaintext.length; start += SEAL_SLICE_BYTES)
+    at += cipher.update(plaintext.subarray(start, start + SEAL_SLICE_BYTES)).copy(frame, at);
+  at += cipher.final().copy(frame, at);
+  cipher.getAuthTag().copy(frame, at);
+  return frame;
 }
 
 /** Opens one stored chunk; a chunk that fails authentication rejects (the bytes are not what was written). */

@@ -5,9 +5,8 @@ import { ApiError, bytesBody, failure, Retryable, withRetry, type Http } from '.
 import {
   CHUNK_OVERHEAD,
   chunkOffset,
-  encryptChunk,
-  importChunkKey,
   openChunkStream,
+  sealChunkFrame,
   plainLength,
   type Layout,
 } from './chunks.js';
@@ -200,7 +199,7 @@ export async function sendParts(
   const { state } = writer;
   const layout = layoutOf(state);
   const hasher = hashing ? new ContentHashBuilder(state.plaintext_size_bytes) : undefined;
-  const key = await importChunkKey(state.data_key, 'encrypt');
+  const dataKey = Buffer.from(state.data_key, 'base64');
   const missing = Array.from({ length: state.chunk_count }, (_, i) => i + 1).filter(
     (n) => !(String(n) in state.parts),
   );
@@ -227,7 +226,7 @@ export async function sendParts(
     const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(
       async (plaintext) => {
         const hashed = hasher?.add(offset, plaintext);
-        const sealed = await encryptChunk(key, state.version_uuid, index, state.chunk_count, plaintext);
+        const sealed = sealChunkFrame(dataKey, state.version_uuid, index, state.chunk_count, plaintext);
         await hashed;
         return sealed;
       },

@@ -1,9 +1,16 @@
 // @folio/client's openChunkStream against frames sealed by the service's own framing (domain/drive/crypto.ts): a
-// chunk opened piece by piece as it arrives, whatever the pieces' sizes, and refused when it is not what was stored.
+// chunk opened piece by piece as it arrives, whatever the pieces' sizes, and refused when it is not what was stored;
+// and its sealChunkFrame, whose frames the service opens.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openChunkStream } from '../../../clients/typescript/src/chunks.js';
-import { chunkLayout, encryptChunks, generateDataKey } from '../../../domain/drive/crypto.js';
+import { CHUNK_OVERHEAD, openChunkStream, sealChunkFrame } from '../../../clients/typescript/src/chunks.js';
+import {
+  ContentIntegrityError,
+  chunkLayout,
+  decryptChunk,
+  encryptChunks,
+  generateDataKey,
+} from '../../../domain/drive/crypto.js';
 
 async function* pieces(bytes: Buffer, size: number) {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
@@ -87,5 +94,32 @@ describe('openChunkStream', () => {
     await expect(openChunkStream(key, version, 0, 1, frame.length - 1, pieces(frame, 700))).rejects.toThrow(
       `chunk 0: more than ${frame.length - 1} bytes`,
     );
+  });
+});
+
+describe('sealChunkFrame', () => {
+  it("seals frames the service opens (domain/drive/crypto.ts decryptChunk), bound to the chunk's place", () => {
+    const key = generateDataKey();
+    const version = randomUUID();
+    for (const size of [0, 1, 65_535, 65_536, 65_537, 200_003]) {
+      const plaintext = randomBytes(size);
+      const frame = sealChunkFrame(key, version, 3, 7, plaintext);
+      expect(frame.length).toBe(size + CHUNK_OVERHEAD);
+      expect(decryptChunk(key, version, 3, 7, frame).equals(plaintext)).toBe(true);
+      expect(() => decryptChunk(key, version, 4, 7, frame)).toThrow(ContentIntegrityError);
+      expect(() => decryptChunk(key, version, 3, 8, frame)).toThrow(ContentIntegrityError);
+    }
+  });
+
+  it('draws a fresh nonce for every frame', () => {
+    const key = generateDataKey();
+    const version = randomUUID();
+    const plaintext = randomBytes(100);
+    const nonces = new Set(
+      Array.from({ length: 50 }, () =>
+        sealChunkFrame(key, version, 0, 1, plaintext).subarray(0, 12).toString('hex'),
+      ),
+    );
+    expect(nonces.size).toBe(50);
   });
 });
