@@ -11,7 +11,7 @@ const TAG_BYTES = 16;
 /** Bytes a chunk's ciphertext has beyond its plaintext. */
 export const CHUNK_OVERHEAD = NONCE_BYTES + TAG_BYTES;
 
-export type ChunkKey = webcrypto.CryptoKey;
+type ChunkKey = webcrypto.CryptoKey;
 
 export interface Layout {
   chunkSizeBytes: number;
