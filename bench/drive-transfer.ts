@@ -320,27 +320,33 @@ async function main() {
     const directDown: number[] = [];
     const bufferedDown: number[] = [];
     const downCpu: Record<'folio' | 'direct' | 'buffered', Cpu[]> = { folio: [], direct: [], buffered: [] };
+    const upCpu: Record<'folio' | 'direct', Cpu[]> = { folio: [], direct: [] };
     let lastFile = '';
     let received = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const folioFirst = round % 2 === 1;
       const directKey = `bench/${randomUUID()}`;
       const folioUpload = async () => {
-        const uploaded = await timed(() =>
-          unhashed.upload({
+        let created: Awaited<ReturnType<typeof unhashed.upload>> | undefined;
+        const { seconds, cpu } = await timedCpu(target, async () => {
+          created = await unhashed.upload({
             name: `chunked-${randomUUID()}.bin`,
             contentType: 'application/octet-stream',
             size: CHUNKED_BYTES,
             source: sourceBytes,
-          }),
-        );
-        if (uploaded.value.content_hash !== null)
-          throw new Error(`a complete without content_hash recorded ${uploaded.value.content_hash}`);
-        chunkedUp.push(uploaded.seconds);
-        lastFile = uploaded.value.uuid;
+          });
+        });
+        if (created!.content_hash !== null)
+          throw new Error(`a complete without content_hash recorded ${created!.content_hash}`);
+        chunkedUp.push(seconds);
+        upCpu.folio.push(cpu);
+        lastFile = created!.uuid;
       };
-      const directUpload = async () =>
-        directUp.push((await timed(() => directMultipartPut(directKey))).seconds);
+      const directUpload = async () => {
+        const { seconds, cpu } = await timedCpu(target, () => directMultipartPut(directKey));
+        directUp.push(seconds);
+        upCpu.direct.push(cpu);
+      };
       // Timed with a sink that only counts (AES-GCM already authenticates every chunk); compared byte for byte after.
       const folioDownload = async () => {
         received = 0;
@@ -407,13 +413,19 @@ async function main() {
       `client ${perGb(cpu, 'client').toFixed(2)}, MinIO ${perGb(cpu, 'minio').toFixed(2)}, API ${perGb(cpu, 'api').toFixed(2)} CPU s/GB`;
     const total = (cpu: Cpu[]) => perGb(cpu, 'client') + perGb(cpu, 'minio') + perGb(cpu, 'api');
     for (const [label, cpu] of [
+      ['  CPU of the chunked upload', upCpu.folio],
+      ['  CPU of the direct multipart PUT', upCpu.direct],
       ['  CPU of the chunked download', downCpu.folio],
       ['  CPU of the direct ranged GETs', downCpu.direct],
       ['  CPU of the direct GETs into buffers', downCpu.buffered],
     ] as const)
       rows.push([label, cpuLine(cpu)]);
     rows.push([
-      '  bound on 2 saturated cores: direct CPU ÷ Folio CPU',
+      '  upload bound on 2 saturated cores: direct CPU ÷ Folio CPU',
+      `${(total(upCpu.direct) / total(upCpu.folio)).toFixed(2)}×`,
+    ]);
+    rows.push([
+      '  download bound on 2 saturated cores: direct CPU ÷ Folio CPU',
       `${(total(downCpu.direct) / total(downCpu.folio)).toFixed(2)}× (into buffers: ${(total(downCpu.buffered) / total(downCpu.folio)).toFixed(2)}×)`,
     ]);
     const streamKey = `bench/${randomUUID()}`;
