@@ -1,9 +1,13 @@
-// Drive's tables read straight in tests: an item's row, the end of the change log and what it gained since, and a
-// check that a refused request changed neither.
+// Drive's tables read straight in tests: an item's row, the end of the change log and what it gained since, a
+// check that a refused request changed neither, and the workspace's storage pool.
 import { expect } from 'vitest';
 import { db } from '../../platform/database.js';
 
 export const row = (uuid: string) => db()('drive_items').where({ uuid }).first();
+
+/** The bytes the user's workspace pool counts as used. */
+export const usedBytes = async (user: { workspaceUuid: string }): Promise<number> =>
+  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
 /** The highest change sequence number so far (0 when the log is empty). */
 export const lastSeq = async (): Promise<number> =>

@@ -19,7 +19,7 @@ import {
   makeFolder,
 } from '../../support/api.js';
 import { settle } from '../../support/cascades.js';
-import { lastSeq } from '../../support/drive-rows.js';
+import { lastSeq, usedBytes } from '../../support/drive-rows.js';
 import { objectExists } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
@@ -65,8 +65,6 @@ const changesSince = (seq: number, uuids: string[]) =>
     .whereIn('item_uuid', uuids)
     .orderBy('seq')
     .select('item_uuid', 'change_type', 'resource_type', 'item_version', 'parent_uuid', 'ancestor_uuids');
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 const versionOf = async (uuid: string): Promise<number> =>
   (await db()('drive_items').where({ uuid }).first()).version;
 

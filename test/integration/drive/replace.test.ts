@@ -16,13 +16,11 @@ import {
 } from '../../support/folio-client.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { objectExists } from '../../support/storage.js';
+import { usedBytes } from '../../support/drive-rows.js';
 
 afterAll(closeTemporalClient);
 
 const MiB = 1024 * 1024;
-
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
 const lifecycleResult = async (versionUuid: string) =>
   (await temporalClient()).workflow.getHandle(replaceWorkflowId(versionUuid)).result();

@@ -12,11 +12,10 @@ import { waitUntil } from '../../support/cascades.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { runScheduleNow } from '../../support/schedules.js';
 import { objectExists } from '../../support/storage.js';
+import { usedBytes } from '../../support/drive-rows.js';
 
 afterAll(closeTemporalClient);
 
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 const stagedRowsOf = (user: TestUser) =>
   db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
 

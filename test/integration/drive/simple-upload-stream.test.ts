@@ -11,11 +11,10 @@ import { call, firstApiUrl, makeUser, type TestUser } from '../../support/api.js
 import { waitUntil } from '../../support/cascades.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { storedUnder } from '../../support/storage.js';
+import { usedBytes } from '../../support/drive-rows.js';
 
 const MiB = 1024 * 1024;
 
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 const stagedRows = (user: TestUser) =>
   db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
 

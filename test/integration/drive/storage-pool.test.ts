@@ -6,15 +6,13 @@ import { db } from '../../../platform/database.js';
 import { closeTemporalClient } from '../../../platform/temporal.js';
 import { call, makeUser, makeWorkspace, type TestUser } from '../../support/api.js';
 import { initiateReplace, uploadChunked } from '../../support/folio-client.js';
+import { usedBytes } from '../../support/drive-rows.js';
 
 afterAll(closeTemporalClient);
 
 async function userWithPool(limit: number): Promise<TestUser> {
   return makeUser({ workspace: await makeWorkspace({ storageLimitBytes: limit }) });
 }
-
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 
 const simple = (user: TestUser, name: string, size: number) =>
   call('POST', '/v1/drive/files', {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { call, makeUser, type TestUser } from '../../support/api.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
-import { changesSince, lastSeq } from '../../support/drive-rows.js';
+import { changesSince, lastSeq, usedBytes } from '../../support/drive-rows.js';
 import {
   contentHash,
   downloadChunked,
@@ -24,8 +24,6 @@ import {
 const MiB = 1024 * 1024;
 const HEX64 = /^[0-9a-f]{64}$/;
 
-const usedBytes = async (user: TestUser) =>
-  Number((await db()('workspaces').where({ uuid: user.workspaceUuid }).first()).storage_used_bytes);
 const version = (uuid: string) => db()('drive_file_versions').where({ uuid }).first();
 const getFile = async (user: TestUser, uuid: string) =>
   (await call('GET', `/v1/drive/files/${uuid}`, { token: user.token })).body;
