@@ -29,6 +29,9 @@ export class ProcessSession {
   private closed = false;
 
   private readonly subscribers = new Set<ProcessSessionEvents>();
+  /** The `select 1` on the wire, and the one the callers that came after it was sent are waiting for. */
+  private heardCheck: Promise<void> | undefined;
+  private nextHeardCheck: Promise<void> | undefined;
 
   constructor(private readonly options: { connectionString: string; log: Pick<Logger, 'warn'> }) {}
 
@@ -39,6 +42,37 @@ export class ProcessSession {
   /** True while the session holds the lock and listens: only then may a cached credential be trusted. */
   get live(): boolean {
     return this.client !== undefined;
+  }
+
+  /**
+   * Resolves once this session has heard every notification committed before the call, so a cached credential can be
+   * trusted: a listening PostgreSQL session hands its client the notifications pending for it before it reads the
+   * next query, and pg emits them before that query's answer, so the answer to a query sent after this call comes
+   * after them. Callers at the same moment share one query; one that arrives while a query is on the wire waits for
+   * the next. Rejects when the session is down or is lost meanwhile.
+   */
+  heardEverythingCommitted(): Promise<void> {
+    if (!this.heardCheck) {
+      const check = this.roundTrip().finally(() => {
+        if (this.heardCheck === check) this.heardCheck = undefined;
+      });
+      this.heardCheck = check;
+      return check;
+    }
+    // The query in flight may have been sent before this caller arrived: it proves nothing for it.
+    this.nextHeardCheck ??= this.heardCheck
+      .catch(() => undefined)
+      .then(() => {
+        this.nextHeardCheck = undefined;
+        return this.heardEverythingCommitted();
+      });
+    return this.nextHeardCheck;
+  }
+
+  private async roundTrip(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new Error('the process session is down');
+    await client.query('select 1');
   }
 
   /** The lock key, once the session holds it (opening the session if need be). */

@@ -1,6 +1,8 @@
 // A brief per-process memory of resolved credentials, keyed by the secret's hash, so most requests skip the lookup.
 // Revocation is honoured at once: every revoke (or delete) NOTIFYs all API processes at its commit
-// (db/migrations/017_credential_revocations.ts) and the entry goes; while the LISTEN session is down nothing is cached.
+// (db/migrations/017_credential_revocations.ts) and the entry goes. Because that delivery takes its own time, an entry
+// is served only once the session has heard everything committed before the request (one `select 1` on the LISTEN
+// session, shared by the requests waiting at that moment); while the session is down nothing is cached.
 import { LRUCache } from 'lru-cache';
 import type { Credential } from '../../domain/accounts/credentials.js';
 import type { ProcessSession } from '../../platform/process-session.js';
@@ -17,7 +19,9 @@ export class CredentialCache {
   /** Bumped by every revocation and reset: a lookup that began before one must not cache what it read. */
   private generation = 0;
 
-  constructor(private readonly session: Pick<ProcessSession, 'live' | 'subscribe'>) {
+  constructor(
+    private readonly session: Pick<ProcessSession, 'live' | 'subscribe' | 'heardEverythingCommitted'>,
+  ) {
     session.subscribe({
       onCredentialRevoked: (hashHex) => {
         this.generation++;
@@ -36,8 +40,10 @@ export class CredentialCache {
     resolve: () => Promise<Credential | undefined>,
   ): Promise<Credential | undefined> {
     if (!this.session.live) return resolve();
-    const cached = this.entries.get(hashHex);
-    if (cached && (cached.kind !== 'user' || cached.expiresAt.getTime() > Date.now())) return cached;
+    if (this.entries.has(hashHex) && (await this.heardEverythingCommitted())) {
+      const cached = this.entries.get(hashHex);
+      if (cached && (cached.kind !== 'user' || cached.expiresAt.getTime() > Date.now())) return cached;
+    }
     const generation = this.generation;
     const credential = await resolve();
     if (credential && generation === this.generation && this.session.live) {
@@ -48,5 +54,12 @@ export class CredentialCache {
       if (ttl > 0) this.entries.set(hashHex, credential, { ttl });
     }
     return credential;
+  }
+
+  private heardEverythingCommitted(): Promise<boolean> {
+    return this.session.heardEverythingCommitted().then(
+      () => true,
+      () => false,
+    );
   }
 }
