@@ -161,6 +161,7 @@ export function createApiServices(settings: ApiSettings, db: Db): ApiServices {
       masterKey: settings.masterKey,
       lifecycles: workflows,
       runInTransaction,
+      runOneStatement: workflows.runOneStatement(db),
       uploadOwnerLock: () => session.ownerLock(),
       log: logger.child({ category: 'drive-content' }),
     },

@@ -30,6 +30,7 @@ import * as earlyAccess from './migrations/027_early_access.js';
 import * as driveChangeLogState from './migrations/028_drive_change_log_state.js';
 import * as emailReplyIndex from './migrations/029_email_reply_index.js';
 import * as driveSnapshotByParent from './migrations/030_drive_snapshot_by_parent.js';
+import * as refuseUnless from './migrations/031_refuse_unless.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '028_drive_change_log_state': driveChangeLogState,
   '029_email_reply_index': emailReplyIndex,
   '030_drive_snapshot_by_parent': driveSnapshotByParent,
+  '031_refuse_unless': refuseUnless,
 };
 
 const source: Knex.MigrationSource<string> = {

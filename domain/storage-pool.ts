@@ -26,11 +26,11 @@ export async function reserveStorage(
 
 /** The refusal of a reservation that did not fit, with the pool's limit as it is now. */
 export async function poolFull(
-  tx: Knex.Transaction,
+  knex: Knex,
   workspaceUuid: string,
   full: (poolBytes: number) => AppError = storageLimitExceeded,
 ): Promise<AppError> {
-  const workspace = await tx('workspaces').where({ uuid: workspaceUuid }).first('storage_limit_bytes');
+  const workspace = await knex('workspaces').where({ uuid: workspaceUuid }).first('storage_limit_bytes');
   return full(Number(workspace?.storage_limit_bytes ?? 0));
 }
 

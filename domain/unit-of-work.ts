@@ -74,15 +74,42 @@ export interface LifecycleStarter {
 export interface UnitOfWork {
   tx: Knex.Transaction;
   workflows: WorkflowRequests;
-  /**
-   * Lets this transaction's locks go once its commit record is written, before the WAL is flushed to disk; the
-   * runner then waits for the flush outside the locks, before it returns, so what the caller answers is durable. For a
-   * transaction that holds a lock every writer of a workspace queues on (the change-log lock) until its end: the
-   * writers' flushes then overlap instead of taking turns, and nothing but the COMMIT follows the work's last statement
-   * (docs/benchmarks.md § the 1 KB upload's commit, § session 15). Called first, before the work's statements.
-   */
-  commitBeforeFlush(): Promise<void>;
 }
+
+/** The durable processes a one-statement write may ask for: starts, which are rows the statement records. */
+export type WorkflowStarts = Pick<
+  WorkflowRequests,
+  'startDriveCascade' | 'scheduleDocumentPurge' | 'startWebhookDelivery' | 'startThumbnail'
+>;
+
+/**
+ * A write that is one statement, committed as it ends: no round trip of the client between the locks it takes last
+ * and its commit, so writers queued on those locks (the change-log lock every Drive writer of a workspace takes) wait
+ * for PostgreSQL alone, not for a busy API process to read an answer and send a COMMIT (docs/benchmarks.md § the 1 KB
+ * upload's commit). Its commit does not wait for the WAL flush; the runner waits for a flush that covers it before it
+ * returns, so what the caller then answers is durable, and then starts the workflows it recorded.
+ */
+interface OneStatementWrite {
+  /** The prepared statement's name, one per text. */
+  name: string;
+  /**
+   * The statement, with named bindings (`:name`). `commitMode` is its first CTE, and its one row selects
+   * `commit_mode.batch`; `recordWorkflows(anchor)` is a CTE listed after the CTE `anchor`, recording the workflows
+   * asked for only when `anchor` has a row. A step that finds the write must not happen calls
+   * `folio_refuse_unless(ok, refusal)` (db/migrations/031), which rolls the statement back with SQLSTATE FL001 and the
+   * refusal as the error's `detail`. The statement returns its row exactly when `anchor` has one.
+   */
+  sql(parts: { commitMode: string; recordWorkflows(anchor: string): string }): string;
+  bindings: Record<string, unknown>;
+  /** Asks for the workflows the statement records, as a transaction's work asks UnitOfWork.workflows. */
+  workflows?(requests: WorkflowStarts): void;
+}
+
+/** Runs a one-statement write; its row (without `batch`), or undefined when it returned none. */
+export type RunOneStatement = <Row extends object>(write: OneStatementWrite) => Promise<Row | undefined>;
+
+/** The SQLSTATE folio_refuse_unless raises; the error's `detail` is the refusal. */
+export const STATEMENT_REFUSED = 'FL001';
 
 /** Runs `work` in one transaction; what it asked of `workflows` goes out after the commit. */
 export type RunInTransaction = <T>(work: (unit: UnitOfWork) => Promise<T>) => Promise<T>;

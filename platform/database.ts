@@ -5,8 +5,23 @@ import { config } from './config.js';
 export type Db = Knex;
 export type Tx = Knex.Transaction;
 
+/**
+ * How often a session running a statement checks that its client is still there (PostgreSQL's
+ * client_connection_check_interval). A statement that commits as it ends (a simple upload's commit,
+ * domain/unit-of-work.ts RunOneStatement) must not commit for a process that died while it waited on a lock: its
+ * request failed, and the staged-upload sweep cleans up after it (docs/drive-encryption.md § Crash safety).
+ */
+const CLIENT_CHECK_INTERVAL_MS = 1000;
+
 export function createDb(databaseUrl = config().databaseUrl): Db {
-  return knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 10 } });
+  return knexFactory({
+    client: 'pg',
+    connection: {
+      connectionString: databaseUrl,
+      options: `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS}`,
+    },
+    pool: { min: 0, max: 10 },
+  });
 }
 
 let shared: Db | undefined;

@@ -141,12 +141,20 @@ export function createWorkflowClient(settings: WorkflowClientSettings) {
   const startThumbnail = (request: Omit<Extract<OutboxRequest, { type: 'thumbnail' }>, 'type'>) =>
     startOutboxRequest({ type: 'thumbnail', ...request });
 
-  const { runInTransaction, sweepOutbox, dispatchDrivePushes } = outboxKit({
+  const { runInTransaction, runOneStatement, sweepOutbox, dispatchDrivePushes } = outboxKit({
     start: startOutboxRequest,
     wakes,
     log,
   });
-  return { ...lifecycles, startDirect, runInTransaction, sweepOutbox, startThumbnail, dispatchDrivePushes };
+  return {
+    ...lifecycles,
+    startDirect,
+    runInTransaction,
+    runOneStatement,
+    sweepOutbox,
+    startThumbnail,
+    dispatchDrivePushes,
+  };
 }
 
 let shared: WorkflowClient | undefined;

@@ -1,9 +1,15 @@
-// The transactional outbox: a transaction records the workflows it asks for as rows beside its own writes; after it
-// commits each row's workflow is started and its row removed, and a sweep starts what a crash left behind. This is the
+// The transactional outbox: a transaction (or a one-statement write) records the workflows it asks for as rows beside
+// its own writes; after it commits each row's workflow is started and its row removed, and a sweep starts what a crash
+// left behind. This is the
 // implementation of domain/unit-of-work.ts. Not workflow code: it never runs in the sandbox.
 import type { Knex } from 'knex';
 import { prepared } from '../domain/prepared.js';
-import type { RunInTransaction, WorkflowRequests } from '../domain/unit-of-work.js';
+import type {
+  RunInTransaction,
+  RunOneStatement,
+  WorkflowRequests,
+  WorkflowStarts,
+} from '../domain/unit-of-work.js';
 import { outboxWorkflowId, type OutboxRequest } from './registry.js';
 
 /** The signals a transaction may send after it commits, by what they wake. */
@@ -36,13 +42,12 @@ const PUSHES_RECORDED = `select coalesce(jsonb_agg(request), '[]'::jsonb) as pus
   where request->>'type' = 'drivePush' and request->>'batch' = txid_current_if_assigned()::text`;
 
 /**
- * UnitOfWork.commitBeforeFlush, run first in the transaction: its commit returns before its WAL is flushed, and the
- * batch its changes' push fan-outs are recorded under (drive_push_record_fanout, db/migrations/015_drive_push.ts) is
- * taken now, so they can be read after the commit instead of in the last statement before it, while the transaction
- * holds its locks.
+ * The first CTE of a one-statement write (RunOneStatement): its commit returns before its WAL is flushed, so its locks
+ * go at once, and `batch` is the batch its push fan-outs are recorded under (drive_push_record_fanout,
+ * db/migrations/015_drive_push.ts), read after the commit with the flush.
  */
-const COMMIT_BEFORE_FLUSH = `select set_config('synchronous_commit', 'off', true) as commit_mode,
-  txid_current()::text as batch`;
+const COMMIT_MODE = `commit_mode as materialized (
+  select set_config('synchronous_commit', 'off', true) as mode, txid_current()::text as batch)`;
 
 /**
  * Returns once every transaction committed before the call is on disk (and on synchronous standbys, as the
@@ -61,6 +66,16 @@ async function flushWalReadingPushes(knex: Knex, batch: string): Promise<OutboxR
     )
     .options({ name: 'folio_flush_reading_pushes' })) as { rows: { pushes: OutboxRequest[] }[] };
   return rows[0]!.pushes;
+}
+
+/** The starts a transaction or a one-statement write may ask for, each handed to `record` as its outbox request. */
+function workflowStarts(record: (request: OutboxRequest) => Promise<void>): WorkflowStarts {
+  return {
+    startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
+    scheduleDocumentPurge: (document) => record({ type: 'documentPurge', ...document }),
+    startWebhookDelivery: (delivery) => record({ type: 'webhookDelivery', ...delivery }),
+    startThumbnail: (thumbnail) => record({ type: 'thumbnail', ...thumbnail }),
+  };
 }
 
 export function outboxKit({ start, wakes, log }: OutboxSettings) {
@@ -84,20 +99,35 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
     return true;
   }
 
+  /** After a commit: the outbox rows it recorded started in order, then its wakes, then its push fan-outs. */
+  async function afterCommit(
+    knex: Knex,
+    committed: { outbox: OutboxRequest[]; signals: (() => Promise<void>)[]; pushes: OutboxRequest[] },
+  ): Promise<void> {
+    for (const request of committed.outbox) await dispatch(knex, request);
+    for (const send of committed.signals) await send();
+    // A device push is best-effort and coalesced (docs/drive-push.md), so the answer does not wait on Temporal for
+    // it: the committed row is the durable record, and what this dispatch cannot start, the sweep does.
+    for (const request of committed.pushes)
+      void dispatch(knex, request).catch((error: unknown) =>
+        log.warn(
+          { err: error, workflow_id: outboxWorkflowId(request) },
+          'push dispatch failed; the outbox sweep will retry it',
+        ),
+      );
+  }
+
   /** One transaction per call; outbox rows and wakes it recorded go out after the commit, in order. */
   function runInTransaction(knex: Knex): RunInTransaction {
     return async (work) => {
       let outbox: OutboxRequest[] = [];
       let pushes: OutboxRequest[] = [];
       let signals: (() => Promise<void>)[] = [];
-      /** Set when the work asked to commit before the flush: the batch its push fan-outs are read by after it. */
-      let batchToFlush: string | undefined;
       const result = await knex.transaction(async (tx) => {
         // knex may retry the callback only on our own throw, but start clean on every entry all the same.
         outbox = [];
         pushes = [];
         signals = [];
-        batchToFlush = undefined;
         const record = async (request: OutboxRequest) => {
           await prepared(
             tx,
@@ -109,10 +139,7 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
           outbox.push(request);
         };
         const workflows: WorkflowRequests = {
-          startDriveCascade: (cascade) => record({ type: 'driveCascade', ...cascade }),
-          scheduleDocumentPurge: (document) => record({ type: 'documentPurge', ...document }),
-          startWebhookDelivery: (delivery) => record({ type: 'webhookDelivery', ...delivery }),
-          startThumbnail: (thumbnail) => record({ type: 'thumbnail', ...thumbnail }),
+          ...workflowStarts(record),
           wakeUploadLifecycle: (fileUuid) => void signals.push(() => wakes.uploadLifecycle(fileUuid)),
           wakeReplaceLifecycle: (versionUuid) => void signals.push(() => wakes.replaceLifecycle(versionUuid)),
           wakeDocumentPurge: (documentUuid) => void signals.push(() => wakes.documentPurge(documentUuid)),
@@ -120,42 +147,58 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
           terminateWebhookDelivery: (delivery, reason) =>
             void signals.push(() => wakes.terminateWebhookDelivery(delivery, reason)),
         };
-        const commitBeforeFlush = async () => {
-          const { rows } = await prepared<{ batch: string }>(
-            tx,
-            'commit_before_flush',
-            COMMIT_BEFORE_FLUSH,
-            [],
-          );
-          batchToFlush = rows[0]!.batch;
-        };
-        const result = await work({ tx, workflows, commitBeforeFlush });
-        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices), read
-        // last before the commit, or after it with the flush.
-        if (batchToFlush === undefined) {
-          const { rows } = await prepared<{ pushes: OutboxRequest[] }>(
-            tx,
-            'pushes_recorded',
-            PUSHES_RECORDED,
-            [],
-          );
-          pushes = rows[0]!.pushes;
-        }
+        const result = await work({ tx, workflows });
+        // Push fan-outs the drive_changes trigger recorded in this transaction (only for workspaces with devices).
+        const { rows } = await prepared<{ pushes: OutboxRequest[] }>(
+          tx,
+          'pushes_recorded',
+          PUSHES_RECORDED,
+          [],
+        );
+        pushes = rows[0]!.pushes;
         return result;
       });
-      if (batchToFlush !== undefined) pushes = await flushWalReadingPushes(knex, batchToFlush);
-      for (const request of outbox) await dispatch(knex, request);
-      for (const send of signals) await send();
-      // A device push is best-effort and coalesced (docs/drive-push.md), so the answer does not wait on Temporal for
-      // it: the committed row is the durable record, and what this dispatch cannot start, the sweep does.
-      for (const request of pushes)
-        void dispatch(knex, request).catch((error: unknown) =>
-          log.warn(
-            { err: error, workflow_id: outboxWorkflowId(request) },
-            'push dispatch failed; the outbox sweep will retry it',
-          ),
-        );
+      await afterCommit(knex, { outbox, signals, pushes });
       return result;
+    };
+  }
+
+  /** RunOneStatement (domain/unit-of-work.ts): the statement, the flush that makes it durable, then its workflows. */
+  function runOneStatement(knex: Knex): RunOneStatement {
+    return async <Row extends object>(write: Parameters<RunOneStatement>[0]) => {
+      const outbox: OutboxRequest[] = [];
+      write.workflows?.(
+        workflowStarts(async (request) => {
+          outbox.push(request);
+        }),
+      );
+      const recordWorkflows = (anchor: string) =>
+        outbox.length === 0
+          ? 'recorded as (select)'
+          : `recorded as (
+               insert into workflow_outbox (workflow_id, request)
+               select w.workflow_id, w.request
+               from unnest(cast(:outbox_workflow_ids as text[]), cast(:outbox_requests as jsonb[])) as w(workflow_id, request)
+               where exists (select 1 from ${anchor})
+               on conflict (workflow_id) do nothing)`;
+      const { rows } = await prepared<Row & { batch: string }>(
+        knex,
+        outbox.length === 0 ? write.name : `${write.name}_recording`,
+        write.sql({ commitMode: COMMIT_MODE, recordWorkflows }),
+        {
+          ...write.bindings,
+          ...(outbox.length > 0 && {
+            outbox_workflow_ids: outbox.map(outboxWorkflowId),
+            outbox_requests: outbox.map((request) => JSON.stringify(request)),
+          }),
+        },
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const { batch, ...written } = row;
+      const pushes = await flushWalReadingPushes(knex, batch);
+      await afterCommit(knex, { outbox, signals: [], pushes });
+      return written as unknown as Row;
     };
   }
 
@@ -192,5 +235,5 @@ export function outboxKit({ start, wakes, log }: OutboxSettings) {
     for (const row of rows) await dispatch(knex, row.request);
   }
 
-  return { runInTransaction, sweepOutbox, dispatchDrivePushes };
+  return { runInTransaction, runOneStatement, sweepOutbox, dispatchDrivePushes };
 }

@@ -3,7 +3,7 @@
 // statement reads with the snapshot of its start, so a lock taken inside a statement does not make that statement see
 // the writer it waited for; a VOLATILE function's own statements each take a fresh snapshot, so the read after the
 // lock here sees every change-log writer of the workspace that committed before it (a trash of an ancestor
-// included). Used by a simple upload's last statement (domain/drive/content.ts reserveAndAnnounce).
+// included). Used by a simple upload's last statement (domain/drive/content.ts wholeFileCommit).
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

@@ -15,7 +15,13 @@ import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import { fileTooLarge, notFound } from '../errors.js';
 import { checkStorageRoom, poolFull, releaseStorage, reserveStorage } from '../storage-pool.js';
-import type { LifecycleStarter, RunInTransaction, UnitOfWork } from '../unit-of-work.js';
+import {
+  STATEMENT_REFUSED,
+  type LifecycleStarter,
+  type RunInTransaction,
+  type RunOneStatement,
+  type UnitOfWork,
+} from '../unit-of-work.js';
 import { isUuid } from '../uuid.js';
 import { appendChange } from './change-log.js';
 import {
@@ -47,11 +53,18 @@ import {
   missingRequiredFields,
   nameTaken,
 } from './errors.js';
-import { chainEpochs, checkName, findVisibleItem, isNameTaken, resolveDestination } from './items.js';
+import {
+  chainEpochs,
+  checkName,
+  DESTINATION_FOLDER,
+  findVisibleItem,
+  isNameTaken,
+  resolveDestination,
+} from './items.js';
 import type { ItemGuard, ItemRow, VersionRow, VisibleItem } from './rows.js';
 import { markPublicLinkReady } from './sharing.js';
 import { dropStagedUpload, recordStagedUpload } from './staged-uploads.js';
-import { discardVersionThumbnails, requestThumbnail } from './thumbnails.js';
+import { discardVersionThumbnails, isPreviewable, requestThumbnail } from './thumbnails.js';
 import { layoutOfVersion, poolBytesHeld } from './versions.js';
 import { AppError } from '../errors.js';
 import {
@@ -72,8 +85,10 @@ export const simpleUploadTooLarge = () =>
 export interface ContentDeps extends StoredContent {
   masterKey: Buffer;
   lifecycles: LifecycleStarter;
-  /** The one transaction of an initiate or a simple upload, opened once its object storage work is done. */
+  /** The one transaction of an initiate, opened once its object storage work is done. */
   runInTransaction: RunInTransaction;
+  /** A simple upload's commit, one statement once its bytes are stored (commitWholeFile). */
+  runOneStatement: RunOneStatement;
   /** The advisory lock this process holds while it lives: a simple upload's staged row names it (staged-uploads.ts). */
   uploadOwnerLock: () => Promise<string>;
   /** Where a failed cleanup is told; the lifecycle finishes what it left. */
@@ -132,7 +147,7 @@ async function checkNewFilePlace(knex: Knex, caller: Caller, input: NewFileInput
 
 /**
  * checkNewFilePlace's refusals but a taken name: the name's form and the destination. A simple upload whose bytes are
- * in hand leaves the taken name to the live-name unique index at its insert (insertWholeFile; the bytes stored
+ * in hand leaves the taken name to the live-name unique index at its insert (wholeFileCommit; the bytes stored
  * meanwhile are dropped with its staged row), as a folder create does: one statement fewer on the hot path, and no
  * lookup whose plan the table's statistics decide (a benchmark's trace caught the check reading an owner's whole root
  * through the (workspace, owner, parent) index on a table never analysed; docs/benchmarks.md § session 15).
@@ -162,7 +177,7 @@ function stageNewFile(caller: Caller, sizeBytes: number): Omit<StagedContent, 'u
 /**
  * The rows of a chunked upload's new file in one transaction: the `uploading` item (it holds its name and is announced
  * when it completes), its staged first version, and its bytes reserved in the pool. A simple upload's rows are
- * insertWholeFile's.
+ * wholeFileCommit's.
  */
 async function insertUploadingFile(
   tx: Knex.Transaction,
@@ -573,8 +588,9 @@ export class StreamedWholeFile {
 }
 
 /**
- * The one transaction of a simple upload whose bytes are stored: the staged row claimed, the file and its live version
- * written, the thumbnail asked for, the pool and the create change last (reserveAndAnnounce).
+ * A simple upload whose bytes are stored, committed in one statement (wholeFileCommit). Its refusals at the commit: a
+ * taken name (the live-name unique index, mapped by the API), the pool full, or a destination the caller may no longer
+ * create in, answered as resolveDestination answers it now.
  */
 async function commitWholeFile(
   deps: ContentDeps,
@@ -583,132 +599,107 @@ async function commitWholeFile(
   staged: StagedContent,
   contentHash: string,
 ): Promise<VisibleItem> {
-  return deps.runInTransaction(async (unit) => {
-    await unit.commitBeforeFlush();
-    const { parentUuid, depth } = await resolveDestination(unit.tx, caller, file.folderUuid);
-    const created = await insertWholeFile(unit.tx, deps.masterKey, caller, file, staged, contentHash, {
-      parentUuid,
-      depth,
+  const inFolder = file.folderUuid !== null;
+  try {
+    const created = await deps.runOneStatement<VisibleItem>({
+      name: inFolder ? 'commit_whole_file_in_folder' : 'commit_whole_file_at_root',
+      sql: (parts) => wholeFileCommit(inFolder, parts),
+      bindings: {
+        storage_key: staged.storageKey,
+        file: staged.fileUuid,
+        version: staged.versionUuid,
+        workspace: caller.workspaceUuid,
+        user: caller.userUuid,
+        ...(inFolder && { folder: file.folderUuid }),
+        name: file.name,
+        content_type: file.contentType,
+        size: file.sizeBytes,
+        content_hash: contentHash,
+        wrapped_key: wrapDataKey(deps.masterKey, staged.versionUuid, staged.dataKey),
+        plaintext_size: staged.layout.plaintextSizeBytes,
+        chunk_size: staged.layout.chunkSizeBytes,
+        chunk_count: staged.layout.chunkCount,
+      },
+      workflows: (requests) => {
+        if (isPreviewable({ kind: 'file', content_type: file.contentType, name: file.name }))
+          void requests.startThumbnail({
+            workspaceUuid: caller.workspaceUuid,
+            fileUuid: staged.fileUuid,
+            versionUuid: staged.versionUuid,
+          });
+      },
     });
-    await requestThumbnail(unit, created);
-    Object.assign(created, await reserveAndAnnounce(unit.tx, created));
+    if (!created) throw new Error('the staged upload was swept before its commit');
     return created;
-  });
+  } catch (error) {
+    const { code, detail } = error as { code?: string; detail?: string };
+    if (code !== STATEMENT_REFUSED) throw error;
+    if (detail === 'storage_limit_exceeded') throw await poolFull(deps.db, caller.workspaceUuid);
+    await resolveDestination(deps.db, caller, file.folderUuid);
+    throw notFound('The destination folder changed while the file was stored.');
+  }
 }
 
 /**
- * A simple upload's rows in one statement: its staged row claimed, and only then the file (`completed`) and its live
- * version, the file as the caller sees it. The claim fails only when this request outlived every limit and a sweep
- * discarded its bytes meanwhile (the delete waits for a sweep that holds the row, then finds none). Read back from
- * the inserted row: a new file is its owner's (role owner) and has no grants or links. Its effective `trashed` and
- * presented version are set under the change-log lock (reserveAndAnnounce): the destination was checked live under FOR
- * SHARE (resolveDestination), but a folder above it may be trashed after that check.
+ * A simple upload's commit, one statement committed as it ends (RunOneStatement), in this order: its staged row claimed
+ * (gone only when this request outlived every limit and a sweep discarded its bytes: then nothing is written); in a
+ * folder, the destination checked again under FOR SHARE (DESTINATION_FOLDER: a trash cascade batch updating it waits
+ * for us, or we see it trashed); the file (`completed`) and its live version; the thumbnail asked for; then its bytes
+ * reserved in the pool (the conditional update holds the workspace row), the change-log lock, and the create change,
+ * each reading the one before it, and the commit. The folder's effective `trashed` and epochs are read under the lock
+ * by drive_lock_change_log_under (db/migrations/028), which sees what the statement's snapshot, taken before the wait,
+ * does not: an ancestor trashed, restored or moved by a writer that committed meanwhile. So the answer's `trashed` and
+ * version agree with the change log's order. A new file is its owner's (role owner) and has no grants or links.
  */
-async function insertWholeFile(
-  tx: Knex.Transaction,
-  masterKey: Buffer,
-  caller: Caller,
-  file: NewFileInput,
-  staged: StagedContent,
-  contentHash: string,
-  destination: { parentUuid: string | null; depth: number },
-): Promise<VisibleItem> {
-  const { rows } = (await tx
-    .raw(
-      `with claimed as (
-         delete from drive_staged_uploads where storage_key = ? returning storage_key
-       ), item as (
-         insert into drive_items (uuid, workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type,
-           file_size_bytes, upload_status, live_version_uuid, content_hash, depth, epoch_base)
-         select ?::uuid, ?::uuid, ?::uuid, 'file', ?::uuid, ?::text, ?::text, ?::bigint, 'completed', ?::uuid,
-           ?::text, ?::integer, coalesce(drive_chain_epochs(?::uuid), 0)
-         from claimed
-         returning *
-       ), version as (
-         insert into drive_file_versions (uuid, file_uuid, workspace_uuid, status, wrapped_key, storage_key,
-           content_type, plaintext_size_bytes, chunk_size_bytes, chunk_count, content_hash, created_by)
-         select ?::uuid, item.uuid, item.workspace_uuid, 'live', ?::bytea, claimed.storage_key, item.content_type,
-           ?::bigint, ?::integer, ?::integer, item.content_hash, item.owner_uuid
-         from item, claimed
-       )
-       select item.*, false as trashed, 'owner' as my_role, false as shared,
-         o.first_name as owner_first_name, o.last_name as owner_last_name
-       from item join users as o on o.uuid = item.owner_uuid`,
-      [
-        staged.storageKey,
-        staged.fileUuid,
-        caller.workspaceUuid,
-        caller.userUuid,
-        destination.parentUuid,
-        file.name,
-        file.contentType,
-        file.sizeBytes,
-        staged.versionUuid,
-        contentHash,
-        destination.depth,
-        destination.parentUuid,
-        staged.versionUuid,
-        wrapDataKey(masterKey, staged.versionUuid, staged.dataKey),
-        staged.layout.plaintextSizeBytes,
-        staged.layout.chunkSizeBytes,
-        staged.layout.chunkCount,
-      ],
+function wholeFileCommit(
+  inFolder: boolean,
+  { commitMode, recordWorkflows }: { commitMode: string; recordWorkflows(anchor: string): string },
+): string {
+  return `with ${commitMode},
+    ${inFolder ? DESTINATION_FOLDER : 'destination as (select null::uuid as uuid, 0 as depth, true as ok)'},
+    claimed as (
+      delete from drive_staged_uploads where storage_key = :storage_key returning storage_key
+    ), item as (
+      insert into drive_items (uuid, workspace_uuid, owner_uuid, kind, parent_uuid, name, content_type,
+        file_size_bytes, upload_status, live_version_uuid, content_hash, depth, epoch_base)
+      select :file::uuid, :workspace::uuid, :user::uuid, 'file', destination.uuid, :name::text, :content_type::text,
+        :size::bigint, 'completed', :version::uuid, :content_hash::text, destination.depth,
+        coalesce(drive_chain_epochs(destination.uuid), 0)
+      from claimed left join destination on true
+      where folio_refuse_unless(destination.ok, 'destination_refused')
+      returning *
+    ), version as (
+      insert into drive_file_versions (uuid, file_uuid, workspace_uuid, status, wrapped_key, storage_key,
+        content_type, plaintext_size_bytes, chunk_size_bytes, chunk_count, content_hash, created_by)
+      select :version::uuid, item.uuid, item.workspace_uuid, 'live', :wrapped_key::bytea, claimed.storage_key,
+        item.content_type, :plaintext_size::bigint, :chunk_size::integer, :chunk_count::integer, item.content_hash,
+        item.owner_uuid
+      from item, claimed
+    ), ${recordWorkflows('item')},
+    pool as (
+      update workspaces set storage_used_bytes = storage_used_bytes + :size::bigint
+      where uuid = :workspace::uuid and exists (select 1 from item)
+        and (:size::bigint = 0 or storage_used_bytes + :size::bigint <= storage_limit_bytes)
+      returning uuid
+    ), chain as materialized (
+      select l.trashed, l.epochs
+      from pool cross join lateral drive_lock_change_log_under(pool.uuid, (select parent_uuid from item)) as l
+    ), change as (
+      insert into drive_changes (workspace_uuid, item_uuid, resource_type, change_type, item_version,
+        parent_uuid, owner_uuid)
+      select item.workspace_uuid, item.uuid, 'file', 'create', item.version - item.epoch_base + chain.epochs,
+        item.parent_uuid, item.owner_uuid
+      from item, chain
+      returning item_version
     )
-    .options({ name: 'folio_insert_whole_file' })) as { rows: VisibleItem[] };
-  const created = rows[0];
-  if (!created) throw new Error('the staged upload was swept before its commit');
-  return created;
-}
-
-/**
- * The serialised end of a new file's transaction, in one statement and last, so uploads to one workspace wait for each
- * other only from here to the commit: its bytes reserved in the pool (reserveStorage's conditional update, which holds
- * the workspace row), then the change-log lock, then the create change. Each step reads the one before it, so none runs
- * if the pool is full. The folder's effective `trashed` and epochs are read under the lock by
- * drive_lock_change_log_under (db/migrations/028), whose read after the lock sees what this statement's own snapshot,
- * taken before the wait, does not: an ancestor trashed, restored or moved by a writer that committed meanwhile. So the
- * change's version and the answer's `trashed` and version agree with the change log's order.
- */
-async function reserveAndAnnounce(
-  tx: Knex.Transaction,
-  item: ItemRow,
-): Promise<{ version: number; trashed: boolean }> {
-  const bytes = Number(item.file_size_bytes ?? 0);
-  const { rows } = (await tx
-    .raw(
-      `with pool as (
-         update workspaces set storage_used_bytes = storage_used_bytes + ?::bigint
-         where uuid = ?::uuid and (?::bigint = 0 or storage_used_bytes + ?::bigint <= storage_limit_bytes)
-         returning uuid
-       ), chain as materialized (
-         select l.trashed, l.epochs from pool cross join lateral drive_lock_change_log_under(pool.uuid, ?::uuid) as l
-       ), change as (
-         insert into drive_changes (workspace_uuid, item_uuid, resource_type, change_type, item_version,
-           parent_uuid, owner_uuid)
-         select ?::uuid, ?::uuid, 'file', 'create', ?::integer - ?::integer + chain.epochs, ?::uuid, ?::uuid
-         from chain
-         returning item_version
-       )
-       select change.item_version, chain.trashed from change, chain`,
-      [
-        bytes,
-        item.workspace_uuid,
-        bytes,
-        bytes,
-        item.parent_uuid,
-        item.workspace_uuid,
-        item.uuid,
-        item.version,
-        item.epoch_base,
-        item.parent_uuid,
-        item.owner_uuid,
-      ],
-    )
-    .options({ name: 'folio_reserve_and_announce' })) as {
-    rows: { item_version: number; trashed: boolean }[];
-  };
-  if (!rows[0]) throw await poolFull(tx, item.workspace_uuid);
-  return { version: rows[0].item_version, trashed: rows[0].trashed };
+    select item.*, chain.trashed, change.item_version as version, 'owner' as my_role, false as shared,
+      o.first_name as owner_first_name, o.last_name as owner_last_name, commit_mode.batch
+    from item
+      join users as o on o.uuid = item.owner_uuid
+      cross join commit_mode
+      left join change on true
+      left join chain on true
+    where folio_refuse_unless(change.item_version is not null, 'storage_limit_exceeded')`;
 }
 
 /** The at-rest chunks of a simple upload, each chunk's plaintext added to `hasher` as it is sealed. */

@@ -4,12 +4,13 @@
 import type { Knex } from 'knex';
 import type { Caller } from '../caller.js';
 import { notFound } from '../errors.js';
-import { atLeast, type Role } from '../roles.js';
+import { atLeast, ROLES, type Role } from '../roles.js';
 import { isUuid } from '../uuid.js';
 import { prepared } from '../prepared.js';
 import { chainAccess, widensAccess } from './access-sources.js';
 import { appendChange, appendChanges, lockWorkspaceChangeLog } from './change-log.js';
 import { invalidField, invalidMove, missingRequiredFields, notAuthorized } from './errors.js';
+import { NEEDS } from './roles.js';
 import type { ItemGuard, ItemKind, ItemRow, PresentableItem, VisibleItem } from './rows.js';
 
 /**
@@ -134,13 +135,30 @@ export async function resolveDestination(
   // FOR SHARE: a trash cascade batch updating this folder waits for us, or we see it trashed.
   const folder = await findVisibleItem(knex, caller, folderUuid, {
     kind: 'folder',
-    needs: 'editor',
+    needs: NEEDS.create,
     forShare: true,
   });
   // `trashed` is the effective state: a folder inside a trashed folder is in the trash too, cascade or not.
   if (folder.trashed) throw notFound('The destination folder is in the trash.');
   return { parentUuid: folder.uuid, depth: folder.depth + 1 };
 }
+
+/**
+ * resolveDestination's rules as the CTE `destination` (uuid, depth of a new child, ok) of a one-statement write, for a
+ * folder named by the bindings :folder, :user and :workspace: the folder locked FOR SHARE as there, `ok` when the
+ * caller may create in it and it is not in the trash; no row when the caller cannot see it.
+ */
+export const DESTINATION_FOLDER = `destination as (
+  select i.uuid, i.depth + 1 as depth,
+    coalesce(r.my_role in (${ROLES.filter((role) => atLeast(role, NEEDS.create))
+      .map((role) => `'${role}'`)
+      .join(', ')}) and not s.trashed, false) as ok
+  from drive_items as i
+    cross join lateral drive_item_state(i.uuid) as s
+    cross join lateral (select drive_effective_role(i.uuid, :user::uuid, :workspace::uuid) as my_role offset 0) as r
+  where i.uuid = :folder::uuid and i.workspace_uuid = :workspace::uuid and i.kind = 'folder'
+    and i.upload_status is distinct from 'uploading'
+  for share of i)`;
 
 /** A place that holds names: a folder, or one person's Drive root. */
 export type NamePlace = { folderUuid: string } | { rootOf: Caller };

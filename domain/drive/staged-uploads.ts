@@ -1,6 +1,6 @@
 // Simple uploads in flight, without a workflow each (docs/drive-encryption.md § Crash safety of a simple upload): a row
 // committed before the first byte is stored, claimed (deleted) by the statement that creates the file (content.ts
-// insertWholeFile), and swept by a Temporal Schedule when the API process that wrote it is gone (or it is older than
+// wholeFileCommit), and swept by a Temporal Schedule when the API process that wrote it is gone (or it is older than
 // any request can run).
 import type { Knex } from 'knex';
 import { storageLimitExceeded } from '../errors.js';

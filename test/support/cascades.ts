@@ -56,6 +56,8 @@ export async function holdRow(uuid: string, table: 'drive_items' | 'workspaces' 
     );
   return {
     blocking: (sessions = 1) => waitUntil(async () => (await waiting()) >= sessions),
+    /** Once no session waits on the held row any more (one that waited has ended, its client gone). */
+    unwaited: () => waitUntil(async () => (await waiting()) === 0),
     release: () => locker.rollback(),
   };
 }

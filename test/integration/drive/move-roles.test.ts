@@ -178,8 +178,7 @@ const noWorkflows: WorkflowRequests = {
   terminateWebhookDelivery: () => {},
 };
 const inUnit = <T>(work: (unit: UnitOfWork) => Promise<T>) =>
-  // A plain transaction commits with its flush, so asking to commit before it changes nothing here.
-  db().transaction((tx) => work({ tx, workflows: noWorkflows, commitBeforeFlush: () => Promise.resolve() }));
+  db().transaction((tx) => work({ tx, workflows: noWorkflows }));
 
 /** A refusal the API would answer with a 4xx (or the operator CLI with an error): the step changed nothing. */
 const isRefusal = (error: unknown) =>

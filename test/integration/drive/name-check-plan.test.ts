@@ -122,7 +122,7 @@ describe('a simple upload on a table never analysed', () => {
   /** uploadWholeFile's dependencies over the scratch database and the suite's object storage; it starts no workflow. */
   function contentDeps(knex: Knex): ContentDeps {
     const noWorkflow = () => Promise.reject(new Error('a simple upload of text starts no workflow'));
-    const { runInTransaction } = outboxKit({
+    const { runInTransaction, runOneStatement } = outboxKit({
       start: noWorkflow,
       wakes: {
         uploadLifecycle: noWorkflow,
@@ -139,6 +139,7 @@ describe('a simple upload on a table never analysed', () => {
       masterKey: randomBytes(32),
       lifecycles: { startUploadLifecycle: noWorkflow, startReplaceLifecycle: noWorkflow },
       runInTransaction: runInTransaction(knex),
+      runOneStatement: runOneStatement(knex),
       uploadOwnerLock: () => Promise.resolve('1'),
       log: { warn: () => undefined },
     };

@@ -1,19 +1,25 @@
-// What a simple upload's commit decides (domain/drive/content.ts reserveAndAnnounce): the answer's `trashed` and version
-// read under the change-log lock, so a folder trashed above the destination after its check shows in the answer; and
+// What a simple upload's commit decides (domain/drive/content.ts wholeFileCommit): the answer's `trashed` and version
+// read under the change-log lock, so a folder trashed above the destination after its check shows in the answer; the
+// destination checked again in the commit, so a folder trashed while the bytes were stored refuses the upload; and
 // no push fan-out for a workspace without devices (db/migrations/015_drive_push.ts, docs/drive-push.md); and a cleanup
 // after an error that came once the commit was made (its flush, its answer) leaves the file's bytes.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
+import { uploadWholeFile, type ContentDeps } from '../../../domain/drive/content.js';
 import { dropStagedUpload } from '../../../domain/drive/staged-uploads.js';
+import { AppError } from '../../../domain/errors.js';
+import { config } from '../../../platform/config.js';
 import { S3ObjectStore } from '../../../platform/object-store.js';
+import { ProcessSession } from '../../../platform/process-session.js';
 import { bucket, storage } from '../../../platform/storage.js';
+import { workflowClient } from '../../../workflows/client.js';
 import { drivePushWorkflowId } from '../../../workflows/ids.js';
 import { call, makeFolder, makeUser } from '../../support/api.js';
 import { holdRow } from '../../support/cascades.js';
 import { simpleDownload } from '../../support/drive-files.js';
-import { objectExists } from '../../support/storage.js';
+import { objectExists, storedUnder } from '../../support/storage.js';
 
 afterAll(closeTemporalClient);
 
@@ -53,6 +59,61 @@ describe('a simple upload at its commit', () => {
       .where({ item_uuid: created.body.uuid, change_type: 'create' })
       .first();
     expect(change.item_version).toBe(read.body.version);
+  });
+
+  it('refuses with 404 when its destination folder is trashed while its bytes are stored, leaving nothing', async () => {
+    const user = await makeUser();
+    const folder = await makeFolder(user, 'Going');
+    const session = new ProcessSession({
+      connectionString: config().databaseUrl,
+      log: { warn: () => undefined },
+    });
+    onTestFinished(() => session.close());
+    const objects = new S3ObjectStore(storage(), bucket());
+    let stored!: () => void;
+    const bytesStored = new Promise<void>((resolve) => (stored = resolve));
+    let proceed!: () => void;
+    const gate = new Promise<void>((resolve) => (proceed = resolve));
+    // uploadWholeFile as the API runs it, its object storage held once the bytes are in: the destination was checked
+    // live before they were stored, and is trashed before the commit.
+    const deps: ContentDeps = {
+      db: db(),
+      objects: Object.assign(Object.create(objects) as S3ObjectStore, {
+        putStream: async (...args: Parameters<S3ObjectStore['putStream']>) => {
+          await objects.putStream(...args);
+          stored();
+          await gate;
+        },
+      }),
+      masterKey: config().masterKey,
+      lifecycles: workflowClient(),
+      runInTransaction: workflowClient().runInTransaction(db()),
+      runOneStatement: workflowClient().runOneStatement(db()),
+      // A lock held as an API process holds its own, so no sweep takes the staged upload for abandoned meanwhile.
+      uploadOwnerLock: () => session.ownerLock(),
+      log: { warn: () => undefined },
+    };
+    const before = await db()('workspaces').where({ uuid: user.workspaceUuid }).first('storage_used_bytes');
+    const uploading = uploadWholeFile(
+      deps,
+      { userUuid: user.uuid, workspaceUuid: user.workspaceUuid },
+      { name: 'late.txt', contentType: 'text/plain', folderUuid: folder, data: Buffer.from('late bytes') },
+    );
+    await bytesStored;
+    expect((await call('POST', `/v1/drive/folders/${folder}/trash`, { token: user.token })).status).toBe(200);
+    proceed();
+    const refusal = await uploading.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await db()('drive_items').where({ parent_uuid: folder, name: 'late.txt' })).toEqual([]);
+    expect(await db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid })).toEqual([]);
+    expect(await db()('workspaces').where({ uuid: user.workspaceUuid }).first('storage_used_bytes')).toEqual(
+      before,
+    );
+    expect(await storedUnder(user.workspaceUuid)).toEqual({ objects: [], uploads: [] });
   });
 
   it('records no push fan-out and starts no push workflow for a workspace without devices', async () => {

@@ -8,7 +8,7 @@ import { closeTemporalClient, temporalClient } from '../../../platform/temporal.
 import { STAGED_UPLOAD_SWEEP_SCHEDULE_ID, uploadWorkflowId } from '../../../workflows/ids.js';
 import { call, makeUser, type TestUser } from '../../support/api.js';
 import { startExtraApi } from '../../support/extra-api.js';
-import { waitUntil } from '../../support/cascades.js';
+import { holdRow, waitUntil } from '../../support/cascades.js';
 import { simpleDownload, simpleUpload } from '../../support/drive-files.js';
 import { runScheduleNow } from '../../support/schedules.js';
 import { objectExists } from '../../support/storage.js';
@@ -20,12 +20,12 @@ const stagedRowsOf = (user: TestUser) =>
   db()('drive_staged_uploads').where({ workspace_uuid: user.workspaceUuid });
 
 /**
- * Starts a simple upload that stores its bytes and then waits at its commit: the test holds the workspace row (the
- * commit's pool update needs it) until it lets go. Answers the staged row's key once the object is in storage.
+ * Starts a simple upload that stores its bytes and then waits in its commit: the test holds the workspace row (the
+ * commit's pool update needs it) until it lets go. Answers the staged row's key once the object is in storage and the
+ * commit waits.
  */
 async function uploadHeldAtCommit(baseUrl: string, user: TestUser, data: Buffer) {
-  const hold = await db().transaction();
-  await hold('workspaces').where({ uuid: user.workspaceUuid }).forNoKeyUpdate();
+  const hold = await holdRow(user.workspaceUuid, 'workspaces');
   const response = fetch(`${baseUrl}/v1/drive/files`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
@@ -35,13 +35,11 @@ async function uploadHeldAtCommit(baseUrl: string, user: TestUser, data: Buffer)
       data: data.toString('base64'),
     }),
   }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))); // A killed API fails it: kept, not thrown.
-  let key = '';
-  await waitUntil(async () => {
-    const [row] = await stagedRowsOf(user);
-    key = row?.storage_key ?? '';
-    return Boolean(key) && (await objectExists(key));
-  });
-  return { key, response, release: () => hold.rollback() };
+  await hold.blocking();
+  const [row] = await stagedRowsOf(user);
+  const key: string = row.storage_key;
+  expect(await objectExists(key)).toBe(true);
+  return { key, response, hold };
 }
 
 describe('Simple upload without a workflow', () => {
@@ -77,7 +75,7 @@ describe('Simple upload without a workflow', () => {
       const upload = await uploadHeldAtCommit(api.url, user, data);
       expect(await runScheduleNow(STAGED_UPLOAD_SWEEP_SCHEDULE_ID)).toEqual({ swept: 0 });
       expect(await objectExists(upload.key)).toBe(true);
-      await upload.release();
+      await upload.hold.release();
       const response = await upload.response;
       if (response instanceof Error) throw response;
       expect(response.status).toBe(201);
@@ -95,7 +93,10 @@ describe('Simple upload without a workflow', () => {
     const api = await startExtraApi('upload-api-2');
     const upload = await uploadHeldAtCommit(api.url, user, randomBytes(3000));
     await api.kill();
-    await upload.release();
+    // The commit, one statement that would commit as it ends, is ended by PostgreSQL once it finds its client gone
+    // (platform/database.ts CLIENT_CHECK_INTERVAL_MS), not committed when the row it waits for is let go.
+    await upload.hold.unwaited();
+    await upload.hold.release();
     expect(await upload.response).toBeInstanceOf(Error);
     const [row] = await stagedRowsOf(user);
     expect(row).toMatchObject({ storage_key: upload.key });
