@@ -4,7 +4,7 @@
 // they answer, and in what its `start` is asked.
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { STATEMENT_REFUSED } from '../../../domain/unit-of-work.js';
+import { STATEMENT_REFUSED, type WorkflowStarts } from '../../../domain/unit-of-work.js';
 import { db } from '../../../platform/database.js';
 import type { OutboxRequest } from '../../../workflows/registry.js';
 import { outboxKit } from '../../../workflows/outbox.js';
@@ -50,7 +50,7 @@ const renameWorkspace = (workspaceUuid: string, name: string, write = true) => (
        ${recordWorkflows('renamed')}
      select renamed.name, commit_mode.batch from renamed, commit_mode /* folio_one_statement_probe */`,
   bindings: { name, workspace: workspaceUuid, write },
-  workflows: (requests: { startThumbnail(start: object): Promise<void> }) =>
+  workflows: (requests: WorkflowStarts) =>
     void requests.startThumbnail({ workspaceUuid, fileUuid: workspaceUuid, versionUuid: workspaceUuid }),
 });
 
