@@ -26,7 +26,16 @@ import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
 import type { LoadSpec } from './load-client.js';
 import { profileEnv, say } from './support.js';
-import { compare, report, summary, type Side } from './yardstick.js';
+import { minioPidOf } from './stack.js';
+import {
+  compare,
+  postgresCpuMs,
+  processCpuMs,
+  report,
+  summary,
+  type SharedGauges,
+  type Side,
+} from './yardstick.js';
 
 const SECONDS = Number(process.env.FOLIO_BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.FOLIO_BENCH_WARMUP_SECONDS ?? 2);
@@ -108,7 +117,12 @@ async function main() {
     }
 
     const rows: string[] = [];
-    const side = (name: string, pid: number, load: LoadSpec): Side => ({ name, pid, spec: load });
+    const minioPid = minioPidOf(stack.env.FOLIO_S3_ENDPOINT!);
+    const gauges: SharedGauges = {
+      PostgreSQL: postgresCpuMs,
+      ...(minioPid && { MinIO: () => processCpuMs(minioPid) }),
+    };
+    const side = (name: string, pid: number, load: LoadSpec): Side => ({ name, pid, spec: load, gauges });
 
     if (ROWS.has('read')) {
       const readFolio = side(

@@ -25,7 +25,7 @@ export interface BenchTarget {
 }
 
 /** The pid of the MinIO server listening on `endpoint`'s port (its command line names the address), if any. */
-function minioPidOf(endpoint: string): number | undefined {
+export function minioPidOf(endpoint: string): number | undefined {
   const address = ['', '--address', `127.0.0.1:${new URL(endpoint).port}`, ''].join('\0');
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

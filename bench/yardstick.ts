@@ -2,9 +2,10 @@
 // process of its own (bench/load-client.ts), each warmed up before each measurement, alternated for three rounds (the
 // peer first in odd rounds, Folio first in even ones), the median of the rounds reported with the ratio, the client's
 // CPU time per request (a client-bound peer shows a high one) and each server's CPU time per request (process CPU
-// time during the measurement ÷ requests, read from /proc).
+// time during the measurement ÷ requests, read from /proc), with what PostgreSQL and MinIO spent per request beside it
+// (shared by both sides: measured on a quiet machine, they show where a gap between the two sides lies).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { LoadResult, LoadSpec } from './load-client.js';
 
@@ -25,31 +26,84 @@ export function reapedChildrenCpuMs(pid: number): number {
   return ((Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND) * 1000;
 }
 
+/**
+ * The CPU time so far of every PostgreSQL process on the machine (the postmaster, its backends and helpers), with what
+ * its ended backends spent (the postmaster's reaped children), in ms. Other databases' work counts too: read it on a
+ * quiet machine.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // It ended since the listing.
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
+    if (parentIsNotPostgres(Number(fields[1]))) total += reapedChildrenCpuMs(Number(entry));
+  }
+  return total;
+}
+
+function parentIsNotPostgres(ppid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${ppid}/stat`, 'utf8');
+    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres';
+  } catch {
+    return true;
+  }
+}
+
+/** Processes both sides share, whose CPU time per request is printed beside the servers' (e.g. PostgreSQL, MinIO). */
+export type SharedGauges = Record<string, () => number>;
+
 export interface Measured extends LoadResult {
   /** The server's CPU time during the measurement, in ms. */
   serverCpuMs: number;
+  /** Each shared gauge's CPU time during the measurement, in ms. */
+  sharedCpuMs: Record<string, number>;
 }
 
+const readGauges = (gauges: SharedGauges) =>
+  Object.fromEntries(Object.entries(gauges).map(([name, read]) => [name, read()]));
+
 /** One measurement of a server (by pid) under `spec`, from a separate load process. */
-export async function measure(spec: LoadSpec, serverPid: number): Promise<Measured> {
+export async function measure(
+  spec: LoadSpec,
+  serverPid: number,
+  gauges: SharedGauges = {},
+): Promise<Measured> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load-client.ts', JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let cpuAtStart = 0;
+  let sharedAtStart: Record<string, number> = {};
   let result: LoadResult | undefined;
   for await (const line of createInterface({ input: child.stdout })) {
-    if (line === 'measuring') cpuAtStart = processCpuMs(serverPid);
-    else result = JSON.parse(line) as LoadResult;
+    if (line === 'measuring') {
+      cpuAtStart = processCpuMs(serverPid);
+      sharedAtStart = readGauges(gauges);
+    } else result = JSON.parse(line) as LoadResult;
   }
   const serverCpuMs = processCpuMs(serverPid) - cpuAtStart;
+  const sharedAtEnd = readGauges(gauges);
+  const sharedCpuMs = Object.fromEntries(
+    Object.keys(gauges).map((name) => [name, sharedAtEnd[name]! - sharedAtStart[name]!]),
+  );
   if (!result) throw new Error(`the load client printed no result for ${spec.url}`);
-  return { ...result, serverCpuMs };
+  return { ...result, serverCpuMs, sharedCpuMs };
 }
 
 export interface Side {
   name: string;
   pid: number;
   spec: LoadSpec;
+  /** Shared processes whose CPU time this side's requests cost (the same gauges for both sides of a row). */
+  gauges?: SharedGauges;
 }
 
 export interface Comparison {
@@ -64,7 +118,7 @@ export async function compare(folio: Side, peer: Side, rounds = 3): Promise<Comp
     const order = round % 2 === 0 ? (['peer', 'folio'] as const) : (['folio', 'peer'] as const);
     for (const which of order) {
       const side = which === 'folio' ? folio : peer;
-      out[which].push(await measure(side.spec, side.pid));
+      out[which].push(await measure(side.spec, side.pid, side.gauges));
     }
   }
   return out;
@@ -86,6 +140,12 @@ export function summary(runs: Measured[]) {
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
     clientCpuUs: median(runs.map((run) => microsPerRequest(run.clientCpuMs, run.requests))),
     serverCpuUs: median(runs.map((run) => microsPerRequest(run.serverCpuMs, run.requests))),
+    sharedCpuUs: Object.fromEntries(
+      Object.keys(runs[0]?.sharedCpuMs ?? {}).map((name) => [
+        name,
+        median(runs.map((run) => microsPerRequest(run.sharedCpuMs[name]!, run.requests))),
+      ]),
+    ),
     rounds: runs.map((run) => Math.round(run.perSecond)),
   };
 }
@@ -95,6 +155,9 @@ export function report(title: string, folio: Side, peer: Side, result: Compariso
   const line = (name: string, s: ReturnType<typeof summary>) =>
     `  ${name.padEnd(34)} ${s.perSecond.toFixed(0).padStart(6)}/s  p50 ${s.p50.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms` +
     `  server CPU ${s.serverCpuUs.toFixed(0)} µs/req  client CPU ${s.clientCpuUs.toFixed(0)} µs/req` +
+    Object.entries(s.sharedCpuUs)
+      .map(([gauge, us]) => `  ${gauge} CPU ${us.toFixed(0)} µs/req`)
+      .join('') +
     `  rounds [${s.rounds.join(', ')}]${s.failures ? `  (${s.failures} failed)` : ''}`;
   const f = summary(result.folio);
   const p = summary(result.peer);

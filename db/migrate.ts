@@ -31,6 +31,7 @@ import * as driveChangeLogState from './migrations/028_drive_change_log_state.js
 import * as emailReplyIndex from './migrations/029_email_reply_index.js';
 import * as driveSnapshotByParent from './migrations/030_drive_snapshot_by_parent.js';
 import * as refuseUnless from './migrations/031_refuse_unless.js';
+import * as chainEpochsPlannedOnce from './migrations/032_chain_epochs_planned_once.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '029_email_reply_index': emailReplyIndex,
   '030_drive_snapshot_by_parent': driveSnapshotByParent,
   '031_refuse_unless': refuseUnless,
+  '032_chain_epochs_planned_once': chainEpochsPlannedOnce,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -28,8 +28,8 @@ export interface ObjectStore {
   putPart(key: string, uploadId: string, partNumber: number, body: Buffer[]): Promise<string>;
   /** `length` bytes of the object from `offset`. */
   getRange(key: string, offset: number, length: number): Promise<Buffer>;
-  /** Writes a whole object from a stream of `size` bytes. */
-  putStream(key: string, body: Readable, size: number): Promise<void>;
+  /** Writes a whole object of `size` bytes, from a stream or from the pieces of it held in memory. */
+  putStream(key: string, body: Readable | Buffer[], size: number): Promise<void>;
   /** Writes a small object held in memory. */
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<Readable>;

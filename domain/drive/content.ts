@@ -312,9 +312,11 @@ export async function uploadWholeFile(
     sizeBytes: file.sizeBytes,
   });
   try {
-    // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads).
+    // The server sees this plaintext, so it hashes each chunk as it encrypts it (between the stream's reads). One
+    // chunk, most uploads, is sealed at once and written as it is.
     const hasher = new ContentHasher();
-    const body = Readable.from(hashingWhileEncrypting(staged, input.data, hasher), { objectMode: false });
+    const chunks = hashingWhileEncrypting(staged, input.data, hasher);
+    const body = staged.layout.chunkCount === 1 ? [...chunks] : Readable.from(chunks, { objectMode: false });
     await deps.objects.putStream(staged.storageKey, body, staged.layout.ciphertextSizeBytes);
     const contentHash = hasher.digest();
     return await commitWholeFile(deps, caller, file, staged, contentHash);
@@ -473,11 +475,7 @@ export class StreamedWholeFile {
         // One chunk: one PUT, as the buffered path writes it.
         await this.record(plaintextBytes);
         const size = frame.reduce((total, piece) => total + piece.length, 0);
-        await this.deps.objects.putStream(
-          this.staged.storageKey,
-          Readable.from(frame, { objectMode: false }),
-          size,
-        );
+        await this.deps.objects.putStream(this.staged.storageKey, frame, size);
       } else {
         this.send(++this.sealed, frame);
       }
