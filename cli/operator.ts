@@ -22,6 +22,7 @@ import { isUuid } from '../domain/uuid.js';
 import { config } from '../platform/config.js';
 import { db } from '../platform/database.js';
 import type { Output } from './output.js';
+import { everyApiProcessHeard } from '../platform/process-session.js';
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -214,7 +215,7 @@ export function registerOperatorCommands(program: Command, output: Output): void
     .argument('<token>', 'the access token')
     .option('--json', 'print one JSON object')
     .action(async (secret: string, options) => {
-      output({ revoked: await revokeAccessToken(db(), secret) }, options);
+      output({ revoked: await revokeAccessToken(db(), secret, everyApiProcessHeard) }, options);
     });
 
   program

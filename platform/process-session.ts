@@ -1,13 +1,26 @@
 // One PostgreSQL session per API app (api/services.ts builds it), outside the pool, for two things that must follow
 // the app's life: an advisory lock that says "this process is alive" (its simple uploads in flight are not
 // abandoned), and a LISTEN for credential revocations (the credential cache must forget a revoked token before the
-// next request).
-import { randomBytes } from 'node:crypto';
+// next request). A revoker waits until every such session has heard its revocation (everyApiProcessHeard), so a
+// request costs no check of its own.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
 
 /** Every API process's notifications of a revoked or deleted credential: the payload is its hash, in hex. */
 const CREDENTIAL_REVOKED_CHANNEL = 'folio_credential_revoked';
+/** A revoker's question to every API process, "have you heard everything before this?": the payload is its nonce. */
+const CREDENTIALS_SYNC_CHANNEL = 'folio_credentials_sync';
+/** Each API process's answer to a sync, the nonce again; the revoker tells the sessions apart by their backend pid. */
+const CREDENTIALS_HEARD_CHANNEL = 'folio_credentials_heard';
+/**
+ * The application_name of a session that listens (set once its LISTENs are in force): the sessions a revoker waits for
+ * are those pg_stat_activity shows under it.
+ */
+const LISTENING_SESSION_NAME = 'folio-api-listening';
+/** How often a waiting revoker looks again at which sessions are alive (one that ended owes no answer). */
+const SESSIONS_RECHECK_MS = 100;
 
 const RECONNECT_DELAY_MS = 1000;
 
@@ -29,9 +42,6 @@ export class ProcessSession {
   private closed = false;
 
   private readonly subscribers = new Set<ProcessSessionEvents>();
-  /** The `select 1` on the wire, and the one the callers that came after it was sent are waiting for. */
-  private heardCheck: Promise<void> | undefined;
-  private nextHeardCheck: Promise<void> | undefined;
 
   constructor(private readonly options: { connectionString: string; log: Pick<Logger, 'warn'> }) {}
 
@@ -42,37 +52,6 @@ export class ProcessSession {
   /** True while the session holds the lock and listens: only then may a cached credential be trusted. */
   get live(): boolean {
     return this.client !== undefined;
-  }
-
-  /**
-   * Resolves once this session has heard every notification committed before the call, so a cached credential can be
-   * trusted: a listening PostgreSQL session hands its client the notifications pending for it before it reads the
-   * next query, and pg emits them before that query's answer, so the answer to a query sent after this call comes
-   * after them. Callers at the same moment share one query; one that arrives while a query is on the wire waits for
-   * the next. Rejects when the session is down or is lost meanwhile.
-   */
-  heardEverythingCommitted(): Promise<void> {
-    if (!this.heardCheck) {
-      const check = this.roundTrip().finally(() => {
-        if (this.heardCheck === check) this.heardCheck = undefined;
-      });
-      this.heardCheck = check;
-      return check;
-    }
-    // The query in flight may have been sent before this caller arrived: it proves nothing for it.
-    this.nextHeardCheck ??= this.heardCheck
-      .catch(() => undefined)
-      .then(() => {
-        this.nextHeardCheck = undefined;
-        return this.heardEverythingCommitted();
-      });
-    return this.nextHeardCheck;
-  }
-
-  private async roundTrip(): Promise<void> {
-    const client = this.client;
-    if (!client) throw new Error('the process session is down');
-    await client.query('select 1');
   }
 
   /** The lock key, once the session holds it (opening the session if need be). */
@@ -102,6 +81,13 @@ export class ProcessSession {
     client.on('notification', (message) => {
       if (message.channel === CREDENTIAL_REVOKED_CHANNEL && message.payload)
         for (const events of this.subscribers) events.onCredentialRevoked(message.payload);
+      // Notifications come in commit order: every revocation committed before the sync has been handled above.
+      if (message.channel === CREDENTIALS_SYNC_CHANNEL && message.payload)
+        client
+          .query('select pg_notify($1, $2)', [CREDENTIALS_HEARD_CHANNEL, message.payload])
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: error }, 'process session could not answer a credentials sync'),
+          );
     });
     client.on('error', (error) => {
       this.options.log.warn({ err: error }, 'process session connection failed');
@@ -112,6 +98,8 @@ export class ProcessSession {
       await client.connect();
       await client.query('select pg_advisory_lock($1::bigint)', [this.lockKey]);
       await client.query(`LISTEN ${CREDENTIAL_REVOKED_CHANNEL}`);
+      await client.query(`LISTEN ${CREDENTIALS_SYNC_CHANNEL}`);
+      await client.query(`select set_config('application_name', $1, false)`, [LISTENING_SESSION_NAME]);
     } catch (error) {
       client.removeAllListeners('end');
       await client.end().catch(() => undefined);
@@ -144,5 +132,63 @@ export class ProcessSession {
         this.scheduleReconnect();
       });
     }, RECONNECT_DELAY_MS).unref();
+  }
+}
+
+/**
+ * Resolves once every API process has heard every credential revocation committed before the call, so a request sent
+ * after it is not served from a cache that still holds a revoked credential; or after `timeoutMs`, by when every entry
+ * cached before the call has expired (the cache's TTL). Asks each listening session (pg_stat_activity, by
+ * LISTENING_SESSION_NAME) with a NOTIFY committed after the revocation: a session hears notifications in commit order,
+ * so its answer comes after it handled the revocation. A session that began listening only after the revocation
+ * committed is not asked: its process emptied its cache when it began. One that ends meanwhile owes no answer.
+ */
+export async function everyApiProcessHeard(knex: Knex, timeoutMs: number): Promise<void> {
+  const connection = (await knex.client.acquireConnection()) as pg.Client;
+  const nonce = randomUUID();
+  const answered = new Set<number>();
+  let heardFromAll = () => {};
+  const allHeard = new Promise<void>((resolve) => (heardFromAll = resolve));
+  let waitingFor = new Set<number>();
+  const check = () => {
+    if ([...waitingFor].every((pid) => answered.has(pid))) heardFromAll();
+  };
+  const onNotification = (message: pg.Notification) => {
+    if (message.channel !== CREDENTIALS_HEARD_CHANNEL || message.payload !== nonce) return;
+    answered.add(message.processId);
+    check();
+  };
+  const listening = async () =>
+    new Set(
+      (
+        await connection.query<{ pid: number }>(
+          'select pid from pg_stat_activity where application_name = $1 and datname = current_database()',
+          [LISTENING_SESSION_NAME],
+        )
+      ).rows.map((row) => row.pid),
+    );
+  connection.on('notification', onNotification);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await connection.query(`LISTEN ${CREDENTIALS_HEARD_CHANNEL}`);
+    waitingFor = await listening();
+    if (waitingFor.size === 0) return;
+    await connection.query('select pg_notify($1, $2)', [CREDENTIALS_SYNC_CHANNEL, nonce]);
+    const deadline = Date.now() + timeoutMs;
+    check();
+    while (Date.now() < deadline) {
+      const tick = new Promise<'tick'>((resolve) => {
+        timer = setTimeout(() => resolve('tick'), Math.min(SESSIONS_RECHECK_MS, deadline - Date.now()));
+      });
+      if ((await Promise.race([allHeard, tick])) !== 'tick') return;
+      const alive = await listening();
+      waitingFor = new Set([...waitingFor].filter((pid) => alive.has(pid)));
+      check();
+    }
+  } finally {
+    clearTimeout(timer);
+    connection.removeListener('notification', onNotification);
+    await connection.query(`UNLISTEN ${CREDENTIALS_HEARD_CHANNEL}`).catch(() => undefined);
+    await knex.client.releaseConnection(connection);
   }
 }

@@ -1,14 +1,12 @@
 // A brief per-process memory of resolved credentials, keyed by the secret's hash, so most requests skip the lookup.
 // Revocation is honoured at once: every revoke (or delete) NOTIFYs all API processes at its commit
-// (db/migrations/017_credential_revocations.ts) and the entry goes. Because that delivery takes its own time, an entry
-// is served only once the session has heard everything committed before the request (one `select 1` on the LISTEN
-// session, shared by the requests waiting at that moment); while the session is down nothing is cached.
+// (db/migrations/017_credential_revocations.ts) and the entry goes; `revokeAccessToken` returns only once every API
+// process has heard it (platform/process-session.ts everyApiProcessHeard), so a request sent after a revocation finds
+// no entry for it, and serving an entry costs a request nothing. While the session is down nothing is cached.
 import { LRUCache } from 'lru-cache';
-import type { Credential } from '../../domain/accounts/credentials.js';
+import { CREDENTIAL_CACHE_TTL_MS, type Credential } from '../../domain/accounts/credentials.js';
 import type { ProcessSession } from '../../platform/process-session.js';
 
-/** Long enough that a busy client hits it, short enough that a missed notification could not matter for long. */
-const CREDENTIAL_CACHE_TTL_MS = 5_000;
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
 
 export class CredentialCache {
@@ -19,9 +17,7 @@ export class CredentialCache {
   /** Bumped by every revocation and reset: a lookup that began before one must not cache what it read. */
   private generation = 0;
 
-  constructor(
-    private readonly session: Pick<ProcessSession, 'live' | 'subscribe' | 'heardEverythingCommitted'>,
-  ) {
+  constructor(private readonly session: Pick<ProcessSession, 'live' | 'subscribe'>) {
     session.subscribe({
       onCredentialRevoked: (hashHex) => {
         this.generation++;
@@ -40,10 +36,8 @@ export class CredentialCache {
     resolve: () => Promise<Credential | undefined>,
   ): Promise<Credential | undefined> {
     if (!this.session.live) return resolve();
-    if (this.entries.has(hashHex) && (await this.heardEverythingCommitted())) {
-      const cached = this.entries.get(hashHex);
-      if (cached && (cached.kind !== 'user' || cached.expiresAt.getTime() > Date.now())) return cached;
-    }
+    const cached = this.entries.get(hashHex);
+    if (cached && (cached.kind !== 'user' || cached.expiresAt.getTime() > Date.now())) return cached;
     const generation = this.generation;
     const credential = await resolve();
     if (credential && generation === this.generation && this.session.live) {
@@ -54,12 +48,5 @@ export class CredentialCache {
       if (ttl > 0) this.entries.set(hashHex, credential, { ttl });
     }
     return credential;
-  }
-
-  private heardEverythingCommitted(): Promise<boolean> {
-    return this.session.heardEverythingCommitted().then(
-      () => true,
-      () => false,
-    );
   }
 }

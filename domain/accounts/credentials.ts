@@ -41,12 +41,27 @@ export async function issueAccessToken(
   return { access_token: token, expires_at: expiresAt.toISOString() };
 }
 
-/** Revokes a token; true when a live token was found. Revoking twice is harmless. */
-export async function revokeAccessToken(knex: Knex, token: string): Promise<boolean> {
+/**
+ * How long an API process may serve a credential it resolved without looking again (api/middleware/credential-cache.ts):
+ * long enough that a busy client hits it, short enough that a revoker never waits longer than this for every process.
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 5_000;
+
+/**
+ * Revokes a token; true when a live token was found. Revoking twice is harmless. Returns once every API process has
+ * heard of it (`everyApiProcessHeard`: platform/process-session.ts, waiting at most the cache's TTL), so the token's
+ * next request is refused wherever it goes.
+ */
+export async function revokeAccessToken(
+  knex: Knex,
+  token: string,
+  everyApiProcessHeard: (knex: Knex, timeoutMs: number) => Promise<void>,
+): Promise<boolean> {
   const count = await knex('access_tokens')
     .where({ token_hash: hashSecret(token) })
     .whereNull('revoked_at')
     .update({ revoked_at: knex.fn.now() });
+  if (count > 0) await everyApiProcessHeard(knex, CREDENTIAL_CACHE_TTL_MS);
   return count > 0;
 }
 

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { notifyDocumentChange } from '../../../domain/documents/live.js';
 import { db } from '../../../platform/database.js';
+import { everyApiProcessHeard } from '../../../platform/process-session.js';
 import {
   apiUrl,
   call,
@@ -190,7 +191,7 @@ describe('the live channel of a document', () => {
     const stream = await listen(token, document.uuid);
     await stream.next((event) => event.data.revision === 2);
     const { revokeAccessToken } = await import('../../../domain/accounts/credentials.js');
-    await revokeAccessToken(db(), token);
+    await revokeAccessToken(db(), token, everyApiProcessHeard);
     await call('POST', `/v1/documents/${document.uuid}/content`, {
       token: owner.token,
       json: { operations: [{ type: 'replace', find: 'Draft 1', with: 'Draft 2' }] },

@@ -5,6 +5,7 @@ import { db } from '../../../platform/database.js';
 import { call, makeUser, tokenFor } from '../../support/api.js';
 import { startExtraApi } from '../../support/extra-api.js';
 import { CLI_TIMEOUT_MS, folio } from '../../support/cli.js';
+import { everyApiProcessHeard } from '../../../platform/process-session.js';
 
 describe('bearer authentication', () => {
   it('answers 401 with WWW-Authenticate when the token is missing', async () => {
@@ -46,9 +47,9 @@ describe('bearer authentication', () => {
   it('answers 401 once a token is revoked, and accepts it before', async () => {
     const user = await makeUser();
     expect((await call('GET', '/v1/drive/files', { token: user.token })).status).toBe(200);
-    expect(await revokeAccessToken(db(), user.token)).toBe(true);
+    expect(await revokeAccessToken(db(), user.token, everyApiProcessHeard)).toBe(true);
     expect((await call('GET', '/v1/drive/files', { token: user.token })).status).toBe(401);
-    expect(await revokeAccessToken(db(), user.token)).toBe(false);
+    expect(await revokeAccessToken(db(), user.token, everyApiProcessHeard)).toBe(false);
   });
 
   it(

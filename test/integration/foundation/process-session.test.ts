@@ -1,19 +1,22 @@
-// The API process's own PostgreSQL session: that a revocation committed before `heardEverythingCommitted` is heard
-// before it resolves, however late its notification reaches the process (README.md § Authentication).
-import type pg from 'pg';
+// The API process's own PostgreSQL session and a revoker's wait for every one of them (README.md § Authentication): a
+// revocation returns only once every listening session has heard it, however late its notification reaches the
+// process; a session that ends owes no answer; the wait never outlasts the cache's TTL.
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret, revokeAccessToken } from '../../../domain/accounts/credentials.js';
 import { config } from '../../../platform/config.js';
 import { db } from '../../../platform/database.js';
-import { ProcessSession } from '../../../platform/process-session.js';
+import { everyApiProcessHeard, ProcessSession } from '../../../platform/process-session.js';
 import { makeUser } from '../../support/api.js';
 
 const sessions: ProcessSession[] = [];
+const sockets: NodeJS.ReadableStream[] = [];
 afterEach(async () => {
+  // A socket left paused by a failed test would hold its session's close open.
+  for (const socket of sockets.splice(0)) socket.resume();
   await Promise.all(sessions.splice(0).map((session) => session.close()));
 });
 
-/** An open session recording, in order, the revocations it hears and the checks that resolve. */
+/** An open session recording, in order, the revocations it hears. */
 async function recordingSession() {
   const session = new ProcessSession({
     connectionString: config().databaseUrl,
@@ -23,44 +26,63 @@ async function recordingSession() {
   const events: string[] = [];
   session.subscribe({
     onCredentialRevoked: (hashHex) => events.push(`revoked ${hashHex}`),
-    onReset: () => events.push('reset'),
+    onReset: () => undefined,
   });
   const client = await session.open();
-  events.length = 0;
   // pg's socket: paused, it holds back what PostgreSQL sends, as a busy process or network would.
   const socket = (client as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
-  return { session, events, client, socket };
+  sockets.push(socket);
+  return { session, events, client: client as unknown as { processID: number }, socket };
 }
 
-describe('ProcessSession.heardEverythingCommitted', () => {
-  it('resolves only after the notification of a revocation committed before the call, however late it arrives', async () => {
+/**
+ * Resolves once a revoker is waiting for answers (its sync was sent, and it has looked again at which sessions are
+ * alive: a query it sends only from inside its wait), or once `returned` says it has stopped waiting.
+ */
+async function revokerWaiting(returned: () => boolean = () => false): Promise<void> {
+  while (!returned()) {
+    const { rows } = await db().raw(
+      `select 1 from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()
+          and query like 'select pid from pg_stat_activity where application_name%'`,
+    );
+    if (rows.length) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a revocation and the API processes listening for it', () => {
+  it('returns only after every listening session has heard it, however late its notification arrives', async () => {
     const user = await makeUser();
-    const { session, events, socket } = await recordingSession();
+    const { events, socket } = await recordingSession();
     socket.pause();
-    expect(await revokeAccessToken(db(), user.token)).toBe(true);
-    const heard = session.heardEverythingCommitted().then(() => events.push('heard'));
-    // Nothing can arrive while the socket is paused: the check is on the wire, its answer held back with the rest.
-    await new Promise((resolve) => setImmediate(resolve));
+    const revoking = revokeAccessToken(db(), user.token, everyApiProcessHeard).then((revoked) => {
+      events.push('revoke returned');
+      return revoked;
+    });
+    await revokerWaiting(() => events.includes('revoke returned'));
+    // Nothing reaches the paused session, so the revoker is still waiting for its answer.
     expect(events).toEqual([]);
     socket.resume();
-    await heard;
-    expect(events).toEqual([`revoked ${hashSecret(user.token).toString('hex')}`, 'heard']);
+    expect(await revoking).toBe(true);
+    expect(events).toEqual([`revoked ${hashSecret(user.token).toString('hex')}`, 'revoke returned']);
   });
 
-  it('sends one query for the callers waiting together, and a new one for a caller who came after it was sent', async () => {
-    const { session, client } = await recordingSession();
-    let queries = 0;
-    const query = client.query.bind(client) as (text: string) => Promise<pg.QueryResult>;
-    (client as unknown as { query: typeof query }).query = (text) => (queries++, query(text));
-    const first = session.heardEverythingCommitted();
-    const later = [session.heardEverythingCommitted(), session.heardEverythingCommitted()];
-    await Promise.all([first, ...later]);
-    expect(queries).toBe(2);
+  it('waits for no answer from a session that ends meanwhile', async () => {
+    const { client, socket } = await recordingSession();
+    socket.pause();
+    // A wait far beyond the test's own timeout: it can only end because the session ended, unheard.
+    const waiting = everyApiProcessHeard(db(), 3_600_000);
+    await revokerWaiting();
+    await db().raw('select pg_terminate_backend(?)', [client.processID]);
+    await waiting;
+    socket.resume();
   });
 
-  it('rejects while the session is down, so the caller looks the credential up instead', async () => {
-    const { session } = await recordingSession();
-    await session.close();
-    await expect(session.heardEverythingCommitted()).rejects.toThrow(/down/);
+  it('gives up once the time it was given has passed, when a session cannot answer', async () => {
+    const { socket } = await recordingSession();
+    socket.pause();
+    await everyApiProcessHeard(db(), 200);
+    socket.resume();
   });
 });

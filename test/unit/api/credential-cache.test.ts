@@ -4,26 +4,14 @@ import { CredentialCache } from '../../../api/middleware/credential-cache.js';
 import type { Credential } from '../../../domain/accounts/credentials.js';
 import type { ProcessSessionEvents } from '../../../platform/process-session.js';
 
-/**
- * A session whose notifications can lag: `commitRevocation` is a revoke PostgreSQL has committed but not yet
- * delivered; `heardEverythingCommitted` delivers what is pending, as the real session's round trip does.
- */
+/** A session whose revocations and resets the test delivers, as the real one does when PostgreSQL notifies it. */
 function fakeSession() {
   const subscribers: ProcessSessionEvents[] = [];
-  const undelivered: string[] = [];
   const session = {
     live: true,
-    checkFails: false,
-    checks: 0,
     subscribe: (events: ProcessSessionEvents) => void subscribers.push(events),
     revoke: (hashHex: string) => subscribers.forEach((events) => events.onCredentialRevoked(hashHex)),
-    commitRevocation: (hashHex: string) => void undelivered.push(hashHex),
     reset: () => subscribers.forEach((events) => events.onReset()),
-    heardEverythingCommitted: async () => {
-      session.checks++;
-      if (session.checkFails) throw new Error('the process session is down');
-      for (const hashHex of undelivered.splice(0)) session.revoke(hashHex);
-    },
   };
   return session;
 }
@@ -61,36 +49,6 @@ describe('CredentialCache', () => {
     revoked = true;
     session.revoke('aa');
     expect(await cache.get('aa', db.resolve)).toBeUndefined();
-  });
-
-  it('serves a cached credential only once the session has heard every revocation committed before the request', async () => {
-    const session = fakeSession();
-    const cache = new CredentialCache(session);
-    let revoked = false;
-    const db = lookup(() => (revoked ? undefined : user()));
-    await cache.get('aa', db.resolve);
-    revoked = true;
-    session.commitRevocation('aa');
-    expect(await cache.get('aa', db.resolve)).toBeUndefined();
-    expect(db.calls).toBe(2);
-  });
-
-  it('looks the credential up when the session cannot confirm it has heard everything', async () => {
-    const session = fakeSession();
-    const cache = new CredentialCache(session);
-    const db = lookup(() => user());
-    await cache.get('aa', db.resolve);
-    session.checkFails = true;
-    expect(await cache.get('aa', db.resolve)).toBeDefined();
-    expect(db.calls).toBe(2);
-  });
-
-  it('asks the session nothing for a secret it has not cached', async () => {
-    const session = fakeSession();
-    const cache = new CredentialCache(session);
-    await cache.get('aa', lookup(() => undefined).resolve);
-    await cache.get('bb', lookup(() => user()).resolve);
-    expect(session.checks).toBe(0);
   });
 
   it('does not cache what a lookup read before a revocation it overlapped', async () => {
