@@ -211,7 +211,9 @@ export function registerOperatorCommands(program: Command, output: Output): void
     });
   token
     .command('revoke')
-    .description('Revoke an access token.')
+    .description(
+      'Revoke an access token: returns once every running API process has forgotten it (at most 5 seconds), so its next request is refused.',
+    )
     .argument('<token>', 'the access token')
     .option('--json', 'print one JSON object')
     .action(async (secret: string, options) => {
