@@ -140,8 +140,8 @@ export class ProcessSession {
  * after it is not served from a cache that still holds a revoked credential; or after `timeoutMs`, by when every entry
  * cached before the call has expired (the cache's TTL). Asks each listening session (pg_stat_activity, by
  * LISTENING_SESSION_NAME) with a NOTIFY committed after the revocation: a session hears notifications in commit order,
- * so its answer comes after it handled the revocation. A session that began listening only after the revocation
- * committed is not asked: its process emptied its cache when it began. One that ends meanwhile owes no answer.
+ * so its answer comes after it handled the revocation. A session not yet listed when the revoker looks is not asked:
+ * its process empties its cache once the session is ready, which is later. One that ends meanwhile owes no answer.
  */
 export async function everyApiProcessHeard(knex: Knex, timeoutMs: number): Promise<void> {
   const connection = (await knex.client.acquireConnection()) as pg.Client;
