@@ -36,17 +36,23 @@ async function recordingSession() {
 }
 
 /**
- * Resolves once a revoker is waiting for answers (its sync was sent, and it has looked again at which sessions are
- * alive: a query it sends only from inside its wait), or once `returned` says it has stopped waiting.
+ * Resolves once a revoker is waiting for answers, or once `returned` says it has stopped waiting. A revoker lists the
+ * listening sessions once before it sends its sync and again every 100 ms while it waits: the same query seen started
+ * twice on one backend means the sync was sent and the wait has begun.
  */
 async function revokerWaiting(returned: () => boolean = () => false): Promise<void> {
+  const firstSeen = new Map<number, string>();
   while (!returned()) {
-    const { rows } = await db().raw(
-      `select 1 from pg_stat_activity
+    const { rows } = (await db().raw(
+      `select pid, query_start::text as started from pg_stat_activity
         where datname = current_database() and pid <> pg_backend_pid()
           and query like 'select pid from pg_stat_activity where application_name%'`,
-    );
-    if (rows.length) return;
+    )) as { rows: { pid: number; started: string }[] };
+    for (const { pid, started } of rows) {
+      const first = firstSeen.get(pid);
+      if (first === undefined) firstSeen.set(pid, started);
+      else if (first !== started) return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
