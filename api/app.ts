@@ -10,7 +10,11 @@ import { editorApp } from './editor-app/index.js';
 import { authenticate } from './middleware/auth.js';
 import { errorMapping } from './middleware/errors.js';
 import { httpMetrics } from './middleware/metrics.js';
-import { closeConnectionWhileDraining, strictTransportSecurity } from './middleware/transport.js';
+import {
+  closeConnectionWhileDraining,
+  jsonAnswersAsBytes,
+  strictTransportSecurity,
+} from './middleware/transport.js';
 import { httpTracing } from './middleware/tracing.js';
 import { tracingEnabled } from '../platform/tracing.js';
 import { requestContext } from './middleware/request-context.js';
@@ -94,6 +98,7 @@ export function createApp(services: ApiServices): Koa {
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errorMapping logs; Koa's default handler would print stacks to stderr.
   app.use(httpMetrics());
+  app.use(jsonAnswersAsBytes());
   app.use(strictTransportSecurity());
   app.use(closeConnectionWhileDraining(services.draining));
   app.use(requestContext(services.running));

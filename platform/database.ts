@@ -6,6 +6,9 @@ export type Db = Knex;
 export type Tx = Knex.Transaction;
 
 /**
+ * Every session reads and prints times in UTC, whatever the server's default: a timestamp read as text
+ * (domain/answer-times.ts) is then already in the form an answer carries.
+ *
  * How often a session running a statement checks that its client is still there (PostgreSQL's
  * client_connection_check_interval). A statement that commits as it ends (a simple upload's commit,
  * domain/unit-of-work.ts RunOneStatement) must not commit for a process that died while it waited on a lock: its
@@ -18,7 +21,7 @@ export function createDb(databaseUrl = config().databaseUrl): Db {
     client: 'pg',
     connection: {
       connectionString: databaseUrl,
-      options: `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS}`,
+      options: `-c client_connection_check_interval=${CLIENT_CHECK_INTERVAL_MS} -c TimeZone=UTC`,
     },
     pool: { min: 0, max: 10 },
   });

@@ -1,4 +1,5 @@
 // What the API adds to answers because of how they travel: HSTS over HTTPS, and `Connection: close` while shutting down.
+import { Stream } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { Draining } from '../shutdown.js';
 
@@ -27,5 +28,20 @@ export function closeConnectionWhileDraining(draining: Draining): Middleware {
     } finally {
       if (draining.active && ctx.req.httpVersionMajor === 1) ctx.set('Connection', 'close');
     }
+  };
+}
+
+/**
+ * An object answer is serialised here, once, into the bytes sent. Left to Koa, its JSON text would be measured for
+ * Content-Length by Koa, measured again by Node's HTTP layer and encoded on write: three passes over the text, which for
+ * a first-sync page of 1,000 items (≈ 500 KB) cost more than the JSON.stringify itself. Content-Type stays the JSON type
+ * Koa set when the object was assigned. Outside the error mapping, so error answers are encoded here too.
+ */
+export function jsonAnswersAsBytes(): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const body: unknown = ctx.body;
+    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || body instanceof Stream) return;
+    ctx.body = Buffer.from(JSON.stringify(body));
   };
 }

@@ -2,6 +2,7 @@
 // file's plaintext as a download, and a plain page for a refusal. docs/drive-sharing.md § Public links.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { answeredTime } from '../../domain/answer-times.js';
 import type { ChunkLayout } from '../../domain/drive/crypto.js';
 import type { SharedEntry, SharedFolderListing } from '../../domain/drive/public-links.js';
 import type { ItemRow } from '../../domain/drive/rows.js';
@@ -70,7 +71,7 @@ export function presentSharedFolder(listing: SharedFolderListing, urlOf: UrlOf) 
         uuid: entry.uuid,
         name: entry.name,
         url: urlOf(entry.uuid),
-        updated_at: entry.updated_at.toISOString(),
+        updated_at: answeredTime(entry.updated_at),
       })),
     files: entries
       .filter((entry) => entry.kind === 'file')
@@ -80,7 +81,7 @@ export function presentSharedFolder(listing: SharedFolderListing, urlOf: UrlOf) 
         content_type: entry.content_type,
         size_bytes: sizeOf(entry),
         url: urlOf(entry.uuid),
-        updated_at: entry.updated_at.toISOString(),
+        updated_at: answeredTime(entry.updated_at),
       })),
     truncated: listing.truncated,
   };
@@ -102,7 +103,7 @@ export function renderSharedFolder(listing: SharedFolderListing, urlOf: UrlOf): 
     const attributes = isFolder ? '' : ' download';
     return (
       `<tr><td><a href="${escapeHtml(urlOf(entry.uuid))}"${attributes}>${label}</a></td>` +
-      `<td class="n">${isFolder ? '' : readableSize(sizeOf(entry))}</td><td class="n">${entry.updated_at.toISOString().slice(0, 10)}</td></tr>`
+      `<td class="n">${isFolder ? '' : readableSize(sizeOf(entry))}</td><td class="n">${answeredTime(entry.updated_at).slice(0, 10)}</td></tr>`
     );
   });
   const parts = [`<h1>${escapeHtml(listing.folder.name)}</h1>`];

@@ -1,5 +1,6 @@
 // The exact Drive response objects of spec/drive.md, built field by field from domain rows, and an item's ETag.
 import { createHash } from 'node:crypto';
+import { answeredTime } from '../../domain/answer-times.js';
 import type { PresentableItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
 
@@ -9,7 +10,27 @@ const presentOwner = (item: PresentableItem, callerUuid: string) =>
     callerUuid,
   );
 
-export function presentFile(item: PresentableItem, callerUuid: string) {
+/**
+ * The owner of each item of one answer, each owner built once: a page's items share one or two owners, and an object
+ * per item would be built only to be serialised the same way.
+ */
+export function ownersOnce(callerUuid: string) {
+  const built = new Map<string, ReturnType<typeof presentOwner>>();
+  return (item: PresentableItem) => {
+    let owner = built.get(item.owner_uuid);
+    if (!owner) {
+      owner = presentOwner(item, callerUuid);
+      built.set(item.owner_uuid, owner);
+    }
+    return owner;
+  };
+}
+
+export function presentFile(
+  item: PresentableItem,
+  callerUuid: string,
+  owner = presentOwner(item, callerUuid),
+) {
   return {
     object: 'drive_file',
     uuid: item.uuid,
@@ -22,17 +43,21 @@ export function presentFile(item: PresentableItem, callerUuid: string) {
     has_preview: item.has_preview,
     version: item.version,
     ctag: item.ctag,
-    created_at: item.created_at.toISOString(),
-    updated_at: item.updated_at.toISOString(),
+    created_at: answeredTime(item.created_at),
+    updated_at: answeredTime(item.updated_at),
     my_role: item.my_role,
     shared: item.shared,
-    owner: presentOwner(item, callerUuid),
+    owner,
     // An extension (docs/extensions.md § Content hash): the live version's, null while uploading or when none was made.
     content_hash: item.content_hash ?? null,
   };
 }
 
-export function presentFolder(item: PresentableItem, callerUuid: string) {
+export function presentFolder(
+  item: PresentableItem,
+  callerUuid: string,
+  owner = presentOwner(item, callerUuid),
+) {
   return {
     object: 'drive_folder',
     uuid: item.uuid,
@@ -41,16 +66,20 @@ export function presentFolder(item: PresentableItem, callerUuid: string) {
     color: item.color,
     trashed: item.trashed,
     version: item.version,
-    created_at: item.created_at.toISOString(),
-    updated_at: item.updated_at.toISOString(),
+    created_at: answeredTime(item.created_at),
+    updated_at: answeredTime(item.updated_at),
     my_role: item.my_role,
     shared: item.shared,
-    owner: presentOwner(item, callerUuid),
+    owner,
   };
 }
 
-export function presentItem(item: PresentableItem, callerUuid: string) {
-  return item.kind === 'file' ? presentFile(item, callerUuid) : presentFolder(item, callerUuid);
+export function presentItem(
+  item: PresentableItem,
+  callerUuid: string,
+  owner?: ReturnType<typeof presentOwner>,
+) {
+  return item.kind === 'file' ? presentFile(item, callerUuid, owner) : presentFolder(item, callerUuid, owner);
 }
 
 /** A drive_file or drive_folder as one caller is answered it. */
@@ -84,11 +113,16 @@ export function presentList(
   callerUuid: string,
   folderUuid?: string | null,
 ) {
+  const ownerOf = ownersOnce(callerUuid);
   return {
     object: 'list',
     url,
     ...(folderUuid !== undefined ? { folder_uuid: folderUuid } : {}),
-    folders: items.filter((item) => item.kind === 'folder').map((item) => presentFolder(item, callerUuid)),
-    files: items.filter((item) => item.kind === 'file').map((item) => presentFile(item, callerUuid)),
+    folders: items
+      .filter((item) => item.kind === 'folder')
+      .map((item) => presentFolder(item, callerUuid, ownerOf(item))),
+    files: items
+      .filter((item) => item.kind === 'file')
+      .map((item) => presentFile(item, callerUuid, ownerOf(item))),
   };
 }

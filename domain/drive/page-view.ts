@@ -4,12 +4,14 @@
 // reads and every write use them); test/integration/drive/page-view.test.ts holds this to them on random trees.
 // The first sync reads its pages this way (docs/drive-sync.md § First sync).
 import type { Knex } from 'knex';
+import { withAnswerTimes } from '../answer-times.js';
 import type { Caller } from '../caller.js';
 import type { GrantRole, Role } from '../roles.js';
 import type { ItemRow, VisibleItem } from './rows.js';
 
 /** The rows as read from drive_items (the stored `trashed` and `version`), with the owner's names and `shared`. */
-export type StoredItem = ItemRow & Pick<VisibleItem, 'shared' | 'owner_first_name' | 'owner_last_name'>;
+export type StoredItem = ItemRow &
+  Pick<VisibleItem, 'shared' | 'owner_first_name' | 'owner_last_name'> & { my_role: Role | null };
 
 /** What the walk up a chain reads of a folder: the columns the two SQL functions read. */
 type ChainNode = Pick<
@@ -42,7 +44,10 @@ const OWNS_A_FOLDER_ABOVE = 4;
 export function selectStoredItems(knex: Knex, caller: Caller) {
   return knex
     .select(
+      // my_role is read as null so each row has it from the start: seenBy fills it in place, where adding it would
+      // reshape every row object of the page.
       knex.raw(`i.*,
+        null::text as my_role,
         (exists (select 1 from drive_grants g where g.item_uuid = i.uuid and g.status <> 'revoked')
          or exists (select 1 from drive_public_links l where l.item_uuid = i.uuid)) as shared,
         o.first_name as owner_first_name,
@@ -50,7 +55,8 @@ export function selectStoredItems(knex: Knex, caller: Caller) {
     )
     .from('drive_items as i')
     .join('users as o', 'o.uuid', 'i.owner_uuid')
-    .where('i.workspace_uuid', caller.workspaceUuid);
+    .where('i.workspace_uuid', caller.workspaceUuid)
+    .options(withAnswerTimes);
 }
 
 /**
@@ -90,8 +96,9 @@ export async function seenBy(knex: Knex, caller: Caller, rows: StoredItem[]): Pr
    */
   const fromHereUp = <T>(top: T, step: (node: ChainNode, above: T) => T) => {
     const known = new Map<string, T>();
+    const path: ChainNode[] = []; // One array for every walk: a walk runs to its end before the next begins.
     return (start: ChainNode): T => {
-      const path: ChainNode[] = [];
+      path.length = 0;
       let above = top;
       for (let node: ChainNode | undefined = start; node; node = parentOf(node)) {
         const value = known.get(node.uuid);
@@ -101,9 +108,10 @@ export async function seenBy(knex: Knex, caller: Caller, rows: StoredItem[]): Pr
         }
         path.push(node);
       }
-      for (const node of path.reverse()) {
-        above = step(node, above);
-        known.set(node.uuid, above);
+      // The start is left out: most starts are the page's own files, which no other walk passes through.
+      for (let index = path.length - 1; index >= 0; index--) {
+        above = step(path[index]!, above);
+        if (index > 0) known.set(path[index]!.uuid, above);
       }
       return above;
     };
@@ -149,22 +157,22 @@ export async function seenBy(knex: Knex, caller: Caller, rows: StoredItem[]): Pr
     return pending.size > 0;
   };
 
-  // Every value is computed before any row is changed: the rows are nodes of each other's chains.
-  const views = rows.map((row) => {
-    const role = roleOf(row);
-    if (!role) return null;
-    const parent = parentOf(row);
-    return {
-      role,
-      trashed: trashedOf(row),
-      version: row.version + (parent ? epochsFromHere(parent) : 0) - row.epoch_base,
-    };
+  // Every value is computed before any row is changed: the rows are nodes of each other's chains. Kept in arrays
+  // rather than an object per row: a page's garbage is what the API's collector spends its time on.
+  const roles = rows.map(roleOf);
+  const trashed = rows.map((row, index) => roles[index] !== null && trashedOf(row));
+  const versions = rows.map((row, index) => {
+    const parent = roles[index] === null ? undefined : parentOf(row);
+    return row.version + (parent ? epochsFromHere(parent) : 0) - row.epoch_base;
   });
   const visible: VisibleItem[] = [];
   rows.forEach((row, index) => {
-    const view = views[index];
-    if (!view) return;
-    visible.push(Object.assign(row, { my_role: view.role, trashed: view.trashed, version: view.version }));
+    const role = roles[index];
+    if (!role) return;
+    row.my_role = role;
+    row.trashed = trashed[index]!;
+    row.version = versions[index]!;
+    visible.push(row as VisibleItem);
   });
   return visible;
 }

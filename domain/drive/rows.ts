@@ -1,5 +1,6 @@
 // The rows Drive reads and writes: items (files and folders) as stored and as a caller sees them, file versions,
 // and the trash operations that cascades carry out.
+import type { ReadTime } from '../answer-times.js';
 import type { Role } from '../roles.js';
 import type { DriveCascadeKind } from '../unit-of-work.js';
 
@@ -36,8 +37,9 @@ export interface ItemRow {
   live_version_uuid: string | null;
   /** The live version's content hash (an extension); null while uploading, and for versions nobody hashed. */
   content_hash: string | null;
-  created_at: Date;
-  updated_at: Date;
+  /** A Date, or the answer's text where the read asked for it (domain/answer-times.ts). */
+  created_at: ReadTime;
+  updated_at: ReadTime;
 }
 
 /** An item as a caller sees it: the row, the caller's role, and what its presenter needs. */
