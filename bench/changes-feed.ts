@@ -6,14 +6,19 @@
 // spread across them, one create change each), then pages the first sync with limit=1000 until has_more is
 // false. Against a running stack set FOLIO_API_URL and FOLIO_DATABASE_URL (the same database the API uses);
 // otherwise it starts its own throw-away stack the way the integration tests do (PostgreSQL database,
-// in-memory Temporal, MinIO, the API; no worker) and removes it afterwards.
+// in-memory Temporal, MinIO, the API; no worker) and removes it afterwards. Beside each rate it prints the CPU time per
+// item of each process the work passes through (the API's with a stack of its own, PostgreSQL's on the whole machine,
+// this client's own): the client waits for each page before asking the next, so a sync's time is their sum.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
 import { createDb } from '../platform/database.js';
 import { profileEnv, say } from './support.js';
+import { postgresCpuMs, processCpuMs } from './yardstick.js';
 
 const ITEMS = Number(process.env.FOLIO_BENCH_ITEMS ?? 100_000);
 const PAGE = 1000;
@@ -21,16 +26,50 @@ const PAGE = 1000;
 interface Stack {
   apiUrl: string;
   databaseUrl: string;
+  /** The API process of a stack of its own, for its CPU time. */
+  apiPid?: number;
   stop(): Promise<void>;
 }
 
 async function ownStack(): Promise<Stack> {
   say('Starting a throw-away stack...');
-  return startEphemeralStack({
+  const stack = await startEphemeralStack({
     label: 'bench',
     worker: false,
     env: { FOLIO_LOG_LEVEL: 'warn', ...profileEnv() },
   });
+  return { ...stack, apiPid: Number(readFileSync(join(stack.root, 'api.pid'), 'utf8').split('\n')[0]) };
+}
+
+/** CPU time so far of the processes a sync passes through, in ms. */
+interface CpuReading {
+  api: number;
+  postgres: number;
+  client: number;
+}
+
+function cpuNow(apiPid: number | undefined): CpuReading {
+  const { user, system } = process.cpuUsage();
+  return {
+    api: apiPid ? processCpuMs(apiPid) : NaN,
+    postgres: postgresCpuMs(),
+    client: (user + system) / 1000,
+  };
+}
+
+/** `work`, with the CPU time per item each process spent on it, in µs. */
+async function withCpu<T extends { items: number }>(
+  apiPid: number | undefined,
+  work: () => Promise<T>,
+): Promise<T & { cpuPerItem: CpuReading }> {
+  const before = cpuNow(apiPid);
+  const result = await work();
+  const after = cpuNow(apiPid);
+  const perItem = (key: keyof CpuReading) => ((after[key] - before[key]) * 1000) / result.items;
+  return {
+    ...result,
+    cpuPerItem: { api: perItem('api'), postgres: perItem('postgres'), client: perItem('client') },
+  };
 }
 
 /** 100 root folders × 9 subfolders × 1 sub-subfolder each, then files spread evenly over all folders. */
@@ -164,12 +203,14 @@ async function main() {
     // the medians are reported.
     await rawRead(knex, workspaceUuid);
     await firstSync(stack.apiUrl, token);
-    const syncs: Array<{ items: number; pages: number; ms: number }> = [];
-    const raws: Array<{ items: number; ms: number }> = [];
+    const sync = () => withCpu(stack.apiPid, () => firstSync(stack.apiUrl, token));
+    const raw = () => withCpu(undefined, () => rawRead(knex, workspaceUuid));
+    const syncs: Array<Awaited<ReturnType<typeof sync>>> = [];
+    const raws: Array<Awaited<ReturnType<typeof raw>>> = [];
     for (let round = 0; round < 3; round++) {
-      if (round % 2 === 0) raws.push(await rawRead(knex, workspaceUuid));
-      syncs.push(await firstSync(stack.apiUrl, token));
-      if (round % 2 === 1) raws.push(await rawRead(knex, workspaceUuid));
+      if (round % 2 === 0) raws.push(await raw());
+      syncs.push(await sync());
+      if (round % 2 === 1) raws.push(await raw());
     }
     for (const sync of syncs)
       if (sync.items !== ITEMS) throw new Error(`first sync returned ${sync.items} items, expected ${ITEMS}`);
@@ -185,6 +226,13 @@ async function main() {
       `  peer, raw SQL read of the same rows in the same pages: median ${median(rawRates)} items/s (rounds ${rawRates.join(', ')})`,
     );
     say(`  → ${(median(syncRates) / median(rawRates)).toFixed(2)}× the raw read (target ≥ 0.5×)`);
+    const cpu = (runs: Array<{ cpuPerItem: CpuReading }>, key: keyof CpuReading) =>
+      median(runs.map((run) => run.cpuPerItem[key])).toFixed(1);
+    say(
+      `  CPU µs per item, medians: first sync API ${cpu(syncs, 'api')}, PostgreSQL ${cpu(syncs, 'postgres')}, ` +
+        `client ${cpu(syncs, 'client')} (wall ${(1e6 / median(syncRates)).toFixed(1)}); raw read PostgreSQL ` +
+        `${cpu(raws, 'postgres')}, client ${cpu(raws, 'client')} (wall ${(1e6 / median(rawRates)).toFixed(1)})`,
+    );
   } finally {
     await knex.destroy();
     await stack.stop();
