@@ -62,7 +62,9 @@ const SEAL_SLICE_BYTES = 64 * 1024;
 /**
  * encryptChunk's frame, sealed with node:crypto from the raw data key into one buffer of the frame's size: the
  * plaintext goes through in slices whose outputs die young, so the frame is the one chunk-sized buffer the chunk
- * allocates.
+ * allocates. With `into` (at least the frame's size) nothing chunk-sized is allocated: the frame answered is its start.
+ * A transfer reuses its frames so: a fresh 8 MiB buffer per part costs its page faults and a collection more than the
+ * copy into it (docs/benchmarks.md § 2026-11-28 (session 19)).
  */
 export function sealChunkFrame(
   dataKey: Uint8Array,
@@ -70,8 +72,12 @@ export function sealChunkFrame(
   index: number,
   count: number,
   plaintext: Uint8Array,
+  into?: Buffer,
 ): Buffer {
-  const frame = Buffer.allocUnsafe(plaintext.length + CHUNK_OVERHEAD);
+  const frameLength = plaintext.length + CHUNK_OVERHEAD;
+  if (into && into.length < frameLength)
+    throw new RangeError(`a frame of ${frameLength} bytes needs a buffer as large`);
+  const frame = into ? into.subarray(0, frameLength) : Buffer.allocUnsafe(frameLength);
   const nonce = randomFillSync(frame.subarray(0, NONCE_BYTES));
   const cipher = createCipheriv('aes-256-gcm', dataKey, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(chunkAad(versionUuid, index, count));

@@ -218,7 +218,9 @@ export async function sendParts(
   options.onProgress?.({ ...progress });
 
   // Encrypting part k + window starts when part k goes on the wire: the next frames are ready when a slot frees.
-  const frames = new Map<number, Promise<Buffer>>();
+  // A frame whose part is stored is sealed into again (sealChunkFrame's `into`): at most 2 × window of them live.
+  const frames = new Map<number, Promise<{ frame: Buffer; buffer: Buffer }>>();
+  const spareFrames: Buffer[] = [];
   const prepare = (k: number) => {
     if (k >= missing.length || frames.has(k)) return;
     const index = missing[k]! - 1;
@@ -226,9 +228,17 @@ export async function sendParts(
     const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(
       async (plaintext) => {
         const hashed = hasher?.add(offset, plaintext);
-        const sealed = sealChunkFrame(dataKey, state.version_uuid, index, state.chunk_count, plaintext);
+        const buffer = spareFrames.pop() ?? Buffer.allocUnsafe(layout.chunkSizeBytes + CHUNK_OVERHEAD);
+        const frame = sealChunkFrame(
+          dataKey,
+          state.version_uuid,
+          index,
+          state.chunk_count,
+          plaintext,
+          buffer,
+        );
         await hashed;
-        return sealed;
+        return { frame, buffer };
       },
     );
     frame.catch(() => undefined); // Awaited by its sender; a failure ahead of time must not go unhandled.
@@ -242,7 +252,7 @@ export async function sendParts(
     async (k) => {
       prepare(k + window);
       const partNumber = missing[k]!;
-      const frame = await frames.get(k)!;
+      const { frame, buffer } = await frames.get(k)!;
       frames.delete(k);
       const etag = await withRetry(
         http.retryPolicy,
@@ -260,6 +270,8 @@ export async function sendParts(
         },
         options.signal,
       );
+      // Stored, and its answer read: nothing reads the frame any more.
+      spareFrames.push(buffer);
       state.parts[String(partNumber)] = etag;
       await writer.save();
       progress.bytesDone += plainLength(layout, partNumber - 1);

@@ -129,6 +129,20 @@ describe('@folio/client chunked transfer', () => {
     expect((await client.download(file.uuid)).equals(data)).toBe(true);
   });
 
+  it('seals parts into the frames of parts already stored: five parts through a window of one arrive identical', async () => {
+    // With one part on the wire and one sealed ahead, parts 3–5 are sealed into the frames of parts 1–3.
+    const user = await makeUser();
+    const client = folioClient({ token: user.token });
+    const size = 4 * CHUNK + 12_345;
+    const data = randomBytes(size);
+    const file = await client.upload(
+      { name: 'reused-frames.bin', contentType: 'application/octet-stream', size, source: data },
+      { window: 1 },
+    );
+    expect(file).toMatchObject({ file_size_bytes: size, upload_status: 'completed' });
+    expect((await client.download(file.uuid)).equals(data)).toBe(true);
+  });
+
   it('resumes an upload stopped after two parts from its state file, sending only the parts it lacks', async () => {
     const user = await makeUser();
     const client = folioClient({ token: user.token, concurrency: 2 });

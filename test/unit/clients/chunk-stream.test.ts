@@ -111,6 +111,21 @@ describe('sealChunkFrame', () => {
     }
   });
 
+  it('seals into a buffer it is given, the frame its start, as many times as it is reused', () => {
+    const key = generateDataKey();
+    const version = randomUUID();
+    const buffer = Buffer.alloc(200_003 + CHUNK_OVERHEAD, 0xee);
+    for (const size of [200_003, 65_536, 1, 0]) {
+      const plaintext = randomBytes(size);
+      const frame = sealChunkFrame(key, version, 2, 5, plaintext, buffer);
+      expect(frame.buffer).toBe(buffer.buffer);
+      expect(frame.byteOffset).toBe(buffer.byteOffset);
+      expect(frame.length).toBe(size + CHUNK_OVERHEAD);
+      expect(decryptChunk(key, version, 2, 5, frame).equals(plaintext)).toBe(true);
+    }
+    expect(() => sealChunkFrame(key, version, 0, 1, randomBytes(200_004), buffer)).toThrow(RangeError);
+  });
+
   it('draws a fresh nonce for every frame', () => {
     const key = generateDataKey();
     const version = randomUUID();
