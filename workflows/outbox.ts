@@ -57,14 +57,14 @@ const COMMIT_MODE = `commit_mode as materialized (
  * started (another process may have started them meanwhile: then none).
  */
 async function flushWalReadingPushes(knex: Knex, batch: string): Promise<OutboxRequest[]> {
-  const { rows } = (await knex
-    .raw(
-      `select pg_logical_emit_message(true, 'folio.flush', '') as flushed,
-         (select coalesce(jsonb_agg(request), '[]'::jsonb) from workflow_outbox
-          where request->>'type' = 'drivePush' and request->>'batch' = ?) as pushes`,
-      [batch],
-    )
-    .options({ name: 'folio_flush_reading_pushes' })) as { rows: { pushes: OutboxRequest[] }[] };
+  const { rows } = await prepared<{ pushes: OutboxRequest[] }>(
+    knex,
+    'flush_reading_pushes',
+    `select pg_logical_emit_message(true, 'folio.flush', '') as flushed,
+       (select coalesce(jsonb_agg(request), '[]'::jsonb) from workflow_outbox
+        where request->>'type' = 'drivePush' and request->>'batch' = ?) as pushes`,
+    [batch],
+  );
   return rows[0]!.pushes;
 }
 

@@ -1,5 +1,5 @@
 // The exact Drive response objects of spec/drive.md, built field by field from domain rows, and an item's ETag.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { answeredTime } from '../../domain/answer-times.js';
 import type { PresentableItem } from '../../domain/drive/rows.js';
 import { presentPerson } from './person.js';
@@ -99,7 +99,7 @@ export function itemJson(item: PresentedItem): { json: string; etag: string } {
   const json = JSON.stringify(item);
   return {
     json,
-    etag: `"${item.version}-${createHash('sha256').update(json).digest('base64url').slice(0, 16)}"`,
+    etag: `"${item.version}-${hash('sha256', json, 'base64url').slice(0, 16)}"`,
   };
 }
 

@@ -1,5 +1,5 @@
 // Access tokens and workspace API keys: issued once in clear, stored only as a SHA-256 hash, revocable.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Scope } from './scopes.js';
 
@@ -13,7 +13,7 @@ function newSecret(prefix: string): string {
 
 // Lookups go by hash, so a timing difference can reveal nothing about a stored secret.
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 export interface IssuedToken {

@@ -2,7 +2,7 @@
 // tokens (the sender needs them). Neither is stored in clear: each is sealed under a key the master key wraps, and a
 // link also keeps the SHA-256 of its token, the one form a visitor's token is looked up by. Decisions:
 // docs/drive-sharing.md § Tokens, docs/drive-push.md § Device tokens at rest.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { openSecret, sealSecret, type MasterKey } from './crypto.js';
 
 // Bound into each sealed value with its row's uuid, so a value moved to another row or kind of token does not open.
@@ -10,8 +10,7 @@ const LINK_TOKEN = 'public link token';
 const DEVICE_TOKEN = 'device token';
 
 /** What a link is looked up by: the SHA-256 of its token, so the lookup's timing tells a guesser nothing. */
-export const publicLinkTokenHash = (token: string): Buffer =>
-  createHash('sha256').update(token, 'utf8').digest();
+export const publicLinkTokenHash = (token: string): Buffer => hash('sha256', token, 'buffer');
 
 export interface SealedLinkToken {
   token_hash: Buffer;
