@@ -2,7 +2,7 @@
 // the client around it and its commit not waiting for the WAL flush; the runner returns once a later flush answered,
 // and starts the workflows the statement recorded only after that. Seen in the statements the runner sends and when
 // they answer, and in what its `start` is asked.
-import type { Knex } from 'knex';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { STATEMENT_REFUSED, type WorkflowStarts } from '../../../domain/unit-of-work.js';
 import { db } from '../../../platform/database.js';
@@ -10,16 +10,33 @@ import type { OutboxRequest } from '../../../workflows/registry.js';
 import { outboxKit } from '../../../workflows/outbox.js';
 import { makeUser } from '../../support/api.js';
 
-/** The statements sent through `knex` while `run` runs, and when each answered, in order; then 'returned'. */
-async function recordSteps(steps: string[], knex: Knex, run: () => Promise<unknown>): Promise<void> {
-  const sent = (query: { sql: string }) => void steps.push(`sent ${query.sql}`);
-  const answered = (_response: unknown, query: { sql: string }) => void steps.push(`answered ${query.sql}`);
-  knex.on('query', sent).on('query-response', answered);
+/**
+ * The statements sent to PostgreSQL while `run` runs, and when each answered, in order; then 'returned'. Seen on pg's
+ * client, below knex: prepared statements go to a pooled connection straight through pg (domain/prepared.ts).
+ */
+async function recordSteps(steps: string[], run: () => Promise<unknown>): Promise<void> {
+  type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+  const prototype = pg.Client.prototype as unknown as { query: Query };
+  const original = prototype.query;
+  prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string };
+    const text = typeof config === 'string' ? config : config.text;
+    steps.push(`sent ${text}`);
+    const answered = () => void steps.push(`answered ${text}`);
+    const callback = args.at(-1);
+    if (typeof callback === 'function')
+      args[args.length - 1] = (...results: unknown[]) => {
+        answered();
+        return (callback as (...results: unknown[]) => unknown)(...results);
+      };
+    const result = original.apply(this, args);
+    return result instanceof Promise ? result.finally(answered) : result;
+  };
   try {
     await run();
     steps.push('returned');
   } finally {
-    knex.removeListener('query', sent).removeListener('query-response', answered);
+    prototype.query = original;
   }
 }
 
@@ -63,7 +80,7 @@ describe('a one-statement write', () => {
     const steps: string[] = [];
     const runner = recordingRunner(() => steps);
     let row: object | undefined;
-    await recordSteps(steps, db(), async () => {
+    await recordSteps(steps, async () => {
       row = await runner.run(renameWorkspace(user.workspaceUuid, 'renamed in one statement'));
     });
     expect(row).toEqual({ name: 'renamed in one statement' });
