@@ -23,6 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { FolioClient, type UploadState } from '../clients/typescript/src/index.js';
 import { CHUNK_OVERHEAD, sealChunkFrame } from '../clients/typescript/src/chunks.js';
+import { UNCLONED } from '../clients/typescript/src/http.js';
 import { createStorage } from '../platform/storage.js';
 import { chunkLayout, decryptChunks, encryptChunks, generateDataKey } from '../domain/drive/crypto.js';
 import { benchTarget, type BenchTarget } from './stack.js';
@@ -218,7 +219,7 @@ async function main() {
     const directKey = `bench/${randomUUID()}`;
     const directPut = await timed(async () => {
       const url = await storage.presignedPutObject(target.s3.bucket, directKey, 3600);
-      const response = await fetch(url, { method: 'PUT', body: simpleData });
+      const response = await fetch(url, { method: 'PUT', body: simpleData, ...UNCLONED });
       if (!response.ok) throw new Error(`direct PUT answered ${response.status}`);
     });
     rows.push(['  direct MinIO PUT, same bytes (one presigned PUT)', rate(SIMPLE_BYTES, directPut.seconds)]);
@@ -285,7 +286,12 @@ async function main() {
           partNumber: String(i + 1),
           uploadId,
         });
-        const response = await fetch(url, { method: 'PUT', body: sourceBytes(i * PART, partLength(i)) });
+        // Sent as the client sends its parts (UNCLONED: fetch copies the body once, not twice).
+        const response = await fetch(url, {
+          method: 'PUT',
+          body: sourceBytes(i * PART, partLength(i)),
+          ...UNCLONED,
+        });
         await response.arrayBuffer();
         etags.push({ part: i + 1, etag: response.headers.get('etag')!.replace(/"/g, '') });
       });

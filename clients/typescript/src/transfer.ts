@@ -1,7 +1,7 @@
-// Chunked transfer (docs/drive-encryption.md §§ 3–4): parts encrypted ahead of the PUTs in flight, a sliding window
-// of parts on the wire, each PUT or ranged GET retried on its own, and the upload's progress kept in a resume file.
+// Chunked transfer (docs/drive-encryption.md §§ 3–4): each part sealed as its PUT goes out, a sliding window of
+// parts on the wire, each PUT or ranged GET retried on its own, and the upload's progress kept in a resume file.
 import { open, rename, rm, writeFile, readFile } from 'node:fs/promises';
-import { ApiError, bytesBody, failure, Retryable, withRetry, type Http } from './http.js';
+import { ApiError, bytesBody, failure, Retryable, UNCLONED, withRetry, type Http } from './http.js';
 import {
   CHUNK_OVERHEAD,
   chunkOffset,
@@ -47,7 +47,7 @@ const read = async (source: ByteSource, offset: number, length: number): Promise
   typeof source === 'function' ? source(offset, length) : source.subarray(offset, offset + length);
 
 export interface TransferOptions {
-  /** Parts on the wire at once (default 4). Encryption runs up to as many parts ahead. */
+  /** Parts on the wire at once (default 4). */
   window?: number;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
@@ -217,49 +217,30 @@ export async function sendParts(
   }
   options.onProgress?.({ ...progress });
 
-  // Encrypting part k + window starts when part k goes on the wire: the next frames are ready when a slot frees.
-  // A frame whose part is stored is sealed into again (sealChunkFrame's `into`): at most 2 × window of them live.
-  const frames = new Map<number, Promise<{ frame: Buffer; buffer: Buffer }>>();
+  // A part is read and sealed when its slot frees, just before its PUT, so fetch copies the frame while it is still
+  // in the CPU's cache: frames sealed a window ahead were read back from memory, which cost the client more than the
+  // sealing itself (docs/benchmarks.md § 2026-11-28 (session 20)). A frame whose part is stored is sealed into again
+  // (sealChunkFrame's `into`): at most `window` of them live.
   const spareFrames: Buffer[] = [];
-  const prepare = (k: number) => {
-    if (k >= missing.length || frames.has(k)) return;
-    const index = missing[k]! - 1;
-    const offset = index * layout.chunkSizeBytes;
-    const frame = Promise.resolve(read(source, offset, plainLength(layout, index))).then(
-      async (plaintext) => {
-        const hashed = hasher?.add(offset, plaintext);
-        const buffer = spareFrames.pop() ?? Buffer.allocUnsafe(layout.chunkSizeBytes + CHUNK_OVERHEAD);
-        const frame = sealChunkFrame(
-          dataKey,
-          state.version_uuid,
-          index,
-          state.chunk_count,
-          plaintext,
-          buffer,
-        );
-        await hashed;
-        return { frame, buffer };
-      },
-    );
-    frame.catch(() => undefined); // Awaited by its sender; a failure ahead of time must not go unhandled.
-    frames.set(k, frame);
-  };
-  for (let k = 0; k < window; k++) prepare(k);
-
   await pool(
     missing.length,
     window,
     async (k) => {
-      prepare(k + window);
       const partNumber = missing[k]!;
-      const { frame, buffer } = await frames.get(k)!;
-      frames.delete(k);
+      const index = partNumber - 1;
+      const offset = index * layout.chunkSizeBytes;
+      const plaintext = await read(source, offset, plainLength(layout, index));
+      const hashed = hasher?.add(offset, plaintext);
+      const buffer = spareFrames.pop() ?? Buffer.allocUnsafe(layout.chunkSizeBytes + CHUNK_OVERHEAD);
+      const frame = sealChunkFrame(dataKey, state.version_uuid, index, state.chunk_count, plaintext, buffer);
+      await hashed;
       const etag = await withRetry(
         http.retryPolicy,
         async () => {
           const response = await http.fetch(await urls.get(partNumber), {
             method: 'PUT',
             body: bytesBody(frame),
+            ...UNCLONED,
             signal: options.signal,
           });
           const text = await response.text();

@@ -20,6 +20,7 @@ import { call, makeDocument, makeUser, type TestUser } from '../../support/api.j
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
 import { startExtraApi } from '../../support/extra-api.js';
 import { folioClient } from '../../support/folio-client.js';
+import { rememberBearerToken } from '../../support/log-scan.js';
 
 const CHUNK = 8 * 1024 * 1024;
 const run = promisify(execFile);
@@ -129,18 +130,73 @@ describe('@folio/client chunked transfer', () => {
     expect((await client.download(file.uuid)).equals(data)).toBe(true);
   });
 
-  it('seals parts into the frames of parts already stored: five parts through a window of one arrive identical', async () => {
-    // With one part on the wire and one sealed ahead, parts 3–5 are sealed into the frames of parts 1–3.
+  it('reads and seals each part as its slot frees, into the frame of the part before: five parts through a window of one', async () => {
+    // With one part on the wire, part k + 1 is read only once part k is stored, and sealed into part k's frame.
     const user = await makeUser();
     const client = folioClient({ token: user.token });
     const size = 4 * CHUNK + 12_345;
     const data = randomBytes(size);
+    const events: string[] = [];
     const file = await client.upload(
-      { name: 'reused-frames.bin', contentType: 'application/octet-stream', size, source: data },
-      { window: 1 },
+      {
+        name: 'reused-frames.bin',
+        contentType: 'application/octet-stream',
+        size,
+        source: (offset, length) => {
+          events.push(`read ${offset / CHUNK + 1}`);
+          return data.subarray(offset, offset + length);
+        },
+      },
+      { window: 1, onPartStored: (n) => events.push(`stored ${n}`) },
     );
+    expect(events).toEqual([1, 2, 3, 4, 5].flatMap((n) => [`read ${n}`, `stored ${n}`]));
     expect(file).toMatchObject({ file_size_bytes: size, upload_status: 'completed' });
     expect((await client.download(file.uuid)).equals(data)).toBe(true);
+  });
+
+  it('sends each part without a window and refusing redirects, so fetch does not clone it; a redirect fails the part', async () => {
+    // fetch clones a request that may be redirected, copying its body once more (UNCLONED, clients/typescript/src/http.ts);
+    // a presigned storage URL never redirects, so one that does is a misconfigured endpoint and the part is not stored.
+    let redirected = 0;
+    const redirector = createServer((req, res) => {
+      redirected++;
+      req.resume();
+      res.writeHead(307, { location: req.headers['x-original-url'] as string }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => redirector.close(() => resolve())));
+    const { port } = redirector.address() as AddressInfo;
+    const user = await makeUser();
+    rememberBearerToken(user.token);
+    const partInits: RequestInit[] = [];
+    const client = new FolioClient({
+      baseUrl: process.env.FOLIO_API_URL!,
+      token: user.token,
+      retry: { retries: 1, baseDelayMs: 1 },
+      fetch: (input, init) => {
+        const url = String(input);
+        if (!url.includes('partNumber=')) return fetch(input, init);
+        partInits.push(init!);
+        const headers = { ...(init!.headers as Record<string, string>), 'x-original-url': url };
+        return fetch(`http://127.0.0.1:${port}/part`, { ...init, headers });
+      },
+    });
+    const stateFile = join(scratch, 'redirected.json');
+    const upload = client.upload(
+      {
+        name: 'redirected.bin',
+        contentType: 'application/octet-stream',
+        size: 1000,
+        source: randomBytes(1000),
+      },
+      { stateFile },
+    );
+    await expect(upload).rejects.toThrow(TypeError);
+    expect(partInits).toHaveLength(2); // The first attempt and its one retry.
+    for (const init of partInits)
+      expect(init).toMatchObject({ method: 'PUT', redirect: 'error', window: null });
+    expect(redirected).toBe(2);
+    expect(await storedParts((await readState(stateFile)).file_uuid)).toEqual(new Map());
   });
 
   it('resumes an upload stopped after two parts from its state file, sending only the parts it lacks', async () => {
