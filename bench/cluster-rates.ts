@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Connection, Client } from '@temporalio/client';
 import { startSuiteStack } from '../test/setup/global.js';
-import { processCpuMs, reapedChildrenCpuMs } from './yardstick.js';
+import { processCpuMs, processStat } from './yardstick.js';
 
 const [count, concurrency, rounds] = [
   Number(process.argv[2] ?? 200),
@@ -71,12 +71,12 @@ function postgresCpuMs(stack: Stack): number | undefined {
   const pidFile = join(stack.env.FOLIO_TEST_ROOT!, 'pg', 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  let total = processCpuMs(postmaster) + reapedChildrenCpuMs(postmaster);
+  const own = processStat(postmaster);
+  let total = own.cpuMs + own.reapedChildrenCpuMs;
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      const own = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === postmaster) total += processCpuMs(Number(pid));
+      const backend = processStat(Number(pid));
+      if (backend.parent === postmaster) total += backend.cpuMs;
     } catch {
       // The process ended while it was read: its time is now in the postmaster's reaped children's.
     }

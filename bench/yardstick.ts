@@ -11,20 +11,32 @@ import type { LoadResult, LoadSpec } from './load-client.js';
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-/** A process's CPU time so far (user + system), in ms. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
+/** What the benchmarks read of a process's /proc/<pid>/stat line; times in ms. Throws once the process is gone. */
+export interface ProcessStat {
+  name: string;
+  parent: number;
+  /** Its CPU time so far (user + system). */
+  cpuMs: number;
+  /** The CPU time of its children it has waited for (cutime + cstime). */
+  reapedChildrenCpuMs: number;
 }
 
-/** The CPU time of a process's children it has waited for (cutime + cstime, fields 16 and 17), in ms. */
-export function reapedChildrenCpuMs(pid: number): number {
+export function processStat(pid: number): ProcessStat {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, ppid 4, utime 14,
+  // stime 15, cutime 16, cstime 17.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND) * 1000;
+  const ms = (user: number, system: number) => ((user + system) / CLOCK_TICKS_PER_SECOND) * 1000;
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    parent: Number(fields[1]),
+    cpuMs: ms(Number(fields[11]), Number(fields[12])),
+    reapedChildrenCpuMs: ms(Number(fields[13]), Number(fields[14])),
+  };
 }
+
+/** A process's CPU time so far (user + system), in ms. */
+export const processCpuMs = (pid: number): number => processStat(pid).cpuMs;
 
 /**
  * The CPU time so far of every PostgreSQL process on the machine (the postmaster, its backends and helpers), with what
@@ -35,24 +47,22 @@ export function postgresCpuMs(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
+    let stat: ProcessStat;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      stat = processStat(Number(entry));
     } catch {
       continue; // It ended since the listing.
     }
-    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1000;
-    if (parentIsNotPostgres(Number(fields[1]))) total += reapedChildrenCpuMs(Number(entry));
+    if (stat.name !== 'postgres') continue;
+    total += stat.cpuMs;
+    if (parentIsNotPostgres(stat.parent)) total += stat.reapedChildrenCpuMs;
   }
   return total;
 }
 
 function parentIsNotPostgres(ppid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${ppid}/stat`, 'utf8');
-    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres';
+    return processStat(ppid).name !== 'postgres';
   } catch {
     return true;
   }

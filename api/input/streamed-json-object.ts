@@ -103,9 +103,7 @@ export class StreamedJsonObject {
     const byte = chunk[pos]!;
     switch (this.state) {
       case State.BeforeObject:
-        if (isWhitespace(byte)) return pos + 1;
-        if (byte !== 0x7b) throw new JsonBodyError('The body must be a JSON object.');
-        this.state = State.FirstKey;
+        this.expectByte(byte, 0x7b, State.FirstKey, 'The body must be a JSON object.');
         return pos + 1;
       case State.FirstKey:
       case State.NextKey:
@@ -123,9 +121,7 @@ export class StreamedJsonObject {
       case State.Key:
         return this.captureKey(chunk, pos);
       case State.AfterKey:
-        if (isWhitespace(byte)) return pos + 1;
-        if (byte !== 0x3a) throw new JsonBodyError('The request body is not valid JSON.');
-        this.state = State.BeforeValue;
+        this.expectByte(byte, 0x3a, State.BeforeValue);
         return pos + 1;
       case State.BeforeValue:
         if (isWhitespace(byte)) return pos + 1;
@@ -168,15 +164,25 @@ export class StreamedJsonObject {
         }
         return pos + 1;
       case State.AfterValue:
-        if (isWhitespace(byte)) return pos + 1;
-        if (byte === 0x2c) this.state = State.NextKey;
-        else if (byte === 0x7d) this.state = State.AfterObject;
-        else throw new JsonBodyError('The request body is not valid JSON.');
+        if (byte === 0x7d) this.state = State.AfterObject;
+        else this.expectByte(byte, 0x2c, State.NextKey);
         return pos + 1;
       case State.AfterObject:
         if (!isWhitespace(byte)) throw new JsonBodyError('The request body is not valid JSON.');
         return pos + 1;
     }
+  }
+
+  /** Whitespace is passed over; any other byte must be `wanted`, which moves the reader to `next`. */
+  private expectByte(
+    byte: number,
+    wanted: number,
+    next: State,
+    refusal = 'The request body is not valid JSON.',
+  ): void {
+    if (isWhitespace(byte)) return;
+    if (byte !== wanted) throw new JsonBodyError(refusal);
+    this.state = next;
   }
 
   /** The streamed string up to its next escape or its end: the runs between are searched, not stepped. */

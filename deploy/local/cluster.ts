@@ -5,6 +5,7 @@
 // kept between runs. Ctrl-C stops it all. docs/operations.md § The local cluster.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { migrateLatest } from '../../db/migrate.js';
 import { createDb } from '../../platform/database.js';
 import { replicaEnv } from './ephemeral-stack.js';
@@ -27,7 +28,8 @@ import {
 import { ensureClusterTools, ensureTools } from './tools.js';
 
 const DATA = resolve(process.env.FOLIO_CLUSTER_DIR ?? '.tools/cluster');
-const PORTS = {
+/** One API on each port of `apis`: deploy/k8s runs as many. */
+export const PORTS = {
   entry: 17260,
   apis: [17261, 17262],
   smtp: 17263,
@@ -38,6 +40,8 @@ const PORTS = {
   minioConsole: 17291,
   temporalUi: 17254,
 };
+/** The workers, by number: the first logs to worker.log, the others to worker-<n>.log. deploy/k8s runs as many. */
+export const WORKER_REPLICAS = [1, 2];
 const S3 = { accessKey: 'folio-cluster', secretKey: 'folio-cluster-secret' };
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -112,7 +116,7 @@ async function main() {
       FOLIO_WORKER_METRICS_PORT: String(PORTS.workerMetrics),
       FOLIO_TEMPORAL_METRICS_PORT: String(PORTS.workerTemporalMetrics),
     };
-    for (const replica of [1, 2]) {
+    for (const replica of WORKER_REPLICAS) {
       const name = replica === 1 ? 'worker' : `worker-${replica}`;
       const workerEnv = replica === 1 ? env : { ...env, ...replicaEnv('worker') };
       running.push(startWorker(workerEnv, join(DATA, `${name}.log`), DATA, name).service);
@@ -170,4 +174,5 @@ async function main() {
   }
 }
 
-void main();
+// Run, not imported: the manifests' test reads the replica counts above.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -149,6 +149,19 @@ function clusterEnv(options: ClusterOptions): Record<string, string> {
   };
 }
 
+/**
+ * What follows the configuration's location in a service's command line: the `cluster` environment (the server reads
+ * <config>/cluster.yaml) and the one service the process runs. deploy/k8s/temporal.yaml starts each service so.
+ */
+export const serviceStartArgs = (service: ClusterService) => [
+  '--env',
+  'cluster',
+  '--allow-no-auth',
+  'start',
+  '--service',
+  service,
+];
+
 function startService(
   root: string,
   record: ClusterRecord,
@@ -159,18 +172,7 @@ function startService(
   return spawnService(
     host.name,
     toolPath('temporal-server'),
-    [
-      '--root',
-      resolve('.'),
-      '--config',
-      'deploy/temporal',
-      '--env',
-      'cluster',
-      '--allow-no-auth',
-      'start',
-      '--service',
-      service,
-    ],
+    ['--root', resolve('.'), '--config', 'deploy/temporal', ...serviceStartArgs(service)],
     {
       env: {
         ...process.env,

@@ -1,5 +1,6 @@
 // The editor page in Chromium (playwright-core driving Debian's chromium, as the admin app's test does) for the
-// editor's browser tests: the browser, and a page of its own signed in through a one-time link.
+// editor's browser tests: the browser, a page of its own signed in through a one-time link, and the caret put in a
+// paragraph.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createEditorSignInLink, editorSignInUrl } from '../../domain/accounts/editor-sessions.js';
 import { db } from '../../platform/database.js';
@@ -36,4 +37,29 @@ export async function signedInPage(
   await page.waitForURL(new RegExp(`/docs/${documentUuid}$`));
   for (const cookie of await context.cookies()) rememberSecret('editor session cookie', cookie.value);
   return page;
+}
+
+/**
+ * Puts the caret in the paragraph holding `text`, `offset` letters from its start (its end when omitted), and waits
+ * until the page has taken it in. ProseMirror learns of a caret moved by the keyboard from the browser's
+ * `selectionchange` event, which Chromium sends at its next rendering step, later than Playwright's next key press:
+ * an Enter or Backspace pressed before it would act where the caret was a few keys earlier (a paragraph split at the
+ * wrong letter, or a Backspace ProseMirror leaves to the browser, whose own join writes an inline style the page's CSP
+ * refuses). Two animation frames and a task later the event has been handled.
+ */
+export async function caretAt(page: Page, text: string, offset?: number): Promise<void> {
+  await page.locator('#document .ProseMirror p', { hasText: text }).click();
+  if (offset === undefined) await page.keyboard.press('End');
+  else {
+    await page.keyboard.press('Home');
+    for (let i = 0; i < offset; i++) await page.keyboard.press('ArrowRight');
+  }
+  await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        (globalThis as any).requestAnimationFrame(() =>
+          (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 0)),
+        ),
+      ),
+  );
 }

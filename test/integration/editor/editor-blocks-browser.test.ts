@@ -18,7 +18,7 @@ import {
   shareDocument,
   type TestUser,
 } from '../../support/api.js';
-import { launchChromium, signedInPage } from '../../support/editor-pages.js';
+import { caretAt, launchChromium, signedInPage } from '../../support/editor-pages.js';
 
 const UPDATE = process.env.FOLIO_UPDATE_SCREENSHOTS === '1';
 const SCREENSHOTS = UPDATE ? 'docs/editor' : mkdtempSync(join(tmpdir(), 'folio-editor-blocks-shots-'));
@@ -94,31 +94,6 @@ async function waitForStored(user: TestUser, documentUuid: string, page: Page, m
 async function saved(page: Page, status: string): Promise<void> {
   await page.locator('#status', { hasText: status }).waitFor();
   await page.locator('#document .ProseMirror[contenteditable="true"]').waitFor();
-}
-
-/**
- * Puts the caret in the paragraph holding `text`, `offset` letters from its start (its end when omitted), and waits
- * until the page has taken it in. ProseMirror learns of a caret moved by the keyboard from the browser's
- * `selectionchange` event, which Chromium sends at its next rendering step, later than Playwright's next key press:
- * an Enter or Backspace pressed before it would act where the caret was a few keys earlier (a paragraph split at the
- * wrong letter, or a Backspace ProseMirror leaves to the browser, whose own join writes an inline style the page's CSP
- * refuses). Two animation frames and a task later the event has been handled.
- */
-async function caretAt(page: Page, text: string, offset?: number): Promise<void> {
-  await page.locator('#document .ProseMirror p', { hasText: text }).click();
-  if (offset === undefined) await page.keyboard.press('End');
-  else {
-    await page.keyboard.press('Home');
-    for (let i = 0; i < offset; i++) await page.keyboard.press('ArrowRight');
-  }
-  await page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        (globalThis as any).requestAnimationFrame(() =>
-          (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 0)),
-        ),
-      ),
-  );
 }
 
 describe('changes across blocks in the editor page, in a browser', () => {

@@ -20,7 +20,7 @@ import {
   shareDocument,
   type TestUser,
 } from '../../support/api.js';
-import { launchChromium, signedInPage } from '../../support/editor-pages.js';
+import { caretAt, launchChromium, signedInPage } from '../../support/editor-pages.js';
 
 const UPDATE = process.env.FOLIO_UPDATE_SCREENSHOTS === '1';
 const SCREENSHOTS = UPDATE ? 'docs/editor' : mkdtempSync(join(tmpdir(), 'folio-editor-shots-'));
@@ -61,8 +61,7 @@ async function waitForText(page: Page, text: string): Promise<void> {
 
 /** Puts the caret at the end of the paragraph holding `text` and types. */
 async function typeAfter(page: Page, text: string, typed: string): Promise<void> {
-  await page.locator('#document .ProseMirror p', { hasText: text }).click();
-  await page.keyboard.press('End');
+  await caretAt(page, text);
   await page.keyboard.type(typed);
 }
 
@@ -98,8 +97,7 @@ async function holdFirstWrite(page: Page, documentUuid: string) {
 
 /** Puts the caret at the end of the paragraph holding `text` and inserts `typed` as one change (one operation). */
 async function insertAfter(page: Page, text: string, typed: string): Promise<void> {
-  await page.locator('#document .ProseMirror p', { hasText: text }).click();
-  await page.keyboard.press('End');
+  await caretAt(page, text);
   await page.keyboard.insertText(typed);
 }
 

@@ -73,7 +73,8 @@ function plainWalk(input: unknown): number {
 }
 
 /** The growth a figure may reach: MAX_RATIO, scaled by what the machine adds to a plain linear walk of the same inputs. */
-const allowedGrowth = (figure: Figure) => MAX_RATIO * Math.max(1, figure.walkGrowth / 16);
+const allowedGrowth = ({ walkGrowth }: Pick<Figure, 'walkGrowth'>) =>
+  MAX_RATIO * Math.max(1, walkGrowth / 16);
 const figures: Figure[] = [];
 
 /** Runs `run`, ignoring the API's own refusals (a hostile input is often refused, and the refusal is the work). */
@@ -98,6 +99,20 @@ async function timed(loops: number, run: () => unknown): Promise<number> {
 }
 
 /**
+ * How many runs of `run` take MIN_MS, and their time (the fastest of three), after one run that warms up the JIT so
+ * that the figure is not the cold one.
+ */
+async function calibrated(run: () => unknown): Promise<{ loops: number; ms: number }> {
+  await timed(1, run);
+  let loops = 1;
+  for (;;) {
+    const ms = Math.min(await timed(loops, run), await timed(loops, run), await timed(loops, run));
+    if (ms >= MIN_MS) return { loops, ms };
+    loops *= Math.min(16, Math.ceil((2 * MIN_MS) / Math.max(ms, 0.1)));
+  }
+}
+
+/**
  * Times `run` on `make(1)` and `make(16)`: the 1x input as many times as it takes MIN_MS (the fastest of three), the
  * 16x input as many times, the fastest of up to `attempts` (stopping at the first that passes).
  */
@@ -110,20 +125,9 @@ async function measure(
   const small = make(1);
   const large = make(16);
   const call = (input: unknown) => () => run(input as never);
-  await timed(1, call(small)); // warm up the JIT, so the 1x figure is not the cold one
-  let loops = 1;
-  let t1: number;
-  for (;;) {
-    t1 = Math.min(
-      await timed(loops, call(small)),
-      await timed(loops, call(small)),
-      await timed(loops, call(small)),
-    );
-    if (t1 >= MIN_MS) break;
-    loops *= Math.min(16, Math.ceil((2 * MIN_MS) / Math.max(t1, 0.1)));
-  }
+  const { loops, ms: t1 } = await calibrated(call(small));
   const walkGrowth = await growthOfPlainWalk(small, large);
-  const allowed = MAX_RATIO * Math.max(1, walkGrowth / 16);
+  const allowed = allowedGrowth({ walkGrowth });
   let t16 = Infinity;
   for (let attempt = 0; attempt < attempts && t16 / t1 > allowed; attempt++)
     t16 = Math.min(t16, await timed(loops, call(large)));
@@ -132,21 +136,10 @@ async function measure(
   return figure;
 }
 
-/** plainWalk's growth from `small` to `large`, each timed as measure() times the runs (fastest of three). */
+/** plainWalk's growth from `small` to `large`, timed as measure() times its runs (calibrated, then the fastest of three). */
 async function growthOfPlainWalk(small: unknown, large: unknown): Promise<number> {
   const walk = (input: unknown) => () => plainWalk(input);
-  await timed(1, walk(small));
-  let loops = 1;
-  let w1: number;
-  for (;;) {
-    w1 = Math.min(
-      await timed(loops, walk(small)),
-      await timed(loops, walk(small)),
-      await timed(loops, walk(small)),
-    );
-    if (w1 >= MIN_MS) break;
-    loops *= Math.min(16, Math.ceil((2 * MIN_MS) / Math.max(w1, 0.1)));
-  }
+  const { loops, ms: w1 } = await calibrated(walk(small));
   let w16 = Infinity;
   for (let attempt = 0; attempt < 3; attempt++) w16 = Math.min(w16, await timed(loops, walk(large)));
   return w16 / w1;

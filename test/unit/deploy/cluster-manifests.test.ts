@@ -6,11 +6,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { healthRouter } from '../../../api/routes/health.js';
+import { PORTS, WORKER_REPLICAS } from '../../../deploy/local/cluster.js';
 import { freePort } from '../../../deploy/local/services.js';
 import {
   CLUSTER_PORTS,
   CLUSTER_SERVICES,
   defaultListeningPort,
+  serviceStartArgs,
 } from '../../../deploy/local/temporal-cluster.js';
 import { loadConfig } from '../../../platform/config.js';
 import { startMetricsServer } from '../../../platform/metrics.js';
@@ -95,14 +97,7 @@ const clusterVariables = new Map(
 );
 
 /** How many APIs and workers `npm run cluster` starts (deploy/local/cluster.ts). */
-function localClusterReplicas(): { apis: number; workers: number } {
-  const source = text('deploy/local/cluster.ts');
-  const apis = /apis: \[([^\]]*)\]/.exec(source)?.[1];
-  const workers = /for \(const replica of \[([^\]]*)\]\)/.exec(source)?.[1];
-  if (!apis || !workers)
-    throw new Error('deploy/local/cluster.ts no longer names its APIs and workers as expected');
-  return { apis: apis.split(',').length, workers: workers.split(',').length };
-}
+const localClusterReplicas = { apis: PORTS.apis.length, workers: WORKER_REPLICAS.length };
 
 describe('deploy/ carries what the local cluster ran', () => {
   it('holds deploy/temporal/ byte for byte in the Temporal ConfigMap, mounted where the services read it', () => {
@@ -128,14 +123,7 @@ describe('deploy/ carries what the local cluster ran', () => {
       const at = (flag: string) => args[args.indexOf(flag) + 1];
       expect(`${at('--root')}/${at('--config')}`).toBe(mount);
       // --env cluster: the server reads <config>/cluster.yaml, as deploy/local/temporal-cluster.ts has it do.
-      expect(args.slice(args.indexOf('--env'))).toEqual([
-        '--env',
-        'cluster',
-        '--allow-no-auth',
-        'start',
-        '--service',
-        service,
-      ]);
+      expect(args.slice(args.indexOf('--env'))).toEqual(serviceStartArgs(service));
       expect(containerEnv(c).FOLIO_CLUSTER_DYNAMIC_CONFIG).toBe(`${mount}/dynamicconfig.yaml`);
     }
 
@@ -289,7 +277,7 @@ describe('deploy/ carries what the local cluster ran', () => {
   });
 
   it('runs two APIs and two workers, as the local cluster does', () => {
-    const { apis, workers } = localClusterReplicas();
+    const { apis, workers } = localClusterReplicas;
     expect(object('Deployment', 'folio-api').spec!.replicas).toBe(apis);
     expect(object('Deployment', 'folio-worker').spec!.replicas).toBe(workers);
     expect(object('ScaledObject', 'folio-worker').spec!.minReplicaCount).toBe(workers);
