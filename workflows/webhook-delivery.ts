@@ -113,8 +113,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       const outcome: WebhookDeliveryOutcome =
         result.outcome === 'success' ? 'succeeded' : result.outcome === 'failure' ? 'failed' : result.outcome;
       markOutcome(outcome);
-      // A success is told by its attempt's line (activities/webhooks.ts) already; a workflow's own line crosses into
-      // the worker through a sink, a cost the common case need not pay.
+      // A success is told by its attempt's one line (the activity's, activities/activity-scope.ts) already; a
+      // workflow's own line crosses into the worker through a sink, a cost the common case need not pay.
       if (outcome !== 'succeeded')
         log.info('webhook delivery finished', {
           destinationUuid: input.destinationUuid,

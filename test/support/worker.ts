@@ -26,6 +26,14 @@ export function killAll(kind: Kind): void {
   }
 }
 
+/** The JSON lines of the stack's worker (or API) logs that contain `text`: worker.log, and worker-2.log with replicas. */
+export const logLinesWith = (kind: Kind, text: string) =>
+  readdirSync(root())
+    .filter((file) => file.startsWith(kind) && file.endsWith('.log'))
+    .flatMap((file) => readFileSync(join(root(), file), 'utf8').split('\n'))
+    .filter((line) => line.includes(text))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 export const startedLines = (log: string) =>
   existsSync(log)
     ? readFileSync(log, 'utf8')

@@ -1,24 +1,15 @@
 // One request id across an operation (docs/observability.md § Request ids): the API's log line, the memo of the
 // workflow the request started, and the log lines of that workflow's activities in the worker.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
 import { driveCascadeWorkflowId } from '../../../workflows/ids.js';
 import { call, makeFolder, makeUser } from '../../support/api.js';
 import { waitUntil } from '../../support/cascades.js';
+import { logLinesWith as logLines } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
-
-/** The JSON lines of the stack's API (or worker) logs that carry this request id: api.log, and api-2.log with replicas. */
-const logLines = (kind: 'api' | 'worker', requestId: string) =>
-  readdirSync(process.env.FOLIO_TEST_ROOT!)
-    .filter((file) => file.startsWith(kind) && file.endsWith('.log'))
-    .flatMap((file) => readFileSync(join(process.env.FOLIO_TEST_ROOT!, file), 'utf8').split('\n'))
-    .filter((line) => line.includes(requestId))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('the request id', () => {
   it('appears in the API log, the memo of the workflow the request started, and the log lines of its activities', async () => {

@@ -12,6 +12,7 @@ import { makeWorkspace } from '../../support/api.js';
 import { attemptsOf, deliver, emlMessage, makeDestination, makeMailbox } from '../../support/mail.js';
 import { deliveryEnded, eventIdOf, expectNeverDelivered } from '../../support/sentinels.js';
 import { receiverPool, until, type Receiver } from '../../support/webhook-receivers.js';
+import { logLinesWith } from '../../support/worker.js';
 import { restartWorker } from '../../support/worker-env.js';
 
 const receiver = receiverPool();
@@ -156,6 +157,48 @@ describe('email.received delivery', () => {
     expect(
       (await db()('webhook_destinations').where({ uuid: destination.uuid }).first()).consecutive_failures,
     ).toBe(0);
+
+    // One log line per attempt, its activity's, with what on-call needs and nothing secret (docs/observability.md
+    // § Logs): the line is written as the activity ends, after its record, so it may trail the delivery's state.
+    const lines = await until('a log line per attempt', () => {
+      const found = logLinesWith('worker', destination.uuid);
+      return found.length >= 5 && found;
+    });
+    expect(lines).toHaveLength(5);
+    const byAttempt = lines.sort((a, b) => Number(a.webhook_attempt) - Number(b.webhook_attempt));
+    expect(byAttempt).toEqual(
+      attempts.map((attempt, index) =>
+        expect.objectContaining({
+          msg: 'activity',
+          category: 'activity',
+          activity: 'attemptWebhookDelivery',
+          outcome: 'completed',
+          destination_uuid: destination.uuid,
+          event_id: eventIdOf(result),
+          webhook_attempt: index + 1,
+          delivery_id: `whdel_${attempt.uuid}`,
+          webhook_outcome: index < 4 ? 'failure' : 'success',
+          status_code: index < 4 ? 500 : 204,
+          error_class: null,
+          response_time_ms: expect.any(Number),
+          duration_ms: expect.any(Number),
+          ...(index < 4 ? { retry_in_ms: 1000 } : {}),
+        }),
+      ),
+    );
+    const allowed = new Set([
+      ...['level', 'time', 'service', 'request_id', 'msg', 'category', 'activity', 'workflow_id', 'attempt'],
+      ...['destination_uuid', 'event_id', 'webhook_attempt', 'delivery_id', 'webhook_outcome', 'retry_in_ms'],
+      ...['status_code', 'error_class', 'response_time_ms', 'outcome', 'duration_ms'],
+    ]);
+    for (const line of lines) {
+      expect(Object.keys(line).filter((field) => !allowed.has(field))).toEqual([]);
+      const text = JSON.stringify(line);
+      expect(text).not.toContain(destination.secret);
+      expect(text).not.toContain(requests[0]!.raw.toString());
+      for (const request of requests)
+        expect(text).not.toContain(/v1=([0-9a-f]{64})/.exec(request.headers['x-service-signature']!)![1]);
+    }
   });
 
   it('gives up after the fifth failure and counts one exhausted event', async () => {
