@@ -18,7 +18,7 @@ import {
   type WebPushSettings,
 } from '../domain/drive/push.js';
 import { openDeviceToken } from '../domain/drive/sealed-tokens.js';
-import { logger } from '../platform/logger.js';
+import { noteOnActivityLine } from './activity-scope.js';
 import type { ActivityDeps } from './deps.js';
 import { permanent } from './failures.js';
 
@@ -32,7 +32,11 @@ const APNS_GONE_REASONS = new Set([
   'ExpiredToken',
 ]);
 
-const log = logger.child({ category: 'drive-push' });
+/** A push's outcome, told on its activity's line. */
+const noted = (outcome: PushOutcome): PushOutcome => {
+  noteOnActivityLine({ push_outcome: outcome });
+  return outcome;
+};
 
 /** Whether a push service status is worth another try: rate limits, its own errors, timeouts. */
 const transientStatus = (status: number) => status === 429 || status === 408 || status >= 500;
@@ -162,15 +166,16 @@ export function createPushActivities(deps: ActivityDeps) {
     /** One push to one device. Idempotent enough: a retry after a lost answer pushes again, and a push says only "look". */
     async sendDrivePush(input: { subscriptionUuid: string }): Promise<PushOutcome> {
       const delivery = await findPushDelivery(deps.db, input.subscriptionUuid);
-      if (!delivery) return 'skipped';
+      if (!delivery) return noted('skipped');
       const { subscription, client } = delivery;
       const payload = pushPayload(client.kind, subscription);
-      const fields = {
+      // On the activity's one line (activities/activity-scope.ts): ids and the outcome, never the device token.
+      noteOnActivityLine({
         subscription_uuid: subscription.uuid,
         push_client_uuid: client.uuid,
         workspace_uuid: subscription.workspace_uuid,
         kind: client.kind,
-      };
+      });
       const token = openDeviceToken(deps.masterKey, subscription);
       const result =
         client.kind === 'apns'
@@ -178,14 +183,11 @@ export function createPushActivities(deps: ActivityDeps) {
           : await sendWebPush(deps, client, token, payload);
       if (result === 'sent') {
         await recordPushSent(deps.db, subscription.uuid);
-        return 'sent';
+        return noted('sent');
       }
       await markPushSubscriptionGone(deps.db, subscription.uuid, result.gone);
-      log.info(
-        { ...fields, reason: result.gone },
-        'push service reports the device gone; subscription unregistered',
-      );
-      return 'unregistered';
+      noteOnActivityLine({ reason: result.gone });
+      return noted('unregistered');
     },
   };
 }

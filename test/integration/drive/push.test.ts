@@ -30,6 +30,7 @@ import { settle, waitUntil } from '../../support/cascades.js';
 import { CLI_TIMEOUT_MS, folio, folioFails } from '../../support/cli.js';
 import { simpleUpload } from '../../support/drive-files.js';
 import { webPushServerPool, type WebPushServer } from '../../support/webpush-server.js';
+import { logLinesWith } from '../../support/worker.js';
 
 afterAll(closeTemporalClient);
 
@@ -559,6 +560,22 @@ describe('push delivery', { timeout: 180_000 }, () => {
     const row = await subscriptionRow(subscription.uuid);
     expect(row.unregistered_at).not.toBeNull();
     expect(row.unregistered_reason).toBe(reason);
+    // Told on the push activity's one line (docs/observability.md § Logs), with ids and the reason, never the token.
+    await waitUntil(async () => logLinesWith('worker', subscription.uuid).length > 0);
+    const lines = logLinesWith('worker', subscription.uuid);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'activity',
+        activity: 'sendDrivePush',
+        outcome: 'completed',
+        subscription_uuid: subscription.uuid,
+        workspace_uuid: user.workspaceUuid,
+        kind: 'apns',
+        push_outcome: 'unregistered',
+        reason,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(APNS_TOKEN);
     await makeFolder(user, 'Two');
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests.filter((request) => request.deviceToken === APNS_TOKEN)).toHaveLength(1);
