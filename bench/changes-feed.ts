@@ -3,16 +3,18 @@
 //   node --import tsx bench/changes-feed.ts
 //
 // Seeds FOLIO_BENCH_ITEMS items (default 100000) for one user with bulk SQL (folders 3 levels deep, files
-// spread across them, one create change each), then pages the first sync with limit=1000 until has_more is
-// false. Against a running stack set FOLIO_API_URL and FOLIO_DATABASE_URL (the same database the API uses);
+// spread across them, one create change each), then pages the first sync with limit=1000 through @folio/client
+// until has_more is false. Against a running stack set FOLIO_API_URL and FOLIO_DATABASE_URL (the same database the API uses);
 // otherwise it starts its own throw-away stack the way the integration tests do (PostgreSQL database,
 // in-memory Temporal, MinIO, the API; no worker) and removes it afterwards. Beside each rate it prints the CPU time per
 // item of each process the work passes through (the API's with a stack of its own, PostgreSQL's on the whole machine,
-// this client's own): the client waits for each page before asking the next, so a sync's time is their sum.
+// this client's own). The client asks for each next page once the answer before names it (its Link header), while it
+// reads that answer, so its parsing overlaps the API's next page; the raw read overlaps PostgreSQL and its decoding.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
+import { FolioClient } from '../clients/typescript/src/index.js';
 import { startEphemeralStack } from '../deploy/local/ephemeral-stack.js';
 import { issueAccessToken } from '../domain/accounts/credentials.js';
 import { createUser, createWorkspace } from '../domain/accounts/workspaces.js';
@@ -129,24 +131,21 @@ async function seed(knex: Knex): Promise<{ token: string; workspaceUuid: string 
   return { token: access_token, workspaceUuid: workspace.uuid };
 }
 
+/**
+ * The first sync as @folio/client runs it (changePages): each next page is asked for as soon as the answer before names
+ * it in its Link header, so the API prepares it while this client reads and parses the page before.
+ */
 async function firstSync(
   apiUrl: string,
   token: string,
 ): Promise<{ items: number; pages: number; ms: number }> {
   const started = performance.now();
-  let since: string | undefined;
+  const client = new FolioClient({ baseUrl: apiUrl, token });
   let items = 0;
   let pages = 0;
-  for (;;) {
-    const url = `${apiUrl}/v1/drive/changes?limit=${PAGE}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-    if (response.status !== 200)
-      throw new Error(`GET /v1/drive/changes: ${response.status} ${await response.text()}`);
-    const page = (await response.json()) as { changes: unknown[]; has_more: boolean; sync_token: string };
+  for await (const page of client.changePages(undefined, PAGE)) {
     items += page.changes.length;
     pages += 1;
-    since = page.sync_token;
-    if (!page.has_more) break;
   }
   return { items, pages, ms: performance.now() - started };
 }

@@ -94,6 +94,10 @@ const waitInput: InputErrors = {
   },
 };
 
+/** RFC 8288's `Link: <…>; rel="next"`, relative to the request: the token is base64url, safe in a query as it is. */
+const nextPageLink = (syncToken: string, limit: number) =>
+  `</v1/drive/changes?since=${syncToken}&limit=${limit}>; rel="next"`;
+
 const parked = { enter: () => driveChangeWaits.inc(), leave: () => driveChangeWaits.dec() };
 
 export function changesRouter(services: ApiServices): Router {
@@ -111,7 +115,11 @@ export function changesRouter(services: ApiServices): Router {
         query.sync_token === 'latest'
           ? await latestChanges(services.db, me)
           : await readChanges(services.db, me, query.since, query.limit);
-      ctx.body = presentChangesPage(page, encodeSyncToken(page.cursor, syncTokenKey), me.userUuid);
+      const syncToken = encodeSyncToken(page.cursor, syncTokenKey);
+      // An extension (docs/extensions.md § Drive changes extras): the next page's address among the headers, so a
+      // client asks for it while it still reads and parses this page (as @folio/client's changePages does).
+      if (page.hasMore) ctx.set('Link', nextPageLink(syncToken, query.limit));
+      ctx.body = presentChangesPage(page, syncToken, me.userUuid);
     },
   );
 

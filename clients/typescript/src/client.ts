@@ -112,11 +112,49 @@ export class FolioClient {
 
   /** One page of the changes feed; a 410 comes as ApiError with code `sync_token_invalid`. */
   changes(since?: string, limit?: number): Promise<ChangesPage> {
-    const query = new URLSearchParams();
-    if (since !== undefined) query.set('since', since);
-    if (limit !== undefined) query.set('limit', String(limit));
-    const text = query.toString();
-    return this.http.request('GET', `/v1/drive/changes${text ? `?${text}` : ''}`, undefined, { retry: true });
+    return this.http.request('GET', changesPath(since, limit), undefined, { retry: true });
+  }
+
+  /**
+   * The changes feed from `since` (without it, a first sync) to its end, page by page, in order. Each next page is
+   * asked for as soon as the answer's headers name it (Link rel="next"), so the service prepares it while this client
+   * reads and parses the page before; it is used only when it starts at the sync_token of the page read (a retried
+   * page may end elsewhere), otherwise it is dropped and asked for again. Leaving the loop early cancels it.
+   */
+  async *changePages(since?: string, limit?: number): AsyncGenerator<ChangesPage, void, undefined> {
+    const ask = (token: string | undefined): PageAsked => {
+      const cancel = new AbortController();
+      let announce!: (next: string | undefined) => void;
+      const next = new Promise<string | undefined>((resolve) => (announce = resolve));
+      const page = this.http.request<ChangesPage>('GET', changesPath(token, limit), undefined, {
+        retry: true,
+        signal: cancel.signal,
+        onHeaders: (headers) => announce(nextSince(headers.get('link'))),
+      });
+      // A page asked for ahead and then dropped or cancelled is never awaited: its failure is nobody's to report.
+      page.catch(() => announce(undefined));
+      return { since: token, page, next, cancel };
+    };
+    let current = ask(since);
+    let ahead: Promise<PageAsked | undefined> | undefined;
+    try {
+      for (;;) {
+        ahead = current.next.then((token) => (token === undefined ? undefined : ask(token)));
+        const page = await current.page;
+        yield page;
+        if (!page.has_more) return;
+        const following = await ahead;
+        ahead = undefined;
+        if (following?.since === page.sync_token) current = following;
+        else {
+          following?.cancel.abort();
+          current = ask(page.sync_token);
+        }
+      }
+    } finally {
+      current.cancel.abort();
+      void ahead?.then((following) => following?.cancel.abort());
+    }
   }
 
   // --- Chunked transfer ------------------------------------------------------------------------------
@@ -290,3 +328,27 @@ const transferPath = (state: UploadState) =>
   state.kind === 'upload'
     ? `/v1/drive/uploads/${q(state.file_uuid)}`
     : `/v1/drive/files/${q(state.file_uuid)}/replace`;
+
+/** A changes page asked for: the token it starts at, its answer, and the next page's token once its headers name one. */
+interface PageAsked {
+  since: string | undefined;
+  page: Promise<ChangesPage>;
+  next: Promise<string | undefined>;
+  cancel: AbortController;
+}
+
+function changesPath(since: string | undefined, limit: number | undefined): string {
+  const query = new URLSearchParams();
+  if (since !== undefined) query.set('since', since);
+  if (limit !== undefined) query.set('limit', String(limit));
+  const text = query.toString();
+  return `/v1/drive/changes${text ? `?${text}` : ''}`;
+}
+
+/** The since of a `Link: <…>; rel="next"` header, or undefined without one. */
+function nextSince(link: string | null): string | undefined {
+  const target = link && /^\s*<([^>]*)>\s*;\s*rel="?next"?\s*$/i.exec(link)?.[1];
+  return target
+    ? (new URL(target, 'http://folio.invalid').searchParams.get('since') ?? undefined)
+    : undefined;
+}

@@ -145,6 +145,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (If-Match). */
   headers?: Record<string, string>;
+  /** Told a 2xx answer's headers as they arrive, before its body is read (once per attempt). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 type Payload = { json: unknown } | { bytes: Uint8Array } | undefined;
@@ -240,6 +242,7 @@ export class Http implements OperationCaller {
               : bytesBody(payload.bytes),
         signal: options.signal,
       });
+      if (response.ok) options.onHeaders?.(response.headers);
       const isJson = (response.headers.get('content-type') ?? '').includes('json');
       if (raw && response.ok) {
         await this.options.onResponse?.({

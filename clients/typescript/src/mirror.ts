@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { FolioClient } from './client.js';
 import { contentHash } from './content-hash.js';
 import { ApiError } from './http.js';
-import type { ChangesPage, Progress } from './types.js';
+import type { Progress } from './types.js';
 
 export const MIRROR_STATE_FILE = '.folio-sync.json';
 const STAGING = '.folio-sync';
@@ -93,8 +93,7 @@ async function pull(
   pageSize: number,
 ): Promise<string> {
   let token = since ?? undefined;
-  for (;;) {
-    const page: ChangesPage = await client.changes(token, pageSize);
+  for await (const page of client.changePages(token, pageSize)) {
     for (const change of page.changes) {
       if (change.type === 'delete') {
         delete items[change.uuid];
@@ -120,8 +119,8 @@ async function pull(
       }
     }
     token = page.sync_token;
-    if (!page.has_more) return token;
   }
+  return token!;
 }
 
 /** A name safe to use as one path segment; the service's names never hold a slash, this only makes sure. */

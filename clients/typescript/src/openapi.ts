@@ -4590,6 +4590,11 @@ export interface operations {
             /** @description A changes page. */
             200: {
                 headers: {
+                    /**
+                     * @description While has_more is true, the next page's address (RFC 8288 rel="next", relative to the request): since is this page's sync_token, limit this request's. A client asks for it as soon as the headers arrive, while it still reads this page. Absent on the last page. docs/extensions.md § Drive changes extras.
+                     *     Folio extension: not in the spec (docs/extensions.md).
+                     */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,16 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { FolioClient, contentHash, readState } from '../../../clients/typescript/src/index.js';
 import { pruneChangeLog } from '../../../domain/drive/change-log.js';
 import { db } from '../../../platform/database.js';
 import { bucket, storage } from '../../../platform/storage.js';
-import { call, makeDocument, makeUser, type TestUser } from '../../support/api.js';
+import { call, makeDocument, makeFolder, makeUser, type TestUser } from '../../support/api.js';
 import { CLI_TIMEOUT_MS, runFolio } from '../../support/cli.js';
 import { startExtraApi } from '../../support/extra-api.js';
 import { folioClient } from '../../support/folio-client.js';
 import { rememberBearerToken } from '../../support/log-scan.js';
+import { checkApiResponse } from '../../support/openapi-check.js';
+
+type ChangesPage = Awaited<ReturnType<FolioClient['changes']>>;
 
 const CHUNK = 8 * 1024 * 1024;
 const run = promisify(execFile);
@@ -443,6 +446,106 @@ describe('@folio/client chunked transfer', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('@folio/client changes feed', () => {
+  /**
+   * A client whose fetch records, in order, each changes request it sends (`ask <since>`, `first` without one) and each
+   * answer's body once read (`read <since>`); `relink` may rewrite an answer's Link header.
+   */
+  function recordingClient(user: TestUser, relink?: (link: string | null) => string | null) {
+    rememberBearerToken(user.token);
+    const events: string[] = [];
+    const inits: RequestInit[] = [];
+    const client = new FolioClient({
+      baseUrl: process.env.FOLIO_API_URL!,
+      token: user.token,
+      onResponse: checkApiResponse,
+      fetch: async (input, init) => {
+        const since = new URL(String(input)).searchParams.get('since') ?? 'first';
+        events.push(`ask ${since}`);
+        inits.push(init!);
+        let response = await fetch(input, init);
+        if (relink) {
+          const headers = new Headers(response.headers);
+          const link = relink(headers.get('link'));
+          if (link === null) headers.delete('link');
+          else headers.set('link', link);
+          response = new Response(response.body, { status: response.status, headers });
+        }
+        const text = response.text.bind(response);
+        Object.defineProperty(response, 'text', {
+          value: async () => {
+            const body = await text();
+            events.push(`read ${since}`);
+            return body;
+          },
+        });
+        return response;
+      },
+    });
+    return { client, events, inits };
+  }
+
+  /** Five folders: three pages of two (the last with has_more false). */
+  async function userWithFiveFolders(): Promise<TestUser> {
+    const user = await makeUser();
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await makeFolder(user, name);
+    return user;
+  }
+
+  /** The feed read one page at a time, each asked for once the page before is read: what changePages must equal. */
+  async function pageByPage(user: TestUser, limit: number) {
+    const client = folioClient({ token: user.token });
+    const pages = [await client.changes(undefined, limit)];
+    while (pages.at(-1)!.has_more) pages.push(await client.changes(pages.at(-1)!.sync_token, limit));
+    return pages;
+  }
+
+  const feedOf = (pages: { changes: unknown[]; sync_token: string; has_more: boolean }[]) =>
+    pages.map(({ changes, sync_token, has_more }) => ({ changes, sync_token, has_more }));
+
+  it("asks for each next page as soon as the answer before names it, before that answer is read; the pages are the feed's", async () => {
+    const user = await userWithFiveFolders();
+    const { client, events } = recordingClient(user);
+    const pages: ChangesPage[] = [];
+    for await (const page of client.changePages(undefined, 2)) pages.push(page);
+    expect(pages).toHaveLength(3);
+    expect(feedOf(pages)).toEqual(feedOf(await pageByPage(user, 2)));
+    const [first, second] = pages.map((page) => page.sync_token);
+    expect(events).toEqual([
+      'ask first',
+      `ask ${first}`,
+      'read first',
+      `ask ${second}`,
+      `read ${first}`,
+      `read ${second}`,
+    ]);
+  });
+
+  it('drops a page asked for ahead that does not start where the page read ends, and asks for the right one', async () => {
+    const user = await userWithFiveFolders();
+    const { client, events } = recordingClient(user, (link) =>
+      link && events.length === 1 ? link.replace(/since=[^&]+/, 'since=elsewhere') : link,
+    );
+    const pages: ChangesPage[] = [];
+    for await (const page of client.changePages(undefined, 2)) pages.push(page);
+    expect(feedOf(pages)).toEqual(feedOf(await pageByPage(user, 2)));
+    expect(events).toContain('ask elsewhere');
+    expect(events.filter((event) => event === `ask ${pages[0]!.sync_token}`)).toHaveLength(1);
+  });
+
+  it('cancels the page asked for ahead when the loop ends early', async () => {
+    const user = await userWithFiveFolders();
+    const { client, events, inits } = recordingClient(user);
+    for await (const page of client.changePages(undefined, 2)) {
+      expect(page.has_more).toBe(true);
+      break;
+    }
+    expect(events.slice(0, 2)).toEqual(['ask first', expect.stringMatching(/^ask [A-Za-z0-9_-]+$/)]);
+    await vi.waitFor(() => expect(inits[1]!.signal!.aborted).toBe(true));
+    expect(inits[0]!.signal!.aborted).toBe(true);
   });
 });
 

@@ -131,6 +131,38 @@ describe('Drive changes feed: first sync', () => {
     expect(delta.body).toMatchObject({ changes: [], has_more: false });
   });
 
+  it('names the next page in a Link header while has_more: the same token and limit; none on the last page', async () => {
+    const owner = await makeUser();
+    for (const name of ['a', 'b', 'c']) await makeFolder(owner, name);
+    const first = await changes(owner, { limit: 2 });
+    expect(first.body.has_more).toBe(true);
+    expect(first.headers.get('link')).toBe(
+      `</v1/drive/changes?since=${first.body.sync_token}&limit=2>; rel="next"`,
+    );
+    const last = await changes(owner, { since: first.body.sync_token, limit: 2 });
+    expect(last.body).toMatchObject({ has_more: false });
+    expect(last.headers.get('link')).toBeNull();
+    // A delta with more to come links on like the snapshot.
+    await makeFolder(owner, 'd');
+    await makeFolder(owner, 'e');
+    const head = await changes(owner, { since: last.body.sync_token, limit: 1 });
+    expect(head.body).toMatchObject({
+      has_more: true,
+      changes: [expect.objectContaining({ type: 'create' })],
+    });
+    expect(head.headers.get('link')).toBe(
+      `</v1/drive/changes?since=${head.body.sync_token}&limit=1>; rel="next"`,
+    );
+    const rest = await changes(owner, { since: head.body.sync_token });
+    expect(rest.body).toMatchObject({
+      has_more: false,
+      changes: [expect.objectContaining({ type: 'create' })],
+    });
+    expect(rest.headers.get('link')).toBeNull();
+    const latest = await call<Page>('GET', '/v1/drive/changes?sync_token=latest', { token: owner.token });
+    expect(latest.headers.get('link')).toBeNull();
+  });
+
   it('continues seamlessly into the changes committed while the snapshot was being paged', async () => {
     const owner = await makeUser();
     const first = await makeFolder(owner, 'first');
