@@ -662,7 +662,7 @@ function wholeFileCommit(
         file_size_bytes, upload_status, live_version_uuid, content_hash, depth, epoch_base)
       select :file::uuid, :workspace::uuid, :user::uuid, 'file', destination.uuid, :name::text, :content_type::text,
         :size::bigint, 'completed', :version::uuid, :content_hash::text, destination.depth,
-        coalesce(drive_chain_epochs(destination.uuid), 0)
+        ${inFolder ? 'coalesce(drive_chain_epochs(destination.uuid), 0)' : '0 /* no folder above: no epochs */'}
       from claimed left join destination on true
       where folio_refuse_unless(destination.ok, 'destination_refused')
       returning *
