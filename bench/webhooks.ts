@@ -25,6 +25,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { processStat, type ProcessStat } from './yardstick.js';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -73,12 +74,9 @@ function median(values: number[]): number {
 }
 
 /** CPU milliseconds (user + system) a process has used so far; 0 once it is gone. */
-function processCpuMs(pid: number, threadOf?: number): number {
+function cpuMsSoFar(pid: number): number {
   try {
-    const stat = readFileSync(threadOf ? `/proc/${threadOf}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th.
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux.
+    return processStat(pid).cpuMs;
   } catch {
     return 0;
   }
@@ -111,23 +109,23 @@ async function cpuSnapshot(
   backendPids: () => Promise<number[]>,
 ): Promise<Record<string, number>> {
   const snapshot: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(processes)) snapshot[name] = processCpuMs(pid);
+  for (const [name, pid] of Object.entries(processes)) snapshot[name] = cpuMsSoFar(pid);
   const own = process.cpuUsage();
   snapshot.bench = (own.user + own.system) / 1000;
-  for (const pid of await backendPids()) snapshot[`pg:${pid}`] = processCpuMs(pid);
+  for (const pid of await backendPids()) snapshot[`pg:${pid}`] = cpuMsSoFar(pid);
   // Each worker's threads by name: the main thread, the workflow threads, the SDK core's runtime, libuv's pool.
   for (const name of ['worker', 'bare worker']) {
     const pid = processes[name];
     if (!pid) continue;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
-      let stat: string;
+      let stat: ProcessStat;
       try {
-        stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+        stat = processStat(pid, Number(task));
       } catch {
         continue; // The thread ended since the listing.
       }
-      const key = `thread:${name}:${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`;
-      snapshot[key] = (snapshot[key] ?? 0) + processCpuMs(Number(task), pid);
+      const key = `thread:${name}:${stat.name}`;
+      snapshot[key] = (snapshot[key] ?? 0) + stat.cpuMs;
     }
   }
   return snapshot;

@@ -11,7 +11,10 @@ import type { LoadResult, LoadSpec } from './load-client.js';
 
 const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-/** What the benchmarks read of a process's /proc/<pid>/stat line; times in ms. Throws once the process is gone. */
+/**
+ * What the benchmarks read of a process's /proc/<pid>/stat line, or of one of its threads' /proc/<pid>/task/<tid>/stat
+ * (the same fields, for that thread alone); times in ms. Throws once the process or thread is gone.
+ */
 export interface ProcessStat {
   name: string;
   parent: number;
@@ -21,8 +24,9 @@ export interface ProcessStat {
   reapedChildrenCpuMs: number;
 }
 
-export function processStat(pid: number): ProcessStat {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+export function processStat(pid: number, thread?: number): ProcessStat {
+  const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, ppid 4, utime 14,
   // stime 15, cutime 16, cstime 17.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

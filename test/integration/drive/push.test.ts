@@ -104,6 +104,33 @@ async function pushedThroughHead(workspaceUuid: string): Promise<void> {
 
 const subscriptionRow = (uuid: string) => db()('drive_push_subscriptions').where({ uuid }).first();
 
+/**
+ * A device the push service reported gone is told on its push activity's one line (docs/observability.md § Logs):
+ * once that `activity` line (a run's last) is written, it is the only worker line naming the subscription, it holds
+ * `fields`, and none of `secrets`.
+ */
+async function expectOneUnregisteredLine(
+  subscriptionUuid: string,
+  fields: Record<string, unknown>,
+  secrets: string[],
+): Promise<void> {
+  const activityLine = (line: Record<string, unknown>) =>
+    line.msg === 'activity' && line.activity === 'sendDrivePush';
+  await waitUntil(async () => logLinesWith('worker', subscriptionUuid).some(activityLine));
+  const lines = logLinesWith('worker', subscriptionUuid);
+  expect(lines).toEqual([
+    expect.objectContaining({
+      msg: 'activity',
+      activity: 'sendDrivePush',
+      outcome: 'completed',
+      subscription_uuid: subscriptionUuid,
+      push_outcome: 'unregistered',
+      ...fields,
+    }),
+  ]);
+  for (const secret of secrets) expect(JSON.stringify(lines)).not.toContain(secret);
+}
+
 describe('POST /v1/drive/push_subscriptions', () => {
   it('registers a device: 201 drive_push_subscription with every field and never the device token', async () => {
     const apns = await startApns();
@@ -560,22 +587,12 @@ describe('push delivery', { timeout: 180_000 }, () => {
     const row = await subscriptionRow(subscription.uuid);
     expect(row.unregistered_at).not.toBeNull();
     expect(row.unregistered_reason).toBe(reason);
-    // Told on the push activity's one line (docs/observability.md § Logs), with ids and the reason, never the token.
-    await waitUntil(async () => logLinesWith('worker', subscription.uuid).length > 0);
-    const lines = logLinesWith('worker', subscription.uuid);
-    expect(lines).toEqual([
-      expect.objectContaining({
-        msg: 'activity',
-        activity: 'sendDrivePush',
-        outcome: 'completed',
-        subscription_uuid: subscription.uuid,
-        workspace_uuid: user.workspaceUuid,
-        kind: 'apns',
-        push_outcome: 'unregistered',
-        reason,
-      }),
-    ]);
-    expect(JSON.stringify(lines)).not.toContain(APNS_TOKEN);
+    // One line, the activity's, with ids and the reason; never the token.
+    await expectOneUnregisteredLine(
+      subscription.uuid,
+      { push_client_uuid: client.uuid, workspace_uuid: user.workspaceUuid, kind: 'apns', reason },
+      [APNS_TOKEN],
+    );
     await makeFolder(user, 'Two');
     await pushedThroughHead(user.workspaceUuid);
     expect(apns.requests.filter((request) => request.deviceToken === APNS_TOKEN)).toHaveLength(1);
@@ -588,10 +605,17 @@ describe('push delivery', { timeout: 180_000 }, () => {
     const web = await startWebPush();
     const user = await makeUser();
     web.answer(() => ({ status }));
-    const subscription = await subscribe(user, await webPushClient(web), web.subscribe().deviceToken);
+    const browser = web.subscribe();
+    const subscription = await subscribe(user, await webPushClient(web), browser.deviceToken);
     await makeFolder(user, 'One');
     await pushedThroughHead(user.workspaceUuid);
     expect((await subscriptionRow(subscription.uuid)).unregistered_at).not.toBeNull();
+    // One line, the activity's, naming the answer; never the endpoint (its path is the device's capability) or keys.
+    await expectOneUnregisteredLine(
+      subscription.uuid,
+      { workspace_uuid: user.workspaceUuid, kind: 'webpush', reason: `http ${status}` },
+      [browser.deviceToken, browser.id, browser.json.keys.auth, browser.json.keys.p256dh],
+    );
     const deleted = await call('DELETE', `/v1/drive/push_subscriptions/${subscription.uuid}`, {
       token: user.token,
     });
