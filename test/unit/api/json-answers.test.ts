@@ -1,4 +1,4 @@
-// Object answers are serialised once into the bytes sent (api/middleware/transport.ts jsonAnswersAsBytes): the same
+// Object answers are serialised once into the bytes sent (api/middleware/transport.ts jsonAnswersAsBytes, jsonBytes): the same
 // JSON, type and length Koa would have answered, for GET and HEAD, with other bodies left as they are.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -6,9 +6,22 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonAnswersAsBytes } from '../../../api/middleware/transport.js';
+import { jsonAnswersAsBytes, jsonBytes } from '../../../api/middleware/transport.js';
 
 const answer = { name: 'café → ünïcode', items: [1, 2, { nested: true }], none: null };
+/** A list answer long enough to be written in chunks (jsonBytes), with text of one to four UTF-8 bytes a character. */
+const longList = {
+  object: 'list',
+  url: '/v1/drive/changes',
+  changes: Array.from({ length: 1500 }, (_, index) => ({
+    uuid: `item-${index}`,
+    name: index % 3 ? `file ${index}.txt` : `Résumé — 日本語 ${index} 📄`,
+    size: index * 1024,
+    trashed: index % 7 === 0,
+    owner: { first_name: 'Zoë', last_name: null },
+  })),
+  has_more: true,
+};
 let server: Server;
 let base: string;
 
@@ -18,6 +31,7 @@ beforeAll(async () => {
   app.use((ctx) => {
     if (ctx.path === '/object') ctx.body = answer;
     else if (ctx.path === '/list') ctx.body = [answer, answer];
+    else if (ctx.path === '/long-list') ctx.body = longList;
     else if (ctx.path === '/text') ctx.body = 'plain ✓';
     else if (ctx.path === '/stream') ctx.body = Readable.from(['a', 'b']);
     else if (ctx.path === '/created') {
@@ -36,6 +50,7 @@ describe('jsonAnswersAsBytes', () => {
     for (const [path, body] of [
       ['/object', answer],
       ['/list', [answer, answer]],
+      ['/long-list', longList],
     ] as const) {
       const response = await fetch(`${base}${path}`);
       const bytes = Buffer.from(await response.arrayBuffer());
@@ -58,5 +73,42 @@ describe('jsonAnswersAsBytes', () => {
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await text.text()).toBe('plain ✓');
     expect(await (await fetch(`${base}/stream`)).text()).toBe('ab');
+  });
+});
+
+describe('jsonBytes', () => {
+  const same = (value: object) =>
+    expect(jsonBytes(value).toString('utf8')).toBe(Buffer.from(JSON.stringify(value)).toString('utf8'));
+
+  it('writes a long list the bytes JSON.stringify would, whatever its elements hold', () => {
+    same(longList);
+    same(longList.changes);
+    // Elements of very different sizes: each chunk is sized from the one before.
+    same({
+      items: [...Array.from({ length: 40 }, (_, index) => index), 'x'.repeat(200_000), ...longList.changes],
+    });
+    same({ items: Array.from({ length: 100_000 }, (_, index) => index) });
+  });
+
+  it('writes what JSON.stringify leaves out or turns into null the same way', () => {
+    const sparse: unknown[] = Array.from({ length: 40 }, (_, index) => index);
+    delete sparse[5];
+    same({
+      gone: undefined,
+      method: () => 1,
+      when: new Date(Date.UTC(2026, 10, 28)),
+      items: [undefined, () => 1, Symbol('s'), new Date(0), null, NaN, ...longList.changes],
+      sparse,
+      nested: { deep: [longList.changes.slice(0, 40)] },
+      last: 'end',
+    });
+    same({ items: [] as unknown[], more: Array.from({ length: 32 }, () => ({})) });
+  });
+
+  it('leaves short lists and objects with toJSON to JSON.stringify whole', () => {
+    same({ items: Array.from({ length: 31 }, (_, index) => ({ index })) });
+    same({ toJSON: () => ({ replaced: true }), items: longList.changes });
+    same([]);
+    same({});
   });
 });
