@@ -32,6 +32,7 @@ import * as emailReplyIndex from './migrations/029_email_reply_index.js';
 import * as driveSnapshotByParent from './migrations/030_drive_snapshot_by_parent.js';
 import * as refuseUnless from './migrations/031_refuse_unless.js';
 import * as chainEpochsPlannedOnce from './migrations/032_chain_epochs_planned_once.js';
+import * as driveItemsOneTrashedWithIndex from './migrations/033_drive_items_one_trashed_with_index.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '030_drive_snapshot_by_parent': driveSnapshotByParent,
   '031_refuse_unless': refuseUnless,
   '032_chain_epochs_planned_once': chainEpochsPlannedOnce,
+  '033_drive_items_one_trashed_with_index': driveItemsOneTrashedWithIndex,
 };
 
 const source: Knex.MigrationSource<string> = {
