@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '../../../platform/database.js';
 
 /** The plan PostgreSQL would choose for `sql` with sequential scans priced out: which index, if any, can answer it. */
-async function planWithoutSeqScan(sql: string, bindings: unknown[]): Promise<string> {
+async function planWithoutSeqScan(sql: string, bindings: string[]): Promise<string> {
   return db().transaction(async (tx: Knex.Transaction) => {
     await tx.raw('set local enable_seqscan = off');
     const { rows } = (await tx.raw(`explain (costs off) ${sql}`, bindings)) as {
