@@ -2,13 +2,13 @@
 // bytes and the route's in-process limit, with the API process's RSS growth during the upload (issue 24: < 100 MB);
 // then the chunked transfer through @folio/client (clients/typescript) WITHOUT content_hash, the spec's complete,
 // next to a direct MinIO multipart PUT and ranged GETs of the same parts with the same concurrency (issue 24:
-// ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 3) with the order swapped each
-// round, medians reported, the round trip checked byte for byte. The download is also set beside ranged GETs that read
-// each part into one buffer of its own (the cheapest way to hand a part over whole, as the client hands each chunk),
-// and for every transfer the CPU time per GB of this process (the client), MinIO and the API is printed: on two
-// saturated cores the ratio cannot pass (MinIO + client CPU of the direct side) ÷ (MinIO + client + API CPU of
-// Folio's). Then what verifying a content_hash costs (docs/extensions.md § Content hash): the same upload completed
-// with and without one, as rows of their own.
+// ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 3) after a warm-up round of both,
+// with the order swapped each round, medians reported, the round trip checked byte for byte. The download is also set
+// beside ranged GETs that read each part into one buffer of its own (the cheapest way to hand a part over whole, as the
+// client hands each chunk), and for every transfer the CPU time per GB of this process (the client), MinIO and the API
+// is printed: on two saturated cores the ratio cannot pass (MinIO + client CPU of the direct side) ÷ (MinIO + client +
+// API CPU of Folio's). Then what verifying a content_hash costs (docs/extensions.md § Content hash): the same upload
+// completed with and without one, as rows of their own.
 //
 //   node --import tsx bench/drive-transfer.ts
 //
@@ -344,8 +344,12 @@ async function main() {
     const upCpu: Record<'folio' | 'direct', Cpu[]> = { folio: [], direct: [] };
     let lastFile = '';
     let received = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const folioFirst = round % 2 === 1;
+    // Round 0 warms both sides up and is not counted: a first gigabyte into a fresh MinIO went in 1.3–1.7× as fast as
+    // the next ones (2026-11-29: the direct PUT 282–328 MB/s in a first round, 191–213 after), which flattered
+    // whichever side went first (docs/benchmarks.md § 2026-11-29 (session 23)).
+    for (let round = 0; round <= ROUNDS; round++) {
+      const warmUp = round === 0;
+      const folioFirst = round % 2 === 0;
       const directKey = `bench/${randomUUID()}`;
       const folioUpload = async () => {
         let created: Awaited<ReturnType<typeof unhashed.upload>> | undefined;
@@ -394,10 +398,21 @@ async function main() {
         await step();
       await storage.removeObject(target.s3.bucket, directKey);
       say(
-        `  round ${round + 1} (${folioFirst ? 'Folio first' : 'direct first'}): upload ${rate(CHUNKED_BYTES, chunkedUp.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directUp.at(-1)!)}; ` +
+        `  ${warmUp ? 'warm-up round' : `round ${round}`} (${folioFirst ? 'Folio first' : 'direct first'}): upload ${rate(CHUNKED_BYTES, chunkedUp.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directUp.at(-1)!)}; ` +
           `download ${rate(CHUNKED_BYTES, chunkedDown.at(-1)!)} vs direct ${rate(CHUNKED_BYTES, directDown.at(-1)!)}, ` +
           `into buffers ${rate(CHUNKED_BYTES, bufferedDown.at(-1)!)}`,
       );
+      if (warmUp)
+        for (const list of [
+          chunkedUp,
+          directUp,
+          chunkedDown,
+          directDown,
+          bufferedDown,
+          ...Object.values(upCpu),
+          ...Object.values(downCpu),
+        ])
+          list.length = 0;
     }
     let mismatches = 0;
     await unhashed.downloadTo(lastFile, (plaintext, index) => {
