@@ -4,8 +4,8 @@
 // is newer), and from each build's entry directly: the bundle in dist/cli-bundle/, the module-per-file build in
 // dist/cli/ and the TypeScript source, beside a bare `node -e 0` measured in the same run.
 //
-//   npm start or npm run build   # dist/cli-bundle/: bin/folio.js runs the bundle when it is fresh
-//   node --import tsx bench/cli.ts
+//   node --import tsx bench/cli.ts   # builds dist/cli-bundle/ first, as `npm start` does
+//   npm run build                     # also dist/cli/, the module-per-file build, timed when present
 //
 // FOLIO_BENCH_RUNS (default 7) runs per command, median reported. FOLIO_BENCH_CLI_BEFORE=<checkout> also times
 // `--help`, `drive ls` and `workspace create` of another checkout's bin/folio.js (the code before a change).
@@ -36,6 +36,9 @@ async function median(args: string[], env: Record<string, string | undefined>): 
 }
 
 async function main() {
+  // The bundle as `npm start` builds it on every start (deploy/start.sh), so a fresh clone times what its users run and
+  // a bundle older than the source is not skipped by bin/folio.js in favour of the source.
+  await run(process.execPath, ['--import', 'tsx', 'deploy/build-cli-bundle.ts'], { cwd: root });
   const target = await benchTarget('bench-cli', { worker: false });
   try {
     say(
@@ -61,8 +64,8 @@ async function main() {
       builds.push(['bundle', 'dist/cli-bundle/folio.mjs', {}]);
     }
     if (existsSync(join(root, 'dist/cli/folio.js'))) builds.push(['dist', 'dist/cli/folio.js', {}]);
-    if (!builds.length)
-      say('(no build in dist/: run `npm run build` to time the bundled and compiled CLI)\n');
+    if (!existsSync(join(root, 'dist/cli/folio.js')))
+      say('(no module-per-file build in dist/cli/: `npm run build` adds it to the rows)\n');
     builds.push(['source', 'bin/folio.js', { FOLIO_CLI_FROM_SOURCE: '1' }]);
     for (const [label, entry, env] of builds) {
       rows.push([`folio --help (${label})`, await median([entry, '--help'], env)]);
