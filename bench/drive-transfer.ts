@@ -2,8 +2,8 @@
 // bytes and the route's in-process limit, with the API process's RSS growth during the upload (issue 24: < 100 MB);
 // then the chunked transfer through @folio/client (clients/typescript) WITHOUT content_hash, the spec's complete,
 // next to a direct MinIO multipart PUT and ranged GETs of the same parts with the same concurrency (issue 24:
-// ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 3) after a warm-up round of both,
-// with the order swapped each round, medians reported, the round trip checked byte for byte. The download is also set
+// ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 4: each side first in two) after a
+// warm-up round of both, with the order swapped each round, medians reported, the round trip checked byte for byte. The download is also set
 // beside ranged GETs that read each part into one buffer of its own (the cheapest way to hand a part over whole, as the
 // client hands each chunk), and for every transfer the CPU time per GB of this process (the client), MinIO and the API
 // is printed: on two saturated cores the ratio cannot pass (MinIO + client CPU of the direct side) ÷ (MinIO + client +
@@ -35,7 +35,7 @@ const CHUNKED_BYTES = Number(
   process.env.FOLIO_BENCH_CHUNKED_BYTES ??
     (process.env.FOLIO_BENCH_FULL === '1' ? 1_000_000_000 : 128 * 1024 ** 2),
 );
-const ROUNDS = Number(process.env.FOLIO_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.FOLIO_BENCH_ROUNDS ?? 4);
 const CONCURRENCY = Number(process.env.FOLIO_BENCH_CONCURRENCY ?? 4);
 const PART = 8 * 1024 * 1024;
 
@@ -69,7 +69,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; valu
   return { seconds: (performance.now() - started) / 1000, value };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value; of an even count (the default rounds) the mean of the two middle ones. */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 const load = () =>
   loadavg()
