@@ -16,12 +16,19 @@
 // FOLIO_BENCH_API_URL and FOLIO_BENCH_TOKEN name a running API (FOLIO_S3_* then reach its MinIO; no RSS figure).
 // FOLIO_BENCH_SIMPLE_BYTES (default 100000000) and FOLIO_BENCH_CHUNKED_BYTES (default 128 MiB; 1 GB with
 // FOLIO_BENCH_FULL=1) set the sizes, FOLIO_BENCH_CONCURRENCY (default 4) the chunks in flight; FOLIO_BENCH_KEEP=1
-// keeps the stack's logs; FOLIO_BENCH_SIMPLE_ONLY=1 stops after the simple rows.
+// keeps the stack's logs; FOLIO_BENCH_SIMPLE_ONLY=1 stops after the simple rows; FOLIO_BENCH_CHUNKED_SOURCE (below)
+// where the chunked rounds read their bytes.
 import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FolioClient, type UploadState } from '../clients/typescript/src/index.js';
+import {
+  FolioClient,
+  fileSource,
+  type ByteSource,
+  type UploadState,
+} from '../clients/typescript/src/index.js';
 import { CHUNK_OVERHEAD, sealChunkFrame } from '../clients/typescript/src/chunks.js';
 import { UNCLONED } from '../clients/typescript/src/http.js';
 import { createStorage } from '../platform/storage.js';
@@ -47,6 +54,27 @@ function sourceBytes(offset: number, length: number): Buffer {
   const iv = Buffer.alloc(16);
   iv.writeBigUInt64BE(BigInt(block), 8);
   return createCipheriv('aes-128-ctr', SEED, iv).update(Buffer.alloc(length));
+}
+
+/**
+ * Where the chunked rounds read their plaintext, the same for both sides: `generated` (the default) sourceBytes made as
+ * each part is asked for, on this process's event loop (≈ 1.8 CPU s/GB of either client's 4–6); `file`, a file of
+ * sourceBytes written before the rounds and read a part at a time through @folio/client's fileSource, as `folio drive
+ * put` and `folio drive sync` upload (docs/benchmarks.md § 2026-11-29 (session 24)).
+ */
+const CHUNKED_SOURCE = process.env.FOLIO_BENCH_CHUNKED_SOURCE ?? 'generated';
+
+/** A file of sourceBytes' first `length` bytes, written a part at a time. */
+function writeSourceFile(length: number): string {
+  const path = join(tmpdir(), `folio-bench-${randomUUID()}.bin`);
+  const fd = openSync(path, 'w');
+  try {
+    for (let offset = 0; offset < length; offset += PART)
+      writeSync(fd, sourceBytes(offset, Math.min(PART, length - offset)));
+  } finally {
+    closeSync(fd);
+  }
+  return path;
 }
 
 /** CPU seconds this process spends sealing `parts` parts of the chunked benchmark's source, as the client does. */
@@ -173,6 +201,8 @@ async function main() {
   const client = new FolioClient({ baseUrl: target.apiUrl, token: target.token, window: CONCURRENCY });
   const auth = { authorization: `Bearer ${target.token}` };
   const rows: [string, string][] = [];
+  /** The chunked rounds' source file, removed at the end (FOLIO_BENCH_CHUNKED_SOURCE=file). */
+  let sourceFile: string | undefined;
   try {
     say(
       `Folio Drive transfer benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
@@ -283,6 +313,13 @@ async function main() {
     // reads the whole object back, is measured on its own below.
     const parts = Math.ceil(CHUNKED_BYTES / PART);
     const partLength = (i: number) => Math.min(PART, CHUNKED_BYTES - i * PART);
+    sourceFile = CHUNKED_SOURCE === 'file' ? writeSourceFile(CHUNKED_BYTES) : undefined;
+    const chunkedSource: ByteSource = sourceFile ? fileSource(sourceFile) : sourceBytes;
+    const partBytes = async (i: number) =>
+      (chunkedSource as Exclude<ByteSource, Uint8Array>)(i * PART, partLength(i));
+    say(
+      `chunked source: ${sourceFile ? `a file (${sourceFile}), read a part at a time by both sides` : 'generated as each part is read'}`,
+    );
     const directMultipartPut = async (key: string) => {
       const uploadId = await storage.initiateNewMultipartUpload(target.s3.bucket, key, {});
       const etags: { part: number; etag: string }[] = [];
@@ -294,7 +331,7 @@ async function main() {
         // Sent as the client sends its parts (UNCLONED: fetch copies the body once, not twice).
         const response = await fetch(url, {
           method: 'PUT',
-          body: sourceBytes(i * PART, partLength(i)),
+          body: await partBytes(i),
           ...UNCLONED,
         });
         await response.arrayBuffer();
@@ -363,7 +400,7 @@ async function main() {
             name: `chunked-${randomUUID()}.bin`,
             contentType: 'application/octet-stream',
             size: CHUNKED_BYTES,
-            source: sourceBytes,
+            source: chunkedSource,
           });
         });
         if (created!.content_hash !== null)
@@ -550,6 +587,7 @@ async function main() {
     );
     say(`load average at end ${load()}`);
   } finally {
+    if (sourceFile) rmSync(sourceFile, { force: true });
     await target.stop();
   }
 }

@@ -33,6 +33,7 @@ import * as driveSnapshotByParent from './migrations/030_drive_snapshot_by_paren
 import * as refuseUnless from './migrations/031_refuse_unless.js';
 import * as chainEpochsPlannedOnce from './migrations/032_chain_epochs_planned_once.js';
 import * as driveItemsOneTrashedWithIndex from './migrations/033_drive_items_one_trashed_with_index.js';
+import * as driveStagedUploadsPrimaryKeyOnly from './migrations/034_drive_staged_uploads_primary_key_only.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001_accounts': accounts,
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '031_refuse_unless': refuseUnless,
   '032_chain_epochs_planned_once': chainEpochsPlannedOnce,
   '033_drive_items_one_trashed_with_index': driveItemsOneTrashedWithIndex,
+  '034_drive_staged_uploads_primary_key_only': driveStagedUploadsPrimaryKeyOnly,
 };
 
 const source: Knex.MigrationSource<string> = {
