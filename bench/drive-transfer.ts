@@ -3,12 +3,12 @@
 // then the chunked transfer through @folio/client (clients/typescript) WITHOUT content_hash, the spec's complete,
 // next to a direct MinIO multipart PUT and ranged GETs of the same parts with the same concurrency (issue 24:
 // ≥ 0.9×), Folio and direct MinIO alternated for FOLIO_BENCH_ROUNDS rounds (default 4: each side first in two) after a
-// warm-up round of both, with the order swapped each round, medians reported, the round trip checked byte for byte. The download is also set
-// beside ranged GETs that read each part into one buffer of its own (the cheapest way to hand a part over whole, as the
-// client hands each chunk), and for every transfer the CPU time per GB of this process (the client), MinIO and the API
-// is printed: on two saturated cores the ratio cannot pass (MinIO + client CPU of the direct side) ÷ (MinIO + client +
-// API CPU of Folio's). Then what verifying a content_hash costs (docs/extensions.md § Content hash): the same upload
-// completed with and without one, as rows of their own.
+// warm-up round of both, with the order swapped each round, medians reported, the round trip checked byte for byte.
+// The download is also set beside ranged GETs that read each part into one buffer of its own (the cheapest way to hand
+// a part over whole, as the client hands each chunk), and for every transfer the CPU time per GB of this process (the
+// client), MinIO and the API is printed: on two saturated cores the ratio cannot pass (MinIO + client CPU of the direct
+// side) ÷ (MinIO + client + API CPU of Folio's). Then what verifying a content_hash costs (docs/extensions.md § Content
+// hash): the same upload completed with and without one, as rows of their own.
 //
 //   node --import tsx bench/drive-transfer.ts
 //
