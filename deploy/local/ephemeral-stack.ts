@@ -15,9 +15,11 @@ import {
   ensurePostgres,
   freePort,
   startMinio,
+  startOnFreshPorts,
   startTemporal,
   stopPid,
   stopRecorded,
+  type RunningService,
 } from './services.js';
 import {
   CLUSTER_SERVICES,
@@ -115,14 +117,7 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
     await migrateLatest(knex);
     await knex.destroy();
 
-    const [temporalPort, uiPort, minioPort, consolePort, apiPort, smtpPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
+    const [apiPort, smtpPort] = await Promise.all([freePort(), freePort()]);
     const [metricsPort, workerMetricsPort, temporalMetricsPort] = await Promise.all([
       freePort(),
       freePort(),
@@ -140,6 +135,18 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
       // If one of the two starts below fails, the other's processes are still stopped, through their pid files.
       stops.push(() => stopRecorded(root));
     }
+    // Each service is stopped with the stack from the moment it is up, so that when the other fails to start,
+    // stop() still ends it.
+    const track = <S extends { stop(): Promise<void>; pid?: number; services?: RunningService[] }>(
+      service: S,
+    ): S => {
+      stops.push(service.stop);
+      for (const { pid } of service.services ?? [{ pid: service.pid! }])
+        unrecorded.push({ pid, cmdline: cmdlineOf(pid) });
+      return service;
+    };
+    const temporalLog = join(root, 'temporal.log');
+    const minioLog = join(root, 'minio.log');
     const [temporal, minio] = await Promise.all([
       options.cluster
         ? startTemporalCluster({
@@ -148,21 +155,29 @@ export async function startEphemeralStack(options: EphemeralStackOptions): Promi
             ports: await freeClusterPorts(),
             namespace: 'default',
             root,
-          }).then((cluster) => ({ ...cluster, uiUrl: '' }))
-        : startTemporal({ port: temporalPort, uiPort, logFile: join(root, 'temporal.log'), ...restartable }),
-      startMinio({
-        dataDir: join(root, 'minio'),
-        port: minioPort,
-        consolePort,
-        ...s3,
-        logFile: join(root, 'minio.log'),
-        pidDir: restartable.pidDir,
-        drives: options.cluster ? 4 : undefined,
-      }),
+          })
+            .then((cluster) => ({ ...cluster, uiUrl: '' }))
+            .then(track)
+        : startOnFreshPorts(temporalLog, async () =>
+            startTemporal({
+              port: await freePort(),
+              uiPort: await freePort(),
+              logFile: temporalLog,
+              ...restartable,
+            }),
+          ).then(track),
+      startOnFreshPorts(minioLog, async () =>
+        startMinio({
+          dataDir: join(root, 'minio'),
+          port: await freePort(),
+          consolePort: await freePort(),
+          ...s3,
+          logFile: minioLog,
+          pidDir: restartable.pidDir,
+          drives: options.cluster ? 4 : undefined,
+        }),
+      ).then(track),
     ]);
-    stops.push(temporal.stop, minio.stop);
-    for (const service of [...('services' in temporal ? temporal.services : [temporal]), minio])
-      unrecorded.push({ pid: service.pid, cmdline: cmdlineOf(service.pid) });
 
     const scheme = options.tls ? 'https' : 'http';
     const ca = options.tls ? readFileSync(options.tls.caFile) : undefined;

@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -54,9 +55,44 @@ export function stopOnSignals(say: (line: string) => void, stoppingLine: string)
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
+    // Nothing listens on a port handed out a moment ago until its service starts: two picks made together (a stack's
+    // ports, or two stacks in one process) must not both get it.
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
   }
   throw new Error('no free port found between 20000 and 32000');
+}
+
+/** The ports freePort has answered in this process. */
+const handedOut = new Set<number>();
+
+/**
+ * Starts a service on ports that `start` picks (freePort): if another process of the machine took one of them between
+ * the pick and the service's listen, the service exits saying so in its log, and it is started again on new ports, up
+ * to `attempts` times. Any other failure is thrown at once.
+ */
+export async function startOnFreshPorts<T>(
+  logFile: string,
+  start: () => Promise<T>,
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const logged = existsSync(logFile) ? statSync(logFile).size : 0;
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= attempts || !lostPortRace(logFile, logged)) throw error;
+    }
+  }
+}
+
+/** Whether the log, from byte `from` on, says a port was taken. */
+function lostPortRace(logFile: string, from: number): boolean {
+  if (!existsSync(logFile)) return false;
+  return /address already in use/i.test(readFileSync(logFile).subarray(from).toString('utf8'));
 }
 
 function canListen(port: number): Promise<boolean> {
