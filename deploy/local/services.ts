@@ -47,6 +47,9 @@ export function stopOnSignals(say: (line: string) => void, stoppingLine: string)
   return { running, stopAll };
 }
 
+/** The ports freePort has answered in this process. */
+const handedOut = new Set<number>();
+
 /**
  * A port nothing listens on, picked below the kernel's ephemeral range (32768–60999 on Linux by default): a port the
  * kernel handed out as free (listen on 0) can be taken by any outbound connection of a busy machine before the service
@@ -65,9 +68,6 @@ export async function freePort(): Promise<number> {
   }
   throw new Error('no free port found between 20000 and 32000');
 }
-
-/** The ports freePort has answered in this process. */
-const handedOut = new Set<number>();
 
 /**
  * Starts a service on ports that `start` picks (freePort): if another process of the machine took one of them between
