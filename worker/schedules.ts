@@ -17,7 +17,7 @@ import {
 
 const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 
-interface MaintenanceSchedule {
+export interface MaintenanceSchedule {
   scheduleId: string;
   every: string;
   workflowType: string;
@@ -69,7 +69,7 @@ export async function ensureSchedules(): Promise<void> {
   for (const schedule of SCHEDULES) await ensureSchedule(client, schedule);
 }
 
-async function ensureSchedule(client: Client, schedule: MaintenanceSchedule): Promise<void> {
+export async function ensureSchedule(client: Client, schedule: MaintenanceSchedule): Promise<void> {
   const action: ScheduleOptionsStartWorkflowAction<(...args: unknown[]) => Promise<unknown>> = {
     type: 'startWorkflow',
     workflowType: schedule.workflowType,

@@ -1,23 +1,29 @@
 // The maintenance schedules across deploys: a worker start brings an existing schedule's action up to the current
 // code (arguments that a new version changed) and keeps what an operator set, such as a pause.
+// The schedule here is the test's own: every worker that another test file starts runs ensureSchedules on the real
+// ones, and such a start between this test's pause and its check once wrote the pause away (CI, 2026-11-29).
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeTemporalClient, temporalClient } from '../../../platform/temporal.js';
-import { ensureSchedules } from '../../../worker/schedules.js';
-import { CHANGE_LOG_PRUNE_SCHEDULE_ID } from '../../../workflows/ids.js';
+import { ensureSchedule, type MaintenanceSchedule } from '../../../worker/schedules.js';
 
 afterAll(closeTemporalClient);
 
-describe('ensureSchedules', () => {
+describe('ensureSchedule', () => {
   it("replaces an older action of an existing schedule and keeps the operator's pause", async () => {
-    const handle = (await temporalClient()).schedule.getHandle(CHANGE_LOG_PRUNE_SCHEDULE_ID);
+    const client = await temporalClient();
+    const current: MaintenanceSchedule = {
+      scheduleId: `test-change-log-prune-${randomUUID()}`,
+      every: '1 day',
+      workflowType: 'changeLogPruneWorkflow',
+      args: [{}],
+    };
     // What an earlier version left: the retention fixed in the arguments; then an operator paused it.
-    await handle.update((previous) => {
-      if (previous.action.type !== 'startWorkflow') throw new Error('the prune schedule starts a workflow');
-      return { ...previous, action: { ...previous.action, args: [{ retentionMs: 7_776_000_000 }] } };
-    });
-    await handle.pause('paused by an operator');
+    await ensureSchedule(client, { ...current, args: [{ retentionMs: 7_776_000_000 }] });
+    const handle = client.schedule.getHandle(current.scheduleId);
     try {
-      await ensureSchedules();
+      await handle.pause('paused by an operator');
+      await ensureSchedule(client, current);
       const after = await handle.describe();
       expect(after.action).toMatchObject({
         type: 'startWorkflow',
@@ -26,7 +32,7 @@ describe('ensureSchedules', () => {
       });
       expect(after.state).toMatchObject({ paused: true, note: 'paused by an operator' });
     } finally {
-      await handle.unpause();
+      await handle.delete();
     }
   });
 });
