@@ -3,8 +3,11 @@ import {
   ScheduleAlreadyRunning,
   ScheduleOverlapPolicy,
   type Client,
+  type ScheduleDescription,
   type ScheduleOptionsStartWorkflowAction,
+  type Workflow,
 } from '@temporalio/client';
+import { isDeepStrictEqual } from 'node:util';
 import { config } from '../platform/config.js';
 import { temporalClient } from '../platform/temporal.js';
 import {
@@ -86,6 +89,20 @@ export async function ensureSchedule(client: Client, schedule: MaintenanceSchedu
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await client.schedule.getHandle(schedule.scheduleId).update((previous) => ({ ...previous, action }));
+    const handle = client.schedule.getHandle(schedule.scheduleId);
+    // An update writes the whole schedule back as it was read a moment before, so a pause an operator makes in between
+    // is lost. Only a deploy that changes the action takes that chance; a worker start of the same code writes nothing.
+    if (isCurrent((await handle.describe()).action, action)) return;
+    await handle.update((previous) => ({ ...previous, action }));
   }
 }
+
+const isCurrent = (
+  stored: ScheduleDescription['action'],
+  wanted: ScheduleOptionsStartWorkflowAction<Workflow>,
+) =>
+  stored.type === 'startWorkflow' &&
+  stored.workflowType === wanted.workflowType &&
+  stored.workflowId === wanted.workflowId &&
+  stored.taskQueue === wanted.taskQueue &&
+  isDeepStrictEqual(stored.args, wanted.args);

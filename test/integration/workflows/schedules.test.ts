@@ -9,15 +9,38 @@ import { ensureSchedule, type MaintenanceSchedule } from '../../../worker/schedu
 
 afterAll(closeTemporalClient);
 
+const prune = (): MaintenanceSchedule => ({
+  scheduleId: `test-change-log-prune-${randomUUID()}`,
+  every: '1 day',
+  workflowType: 'changeLogPruneWorkflow',
+  args: [{}],
+});
+
 describe('ensureSchedule', () => {
+  // Every worker start runs it; a start that rewrote the schedule anyway could write away a pause made a moment before.
+  it('leaves an existing schedule whose action is current as it is', async () => {
+    const client = await temporalClient();
+    const current = prune();
+    await ensureSchedule(client, current);
+    const handle = client.schedule.getHandle(current.scheduleId);
+    try {
+      const before = await handle.describe();
+      await ensureSchedule(client, current);
+      const after = await handle.describe();
+      expect(after.info.lastUpdatedAt).toEqual(before.info.lastUpdatedAt);
+      expect(after.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'changeLogPruneWorkflow',
+        args: [{}],
+      });
+    } finally {
+      await handle.delete();
+    }
+  });
+
   it("replaces an older action of an existing schedule and keeps the operator's pause", async () => {
     const client = await temporalClient();
-    const current: MaintenanceSchedule = {
-      scheduleId: `test-change-log-prune-${randomUUID()}`,
-      every: '1 day',
-      workflowType: 'changeLogPruneWorkflow',
-      args: [{}],
-    };
+    const current = prune();
     // What an earlier version left: the retention fixed in the arguments; then an operator paused it.
     await ensureSchedule(client, { ...current, args: [{ retentionMs: 7_776_000_000 }] });
     const handle = client.schedule.getHandle(current.scheduleId);
