@@ -215,7 +215,9 @@ export class ConfigError extends Error {}
 
 /** Reads and checks the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = EnvSchema.safeParse(env);
+  // Parsed once per process: zod's compiled fast path for an object this wide costs more to build than one parse
+  // saves (a CLI command's start, docs/benchmarks.md § 2026-11-29 (session 26)).
+  const parsed = EnvSchema.safeParse(env, { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
