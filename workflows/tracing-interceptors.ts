@@ -4,17 +4,34 @@
 // into its workflows and their activities as before. Any other workflow (tracing off, or started by a Temporal
 // Schedule) makes no span: it used to make two or three per run in the sandbox and send each through the exporter
 // sink to a no-op, a third of the worker's CPU for a webhook delivery (docs/benchmarks.md § session 14).
+//
+// Nor does it load OpenTelemetry. The worker evaluates a workflow's modules afresh for every workflow it starts (the
+// SDK's reused V8 context keeps module state apart per workflow), and OpenTelemetry's are 116 of the 135 a start
+// evaluated: ≈ 3 ms of the workflow thread at every start, a fifth of the worker's CPU per webhook delivery
+// (docs/benchmarks.md § session 27). They are loaded when a traced start first needs them.
 import type {
   WorkflowInboundCallsInterceptor,
   WorkflowInterceptorsFactory,
   WorkflowInternalsInterceptor,
   WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import {
+import type {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
+
+type OpenTelemetryWorkflowModule =
+  typeof import('@temporalio/interceptors-opentelemetry/lib/workflow/index.js');
+
+/**
+ * Webpack's synchronous require, which evaluates the module inside the workflow that asks (in the sandbox, as the
+ * interceptors' own imports were): an `import()` would add a promise to every traced start and a chunk the one-file
+ * workflow bundle cannot carry.
+ */
+const loadOpenTelemetry = (): OpenTelemetryWorkflowModule =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- on demand, see above
+  require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as OpenTelemetryWorkflowModule;
 
 /** The header OpenTelemetry's client interceptor writes a start's trace context into (its TRACE_HEADER). */
 const TRACE_HEADER = '_tracer-data';
@@ -32,10 +49,11 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   const inbound: WorkflowInboundCallsInterceptor = {
     execute(input, next) {
       if (!input.headers[TRACE_HEADER]) return next(input);
+      const openTelemetry = loadOpenTelemetry();
       otel = {
-        inbound: new OpenTelemetryInboundInterceptor(),
-        outbound: new OpenTelemetryOutboundInterceptor(),
-        internals: new OpenTelemetryInternalsInterceptor(),
+        inbound: new openTelemetry.OpenTelemetryInboundInterceptor(),
+        outbound: new openTelemetry.OpenTelemetryOutboundInterceptor(),
+        internals: new openTelemetry.OpenTelemetryInternalsInterceptor(),
       };
       return otel.inbound.execute(input, next);
     },
