@@ -7,6 +7,8 @@ import {
   type ScheduleOptionsStartWorkflowAction,
   type Workflow,
 } from '@temporalio/client';
+import { encodeToPayloads } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../platform/config.js';
 import { temporalClient } from '../platform/temporal.js';
@@ -17,6 +19,9 @@ import {
   WEBHOOK_HISTORY_PURGE_SCHEDULE_ID,
   WORKFLOW_OUTBOX_SWEEP_SCHEDULE_ID,
 } from '../workflows/ids.js';
+
+/** Writes of one schedule's action a worker start makes before it gives up (each loses only to a concurrent change). */
+const MAX_SCHEDULE_WRITES = 10;
 
 const KEEP_DEAD_TOKENS_MS = 30 * 86_400_000;
 
@@ -89,11 +94,48 @@ export async function ensureSchedule(client: Client, schedule: MaintenanceSchedu
     });
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    const handle = client.schedule.getHandle(schedule.scheduleId);
-    // An update writes the whole schedule back as it was read a moment before, so a pause an operator makes in between
-    // is lost. Only a deploy that changes the action takes that chance; a worker start of the same code writes nothing.
-    if (isCurrent((await handle.describe()).action, action)) return;
-    await handle.update((previous) => ({ ...previous, action }));
+    await updateAction(client, schedule.scheduleId, action);
+  }
+}
+
+/**
+ * Writes `action` into an existing schedule unless it is current already (a worker start of the same code writes
+ * nothing). The SDK's `update` writes the whole schedule back as read a moment before, so a pause an operator made in
+ * between would be lost. Here the write carries the conflict token of the read it is based on: the server drops a write
+ * whose token is stale (it still answers success), so the schedule is read again until the action is the one written,
+ * with whatever an operator changed meanwhile kept.
+ */
+async function updateAction(
+  client: Client,
+  scheduleId: string,
+  action: ScheduleOptionsStartWorkflowAction<Workflow>,
+): Promise<void> {
+  const { workflowService, options } = client.schedule;
+  for (let write = 0; ; write++) {
+    const description = await client.schedule.getHandle(scheduleId).describe();
+    if (isCurrent(description.action, action)) return;
+    if (write === MAX_SCHEDULE_WRITES)
+      throw new Error(`Schedule ${scheduleId}: its action was not updated after ${write} writes`);
+    const { schedule, conflictToken } = description.raw;
+    await workflowService.updateSchedule({
+      namespace: options.namespace,
+      scheduleId,
+      schedule: {
+        ...schedule,
+        action: {
+          startWorkflow: {
+            ...schedule?.action?.startWorkflow,
+            workflowType: { name: action.workflowType as string },
+            workflowId: action.workflowId,
+            taskQueue: { name: action.taskQueue },
+            input: { payloads: await encodeToPayloads(options.loadedDataConverter, ...(action.args ?? [])) },
+          },
+        },
+      },
+      conflictToken,
+      identity: options.identity,
+      requestId: randomUUID(),
+    });
   }
 }
 

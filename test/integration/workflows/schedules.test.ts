@@ -58,4 +58,32 @@ describe('ensureSchedule', () => {
       await handle.delete();
     }
   });
+
+  // The deploy's read and its write are two calls; an operator's pause that lands between them must survive the write.
+  it('keeps a pause made between its read of the schedule and its write, by reading again', async () => {
+    const client = await temporalClient();
+    const current = prune();
+    await ensureSchedule(client, { ...current, args: [{ retentionMs: 7_776_000_000 }] });
+    const handle = client.schedule.getHandle(current.scheduleId);
+    const service = client.schedule.workflowService;
+    const write = service.updateSchedule;
+    const writes: string[] = [];
+    // The first write waits for the operator's pause, which lands after ensureSchedule read the schedule.
+    service.updateSchedule = (async (request: Parameters<typeof write>[0]) => {
+      if (!writes.length) await handle.pause('paused by an operator mid-deploy');
+      writes.push(request.scheduleId!);
+      return write.call(service, request);
+    }) as typeof write;
+    try {
+      await ensureSchedule(client, current);
+      const after = await handle.describe();
+      expect(after.action).toMatchObject({ type: 'startWorkflow', args: [{}] });
+      expect(after.state).toMatchObject({ paused: true, note: 'paused by an operator mid-deploy' });
+      // The first write is dropped for its stale conflict token; the next is made from a fresh read.
+      expect(writes.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      service.updateSchedule = write;
+      await handle.delete();
+    }
+  });
 });
