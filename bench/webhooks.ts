@@ -113,7 +113,9 @@ async function cpuSnapshot(
   const own = process.cpuUsage();
   snapshot.bench = (own.user + own.system) / 1000;
   for (const pid of await backendPids()) snapshot[`pg:${pid}`] = cpuMsSoFar(pid);
-  // Each worker's threads by name: the main thread, the workflow threads, the SDK core's runtime, libuv's pool.
+  // Each worker's threads: its main thread, the threads Node names `node` besides it (the SDK's workflow threads, where
+  // a workflow's code runs, and short-lived ones), then by name the SDK core's runtime and libuv's pool. The main and
+  // workflow threads are told apart because a CPU profile (bench/cpu-profile.mjs) sees the main thread only.
   for (const name of ['worker', 'bare worker']) {
     const pid = processes[name];
     if (!pid) continue;
@@ -124,7 +126,8 @@ async function cpuSnapshot(
       } catch {
         continue; // The thread ended since the listing.
       }
-      const key = `thread:${name}:${stat.name}`;
+      const thread = Number(task) === pid ? 'main' : stat.name === 'node' ? 'workflow' : stat.name;
+      const key = `thread:${name}:${thread}`;
       snapshot[key] = (snapshot[key] ?? 0) + stat.cpuMs;
     }
   }
